@@ -1,0 +1,323 @@
+import { Authenticator, type AuthOptions } from './auth';
+import { MindsDBError, inputError } from './errors';
+import { RequestLimiter } from './limiter';
+import { normalisePrefix, segment } from './paths';
+import { Redactor } from './redact';
+import { httpError, parseSuccessBody } from './response';
+import { HttpTransport, isNotSent, type OpenedResponse, type TextResponse, type TlsOptions } from './transport';
+
+export interface ClientOptions {
+  /** e.g. http://127.0.0.1:47334 (a path after the host is kept in front of the API prefix). */
+  baseUrl: string;
+  /** API path prefix, default "/api". */
+  apiPrefix?: string;
+  auth?: AuthOptions;
+  /** Default timeout for one request, ms (default 60 000). */
+  timeoutMs?: number;
+  /** Extra attempts for requests that are safe to repeat (default 2). */
+  retries?: number;
+  /** Also retry POSTs that may have reached the server (default false). */
+  retryPost?: boolean;
+  /** First backoff delay, ms; doubles each attempt, with full jitter (default 200). */
+  retryBaseDelayMs?: number;
+  /** Requests in flight at once (default 8); also the pool's socket count. */
+  maxInFlight?: number;
+  /** Requests waiting for a slot before "queue full" errors (default 1000). */
+  maxQueue?: number;
+  /** Largest response body accepted (default 64 MiB). */
+  maxResponseBytes?: number;
+  tls?: TlsOptions;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+}
+
+export interface ServerStatus {
+  mindsdb_version?: string;
+  environment?: string;
+  auth?: { confirmed?: boolean; http_auth_enabled?: boolean; provider?: string };
+  [key: string]: unknown;
+}
+
+export interface SqlRequest {
+  query: string;
+  /** Values for `:name` placeholders, bound by the server (MindsDB ≥ 25.12). */
+  params?: Record<string, unknown>;
+  /** Session context, e.g. { db: 'mindsdb' }. */
+  context?: Record<string, unknown>;
+}
+
+export interface SqlAnswer {
+  type: 'table' | 'ok';
+  column_names: string[];
+  data: unknown[][];
+  context?: Record<string, unknown>;
+  affected_rows?: number | null;
+}
+
+export type Row = Record<string, unknown>;
+
+const DEFAULTS = {
+  timeoutMs: 60_000,
+  retries: 2,
+  retryBaseDelayMs: 200,
+  maxInFlight: 8,
+  maxQueue: 1000,
+  maxResponseBytes: 64 * 1024 * 1024,
+};
+const MAX_BACKOFF_MS = 5_000;
+
+/**
+ * A client for one MindsDB server's REST API. One instance per server: it owns the keep-alive
+ * pool, the in-flight limit and the login state. It knows nothing of Node-RED.
+ */
+export class MindsDBClient {
+  readonly baseUrl: string;
+  readonly redactor = new Redactor();
+  private readonly prefix: string;
+  private readonly transport: HttpTransport;
+  private readonly limiter: RequestLimiter;
+  private readonly auth: Authenticator;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly retryPost: boolean;
+  private readonly retryBaseDelayMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly modelTargets = new Map<string, Promise<string | undefined>>();
+  private closed = false;
+
+  constructor(opts: ClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(opts.baseUrl);
+    } catch {
+      throw inputError(`the MindsDB server URL "${String(opts.baseUrl)}" is not a valid URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw inputError(`the MindsDB server URL must start with http:// or https:// (got "${url.protocol}")`);
+    }
+    if (url.username || url.password) {
+      throw inputError('put MindsDB credentials in the server node\'s credentials, not in the URL');
+    }
+    this.baseUrl = url.origin + url.pathname.replace(/\/+$/, '');
+    this.prefix = url.pathname.replace(/\/+$/, '') + normalisePrefix(opts.apiPrefix);
+    this.timeoutMs = positive(opts.timeoutMs, DEFAULTS.timeoutMs);
+    this.retries = Math.max(0, Math.floor(opts.retries ?? DEFAULTS.retries));
+    this.retryPost = opts.retryPost ?? false;
+    this.retryBaseDelayMs = Math.max(0, opts.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs);
+    this.maxResponseBytes = positive(opts.maxResponseBytes, DEFAULTS.maxResponseBytes);
+    const maxInFlight = Math.floor(positive(opts.maxInFlight, DEFAULTS.maxInFlight));
+    this.limiter = new RequestLimiter(maxInFlight, Math.max(0, Math.floor(opts.maxQueue ?? DEFAULTS.maxQueue)));
+    this.transport = new HttpTransport({ origin: url.origin, connections: maxInFlight, tls: opts.tls });
+
+    const auth = opts.auth ?? { mode: 'none' };
+    this.redactor.setSecrets(secretsOf(auth));
+    this.auth = new Authenticator(auth, {
+      postLogin: (body) => this.transport.send({
+        method: 'POST', path: `${this.prefix}/login`, body, timeoutMs: this.timeoutMs,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+      }, this.maxResponseBytes),
+      // Called while a request holds a limiter slot, so it must not wait for another one.
+      authEnabled: async () => (await this.fetchStatus(this.timeoutMs)).auth?.http_auth_enabled !== false,
+    });
+    this.auth.onSecret = (s) => this.redactor.add(s);
+  }
+
+  /** Requests in flight and waiting, for status displays. */
+  get load(): { inFlight: number; queued: number } {
+    return { inFlight: this.limiter.inFlight, queued: this.limiter.queued };
+  }
+
+  /**
+   * Sends one API request. `path` is relative to the API prefix and its segments must already be
+   * encoded (use `segment()`). Resolves with the parsed JSON body (null for an empty one).
+   */
+  request<T = unknown>(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
+    return this.limiter.run(() => this.execute(method, path, body, opts)) as Promise<T>;
+  }
+
+  /**
+   * Opens a streaming request (server-sent events). The caller reads `body` and must call
+   * `release()`; the limiter slot is held until then.
+   */
+  async stream(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<OpenedResponse & { release(): void }> {
+    let releaseSlot!: () => void;
+    const slotHeld = new Promise<void>((resolve) => { releaseSlot = resolve; });
+    const opened = await new Promise<OpenedResponse & { release(): void }>((resolve, reject) => {
+      this.limiter.run(async () => {
+        try {
+          const headers = await this.auth.current();
+          const full = this.prefix + path;
+          const res = await this.transport.open({ method, path: full, headers: headers as Record<string, string>, body: JSON.stringify(body), timeoutMs: opts?.timeoutMs ?? this.timeoutMs });
+          if (res.status < 200 || res.status >= 300) {
+            const text = await res.body.text().catch(() => '');
+            res.release();
+            throw httpError({ status: res.status, headers: res.headers, text }, method, full, this.redactor);
+          }
+          resolve({ ...res, release: () => { res.release(); releaseSlot(); } });
+        } catch (err) {
+          releaseSlot();
+          reject(this.scrub(err));
+        }
+        await slotHeld;
+      }).catch(reject);
+    });
+    return opened;
+  }
+
+  /** GET {prefix}/status: version and auth state; public on every MindsDB version. */
+  status(opts?: RequestOptions): Promise<ServerStatus> {
+    return this.limiter.run(() => this.fetchStatus(opts?.timeoutMs ?? this.timeoutMs));
+  }
+
+  private async fetchStatus(timeoutMs: number): Promise<ServerStatus> {
+    const path = `${this.prefix}/status`;
+    const res = await this.transport.send({
+      method: 'GET', path, timeoutMs, headers: { 'content-type': 'application/json', accept: 'application/json' },
+    }, this.maxResponseBytes).catch((err: unknown) => { throw this.scrub(err); });
+    if (res.status < 200 || res.status >= 300) throw httpError(res, 'GET', path, this.redactor);
+    const body = parseSuccessBody(res, 'GET', path);
+    if (!isObject(body)) throw invalid('GET', path, 'a status object');
+    return body as ServerStatus;
+  }
+
+  /** Runs one SQL statement. A `type: "error"` answer becomes a MindsDBError of kind 'sql'. */
+  async sql(req: SqlRequest, opts?: RequestOptions): Promise<SqlAnswer> {
+    if (typeof req.query !== 'string' || req.query.trim() === '') throw inputError('the SQL query must be a non-empty string');
+    const body: Record<string, unknown> = { query: req.query };
+    if (req.context) body.context = req.context;
+    if (req.params !== undefined) body.params = req.params;
+    const answer = await this.request<unknown>('POST', '/sql/query', body, opts);
+    return checkSqlAnswer(answer, this.redactor, `${this.prefix}/sql/query`);
+  }
+
+  /** POST …/models/{model}/predict with `{data, params}`; resolves with the prediction rows. */
+  async predict(project: string, model: string, rows: Row[], params?: Record<string, unknown>, opts?: RequestOptions): Promise<Row[]> {
+    const path = `/projects/${segment(project, 'project')}/models/${segment(model, 'model')}/predict`;
+    const body = params === undefined ? { data: rows } : { data: rows, params };
+    const answer = await this.request<unknown>('POST', path, body, opts);
+    if (!Array.isArray(answer) || !answer.every(isObject)) {
+      throw invalid('POST', this.prefix + path, 'an array of prediction rows', answer);
+    }
+    return answer as Row[];
+  }
+
+  /** The target column of a model (cached per client); undefined when it cannot be learnt. */
+  modelTarget(project: string, model: string): Promise<string | undefined> {
+    const key = `${project}\u0000${model}`;
+    let p = this.modelTargets.get(key);
+    if (!p) {
+      p = this.request<unknown>('GET', `/projects/${segment(project, 'project')}/models/${segment(model, 'model')}`)
+        .then((m) => {
+          const t = isObject(m) ? (m as { predict?: unknown }).predict : undefined;
+          return typeof t === 'string' && t ? t : undefined;
+        })
+        .catch(() => { this.modelTargets.delete(key); return undefined; });
+      this.modelTargets.set(key, p);
+    }
+    return p;
+  }
+
+  /** Closes the pool: waiting requests fail, in-flight ones finish (or are cut after `graceMs`). */
+  async close(graceMs?: number): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.limiter.close();
+    await this.transport.close(graceMs);
+  }
+
+  private async execute(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
+    const full = this.prefix + path;
+    const bodyText = body === undefined ? undefined : JSON.stringify(body);
+    const timeoutMs = opts?.timeoutMs ?? this.timeoutMs;
+    const mayRepeat = method !== 'POST' || this.retryPost;
+    let renewed = false;
+    for (let attempt = 0; ; attempt++) {
+      let res: TextResponse;
+      try {
+        const headers = await this.auth.current();
+        res = await this.transport.send({ method, path: full, headers: headers as Record<string, string>, body: bodyText, timeoutMs }, this.maxResponseBytes);
+      } catch (err) {
+        const e = this.scrub(err);
+        // Connection refused and friends: the request never left, so any method may be repeated.
+        const retriable = e instanceof MindsDBError && (isNotSent(e) || (mayRepeat && e.kind === 'network'));
+        if (retriable && attempt < this.retries && !this.closed) { await this.backoff(attempt); continue; }
+        throw e;
+      }
+      if (res.status >= 200 && res.status < 300) return parseSuccessBody(res, method, full);
+      if (res.status === 401 && !renewed && this.auth.mode === 'login') {
+        renewed = true;
+        try { await this.auth.renewAfter401(); } catch (err) { throw this.scrub(err); }
+        attempt--; // a re-login is not one of the configured retries
+        continue;
+      }
+      if ((res.status === 502 || res.status === 503) && mayRepeat && attempt < this.retries && !this.closed) {
+        await this.backoff(attempt);
+        continue;
+      }
+      throw httpError(res, method, full, this.redactor);
+    }
+  }
+
+  private backoff(attempt: number): Promise<void> {
+    const ceiling = Math.min(MAX_BACKOFF_MS, this.retryBaseDelayMs * 2 ** attempt);
+    const ms = Math.random() * ceiling; // full jitter: spreads the retries of many flows apart
+    return new Promise((resolve) => { const t = setTimeout(resolve, ms); t.unref?.(); });
+  }
+
+  /** Makes sure no secret survives in an error's message. */
+  private scrub(err: unknown): unknown {
+    if (err instanceof MindsDBError) {
+      const message = this.redactor.text(err.message);
+      if (message === err.message) return err;
+      return new MindsDBError(message, err);
+    }
+    if (err instanceof Error) return new MindsDBError(this.redactor.text(err.message), { kind: 'network' });
+    return err;
+  }
+}
+
+/** Validates a /sql/query answer and turns `type: "error"` into an exception. */
+export function checkSqlAnswer(answer: unknown, redactor: Redactor, path: string): SqlAnswer {
+  if (!isObject(answer)) throw invalid('POST', path, 'an SQL answer object', answer);
+  const a = answer as Record<string, unknown>;
+  if (a.type === 'error') {
+    const serverMessage = redactor.text(typeof a.error_message === 'string' ? a.error_message : 'unknown SQL error');
+    throw new MindsDBError(`MindsDB SQL error: ${serverMessage}`,
+      { kind: 'sql', status: 200, code: a.error_code as number | undefined, serverMessage, method: 'POST', path });
+  }
+  if (a.type === 'ok') {
+    return { type: 'ok', column_names: [], data: [], context: a.context as Record<string, unknown> | undefined, affected_rows: (a.affected_rows as number | null | undefined) ?? null };
+  }
+  if (a.type === 'table' || (a.type === undefined && Array.isArray(a.column_names))) {
+    if (!Array.isArray(a.column_names) || (a.data !== undefined && !Array.isArray(a.data))) {
+      throw invalid('POST', path, 'column_names and data arrays', answer);
+    }
+    return { type: 'table', column_names: a.column_names.map(String), data: (a.data ?? []) as unknown[][], context: a.context as Record<string, unknown> | undefined };
+  }
+  throw invalid('POST', path, 'an answer of type table, ok or error', answer);
+}
+
+function invalid(method: string, path: string, expected: string, got?: unknown): MindsDBError {
+  const what = got === undefined ? '' : ` (got ${Array.isArray(got) ? 'an array' : got === null ? 'null' : typeof got})`;
+  return new MindsDBError(`unexpected answer from MindsDB to ${method} ${path}: expected ${expected}${what}`,
+    { kind: 'invalid-response', method, path });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function positive(v: number | undefined, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+function secretsOf(auth: AuthOptions): string[] {
+  switch (auth.mode) {
+    case 'session': return [auth.session];
+    case 'token': return [auth.token];
+    case 'login': return [auth.password];
+    default: return [];
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * One error class for everything that can go wrong between a node and MindsDB, so a node (and a
+ * Catch node downstream) can tell a bad request from a dead server without parsing text.
+ * It never carries credentials: messages are built from the method, the path and the server's
+ * own error text, and the server's text is passed through the redactor first.
+ */
+export type MindsDBErrorKind =
+  | 'http'            // the server answered with a non-2xx status
+  | 'sql'             // /sql/query answered 200 with type "error"
+  | 'auth'            // login failed, or 401 after a fresh login
+  | 'unsupported'     // the route does not exist on this server (e.g. skills on MindsDB 26)
+  | 'network'         // connection refused, reset, DNS, TLS
+  | 'timeout'         // no complete answer within the timeout
+  | 'invalid-response'// the body is not the JSON we expected
+  | 'too-large'       // the body exceeds the configured maximum
+  | 'queue-full'      // too many requests waiting for this server
+  | 'closed'          // the client was closed (redeploy) before the request ran
+  | 'input';          // the message asked for something that cannot be sent
+
+export interface MindsDBErrorInit {
+  kind: MindsDBErrorKind;
+  status?: number;
+  /** The server's error code (SQL error_code) or the network error code (ECONNREFUSED …). */
+  code?: string | number;
+  /** The server's own error text (title/detail, error_message), already redacted. */
+  serverMessage?: string;
+  method?: string;
+  path?: string;
+}
+
+export class MindsDBError extends Error {
+  readonly kind: MindsDBErrorKind;
+  readonly status?: number;
+  readonly code?: string | number;
+  readonly serverMessage?: string;
+  readonly method?: string;
+  readonly path?: string;
+
+  constructor(message: string, init: MindsDBErrorInit) {
+    super(message);
+    this.name = 'MindsDBError';
+    this.kind = init.kind;
+    this.status = init.status;
+    this.code = init.code;
+    this.serverMessage = init.serverMessage;
+    this.method = init.method;
+    this.path = init.path;
+  }
+
+  /** A short text for a node's status ring (Node-RED shows about 20 characters well). */
+  get shortText(): string {
+    switch (this.kind) {
+      case 'http': return `HTTP ${this.status ?? ''}`.trim();
+      case 'sql': return 'SQL error';
+      case 'timeout': return 'timeout';
+      case 'queue-full': return 'queue full';
+      case 'too-large': return 'response too large';
+      case 'network': return String(this.code ?? 'network error');
+      default: return this.kind;
+    }
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name, message: this.message, kind: this.kind, status: this.status, code: this.code,
+      serverMessage: this.serverMessage, method: this.method, path: this.path,
+    };
+  }
+}
+
+/** Errors about the message itself (no request was made). */
+export function inputError(message: string): MindsDBError {
+  return new MindsDBError(message, { kind: 'input' });
+}

@@ -1,0 +1,230 @@
+import { Pool } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { MindsDBError } from './errors';
+
+export interface TlsOptions {
+  ca?: string | Buffer | Array<string | Buffer>;
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  passphrase?: string;
+  servername?: string;
+  /** false accepts self-signed or unknown certificates; default true (verify). */
+  rejectUnauthorized?: boolean;
+}
+
+export interface TransportOptions {
+  /** scheme://host:port of the server. */
+  origin: string;
+  /** Sockets kept open to the server (the pool size). */
+  connections: number;
+  tls?: TlsOptions;
+}
+
+export interface OpenedResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Readable & { text(): Promise<string> };
+}
+
+export interface TextResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+export interface SendOptions {
+  method: string;
+  /** Absolute path on the server, query string included. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+const MAX_REDIRECTS = 3;
+
+/**
+ * One keep-alive connection pool to one server. It knows HTTP only: no auth, no retries, no
+ * MindsDB. It follows 307/308 redirects on the same origin only, so credentials are never sent to
+ * another host, and it enforces a deadline for the whole exchange and a maximum body size.
+ */
+export class HttpTransport {
+  private readonly pool: Pool;
+  private readonly origin: string;
+
+  constructor(opts: TransportOptions) {
+    this.origin = opts.origin;
+    this.pool = new Pool(opts.origin, {
+      connections: opts.connections,
+      pipelining: 1,
+      connect: opts.tls ? { ...opts.tls } : undefined,
+    });
+    // A pool-level error must never become an uncaught exception in Node-RED.
+    this.pool.on('connectionError', () => { /* surfaced per request */ });
+  }
+
+  /** Sends a request and reads the whole body as text, up to `maxBytes`. */
+  async send(opts: SendOptions, maxBytes: number): Promise<TextResponse> {
+    const deadline = new Deadline(opts.timeoutMs);
+    try {
+      const res = await this.openWith(opts, deadline);
+      const text = await readText(res, maxBytes, opts);
+      return { status: res.status, headers: res.headers, text };
+    } catch (err) {
+      throw deadline.expired ? timeoutError(opts) : err;
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /**
+   * Opens a request and hands back the streaming body (for server-sent events). The deadline
+   * covers the whole stream; `release()` must be called when the caller is done with it.
+   */
+  async open(opts: SendOptions): Promise<OpenedResponse & { release(): void; expired(): boolean }> {
+    const deadline = new Deadline(opts.timeoutMs);
+    try {
+      const res = await this.openWith(opts, deadline);
+      return { ...res, release: () => deadline.clear(), expired: () => deadline.expired };
+    } catch (err) {
+      deadline.clear();
+      throw deadline.expired ? timeoutError(opts) : err;
+    }
+  }
+
+  /** Closes gracefully (in-flight requests finish); destroys the sockets after `graceMs`. */
+  async close(graceMs = 10_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = this.pool.close().then(() => true, () => false);
+    const timedOut = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), graceMs); timer.unref?.(); });
+    const closed = await Promise.race([graceful, timedOut]);
+    if (timer) clearTimeout(timer);
+    if (!closed) await this.pool.destroy().catch(() => undefined);
+  }
+
+  private async openWith(opts: SendOptions, deadline: Deadline): Promise<OpenedResponse> {
+    let path = opts.path;
+    for (let hop = 0; ; hop++) {
+      let res;
+      try {
+        res = await this.pool.request({
+          method: opts.method as 'GET',
+          path,
+          headers: opts.headers,
+          body: opts.body,
+          signal: deadline.signal,
+          headersTimeout: opts.timeoutMs,
+          bodyTimeout: opts.timeoutMs,
+        });
+      } catch (err) {
+        throw networkError(err, opts);
+      }
+      const { statusCode, headers, body } = res;
+      if ((statusCode === 307 || statusCode === 308) && typeof headers.location === 'string' && hop < MAX_REDIRECTS) {
+        body.resume();
+        const target = new URL(headers.location, this.origin + path);
+        if (target.origin !== this.origin) {
+          throw new MindsDBError(
+            `the server redirected ${opts.method} ${opts.path} to another host (${target.origin}); not followed, so no credentials are sent there`,
+            { kind: 'http', status: statusCode, method: opts.method, path: opts.path });
+        }
+        path = target.pathname + target.search;
+        continue;
+      }
+      return { status: statusCode, headers, body: body as OpenedResponse['body'] };
+    }
+  }
+}
+
+async function readText(res: OpenedResponse, maxBytes: number, opts: SendOptions): Promise<string> {
+  const declared = Number(res.headers['content-length']);
+  if (declared > maxBytes) {
+    res.body.destroy();
+    throw tooLarge(opts, maxBytes);
+  }
+  if (declared >= 0 && Number.isFinite(declared)) {
+    // The size is known and within the limit: let undici collect it in one go.
+    try {
+      return await res.body.text();
+    } catch (err) {
+      throw networkError(err, opts);
+    }
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.body.destroy();
+        throw tooLarge(opts, maxBytes);
+      }
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof MindsDBError) throw err;
+    throw networkError(err, opts);
+  }
+  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** A deadline for a whole exchange: one timer, one AbortController, both released on clear(). */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  expired = false;
+
+  constructor(ms: number) {
+    this.timer = setTimeout(() => { this.expired = true; this.controller.abort(); }, ms);
+  }
+
+  get signal(): AbortSignal { return this.controller.signal; }
+  clear(): void { clearTimeout(this.timer); }
+}
+
+/** Network error codes that mean the request never reached the server (safe to retry). */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+export function isNotSent(err: MindsDBError): boolean {
+  return err.kind === 'network' && typeof err.code === 'string' && NOT_SENT_CODES.has(err.code);
+}
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  if (typeof e?.cause?.code === 'string' && e.cause.code !== 'UND_ERR_SOCKET') return e.cause.code;
+  return typeof e?.code === 'string' ? e.code : undefined;
+}
+
+function networkError(err: unknown, opts: SendOptions): MindsDBError {
+  if (err instanceof MindsDBError) return err;
+  const code = errorCode(err);
+  if (code && TIMEOUT_CODES.has(code)) return timeoutError(opts);
+  const detail = describeNetworkCode(code) ?? (err instanceof Error ? err.message : String(err));
+  return new MindsDBError(`cannot reach the MindsDB server for ${opts.method} ${opts.path}: ${detail}`,
+    { kind: 'network', code: code ?? 'ENETWORK', method: opts.method, path: opts.path });
+}
+
+function describeNetworkCode(code: string | undefined): string | undefined {
+  switch (code) {
+    case 'ECONNREFUSED': return 'connection refused (is MindsDB running at this URL?)';
+    case 'ECONNRESET': case 'UND_ERR_SOCKET': return 'the connection was reset';
+    case 'ENOTFOUND': case 'EAI_AGAIN': return 'the host name could not be resolved';
+    case 'UND_ERR_CONNECT_TIMEOUT': return 'connecting timed out';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT': case 'SELF_SIGNED_CERT_IN_CHAIN': case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY': case 'CERT_HAS_EXPIRED': case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `the server's TLS certificate was not accepted (${code}); add its CA with a TLS configuration on the server node`;
+    default: return undefined;
+  }
+}
+
+function timeoutError(opts: SendOptions): MindsDBError {
+  return new MindsDBError(`no complete answer from the MindsDB server within ${opts.timeoutMs} ms for ${opts.method} ${opts.path}`,
+    { kind: 'timeout', code: 'ETIMEDOUT', method: opts.method, path: opts.path });
+}
+
+function tooLarge(opts: SendOptions, maxBytes: number): MindsDBError {
+  return new MindsDBError(`the answer to ${opts.method} ${opts.path} is larger than the limit of ${Math.round(maxBytes / 1048576)} MB`,
+    { kind: 'too-large', method: opts.method, path: opts.path });
+}

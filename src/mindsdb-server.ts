@@ -1,0 +1,37 @@
+import { MindsDBClient } from './client';
+import { registerAdminRoutes } from './runtime/admin-routes';
+import { migrateConfig } from './runtime/migrations';
+import type { ServerNodeConfig, ServerNodeCredentials } from './runtime/node-configs';
+import type { NodeAPI } from './runtime/red';
+import type { ServerNode } from './runtime/server';
+import { clientOptionsFrom } from './runtime/server-options';
+
+export = function register(RED: NodeAPI): void {
+  function MindsDBServerNode(this: ServerNode, config: ServerNodeConfig): void {
+    RED.nodes.createNode(this, config);
+    migrateConfig('mindsdb-server', config);
+    const node = this;
+    try {
+      node.client = new MindsDBClient(clientOptionsFrom(RED, config, (node.credentials ?? {}) as ServerNodeCredentials));
+    } catch (err) {
+      node.configError = err instanceof Error ? err.message : String(err);
+      node.error(`MindsDB server "${config.name || config.url}": ${node.configError}`);
+    }
+    node.on('close', (_removed: boolean, done: () => void) => {
+      const client = node.client;
+      node.client = undefined;
+      // Requests in flight finish (or fail) before the sockets close; Node-RED waits 15 s at most.
+      (client ? client.close(10_000) : Promise.resolve()).catch(() => undefined).finally(done);
+    });
+  }
+
+  RED.nodes.registerType('mindsdb-server', MindsDBServerNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1], {
+    credentials: {
+      session: { type: 'password' },
+      username: { type: 'text' },
+      password: { type: 'password' },
+      token: { type: 'password' },
+    },
+  });
+  registerAdminRoutes(RED);
+};

@@ -1,0 +1,72 @@
+import { MindsDBError, inputError } from '../client';
+import type { Done, Msg, Node, Send } from './red';
+import { STATUS, ThrottledStatus } from './status';
+
+export type InputHandler = (msg: Msg, send: Send) => Promise<void>;
+
+const CLOSE_GRACE_MS = 10_000;
+
+/**
+ * Wires a node's input to an async handler with Node-RED's send/done contract:
+ * every message ends in exactly one `done()` (after the handler sent its output) or one
+ * `done(err)` (so a Catch node gets the msg), whatever the handler throws or rejects with.
+ * It also counts messages in flight, so the node's close waits for them on redeploy.
+ */
+export function handleInput(node: Node, status: ThrottledStatus, handler: InputHandler, onClose?: () => Promise<void> | void): void {
+  const inFlight = new Set<Promise<void>>();
+
+  node.on('input', (msg, send: Send, done: Done) => {
+    let task: Promise<void>;
+    try {
+      task = handler(msg as Msg, send);
+    } catch (err) {
+      task = Promise.reject(err);
+    }
+    const settled = task.then(
+      () => { done(); },
+      (err: unknown) => {
+        const error = asError(err);
+        status.now(STATUS.error(error instanceof MindsDBError ? error.shortText : 'error'));
+        attachErrorDetails(msg as Msg, error);
+        done(error);
+      },
+    ).catch(() => undefined) // a throwing `done` must not become an unhandled rejection
+      .finally(() => { inFlight.delete(settled); });
+    inFlight.add(settled);
+  });
+
+  node.on('close', (_removed: boolean, closed: () => void) => {
+    Promise.resolve()
+      .then(() => onClose?.())
+      .then(() => waitAtMost(Promise.all(inFlight), CLOSE_GRACE_MS))
+      .catch(() => undefined)
+      .finally(() => { status.stop(); closed(); });
+  });
+}
+
+/** Structured details beside Node-RED's own msg.error, for flows that branch on the kind of failure. */
+function attachErrorDetails(msg: Msg, err: Error): void {
+  if (!(err instanceof MindsDBError) || typeof msg !== 'object' || msg === null) return;
+  msg.mindsdbError = { kind: err.kind, status: err.status, code: err.code, serverMessage: err.serverMessage, method: err.method, path: err.path };
+}
+
+export function asError(err: unknown): Error {
+  if (err instanceof Error) return err;
+  return new Error(typeof err === 'string' ? err : 'unknown error');
+}
+
+function waitAtMost(p: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise((resolve) => { timer = setTimeout(resolve, ms); })]).finally(() => clearTimeout(timer));
+}
+
+/** `msg.timeout`: absent, or a positive number of milliseconds. */
+export function timeoutFrom(msg: Msg): number | undefined {
+  const t = msg.timeout;
+  if (t === undefined || t === null || t === '') return undefined;
+  const n = typeof t === 'string' ? Number(t) : t;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) {
+    throw inputError('msg.timeout must be a positive number of milliseconds');
+  }
+  return n;
+}

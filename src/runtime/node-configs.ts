@@ -1,0 +1,145 @@
+/**
+ * The saved configuration of every node type in this package: the `defaults` (and `credentials`)
+ * of each editor file in nodes/*.html must match these interfaces field for field.
+ *
+ * Every property a flow may take from msg, flow, global or env is a TypedInput: the value lives in
+ * `<prop>` and its type in `<prop>Type` ('str' | 'msg' | 'flow' | 'global' | 'env' | 'json' | 'jsonata' ...).
+ * A blank node field lets the msg fill it (node fields win, msg fills blanks, as in Node-RED's own nodes).
+ *
+ * `version` is the saved-config schema version of each node; see src/runtime/migrations.ts.
+ */
+
+/** TypedInput type names that Node-RED's RED.util.evaluateNodeProperty understands. */
+export type TypedInputType =
+  | 'str' | 'num' | 'bool' | 'json' | 'msg' | 'flow' | 'global' | 'env' | 'jsonata' | 're' | 'date' | 'bin';
+
+export type AuthMode = 'none' | 'session' | 'login' | 'token';
+
+/** mindsdb-server (config node). */
+/** Fields Node-RED gives every node definition. */
+interface NodeDefFields {
+  id: string;
+  type: string;
+  z: string;
+  name: string;
+}
+
+export interface ServerNodeConfig extends NodeDefFields {
+  /** Base URL of the MindsDB server, e.g. http://127.0.0.1:47334 (may be `${ENV}`). */
+  url: string;
+  /** API path prefix, default "/api". */
+  apiPrefix: string;
+  authMode: AuthMode;
+  /** Default per-request timeout in milliseconds (msg.timeout overrides it per message). */
+  timeout: number | string;
+  /** Retries for requests that are safe to retry (see the README's "Reliability and security"). */
+  retries: number | string;
+  /** Retry POST requests (SQL, predict, create) too, even when they may have reached the server. */
+  retryPost: boolean;
+  /** Requests in flight at once, per server. */
+  maxInFlight: number | string;
+  /** Requests waiting for a free slot; beyond this a message fails with a "queue full" error. */
+  maxQueue: number | string;
+  /** Largest response body accepted, in megabytes. */
+  maxResponseMB: number | string;
+  /** Optional id of a core `tls-config` node (custom CA, client certificate, or no verification). */
+  tls: string;
+  version: number;
+}
+
+/** Credentials of mindsdb-server; stored by Node-RED in flows_cred.json, never exported. */
+export interface ServerNodeCredentials {
+  /** Hosted service: value of the `session` cookie. */
+  session?: string;
+  /** Login mode: POST {prefix}/login. */
+  username?: string;
+  password?: string;
+  /** Bearer token mode. */
+  token?: string;
+}
+
+interface ActionNodeBase extends NodeDefFields {
+  /** id of the mindsdb-server config node. */
+  server: string;
+  /** Where the result goes on the output msg (a msg property path), default "payload". */
+  outputProperty: string;
+  version: number;
+}
+
+/** mindsdb-sql. */
+export interface SqlNodeConfig extends ActionNodeBase {
+  /** SQL text from the node's SQL editor; blank → msg.query, else a string msg.payload. */
+  query: string;
+  /** Default database / project context (`context.db`); TypedInput. Blank → msg.database, else server default. */
+  database: string;
+  databaseType: TypedInputType;
+  /** 'objects' (rows keyed by column name) or 'arrays' (rows as arrays; raw data also in msg.mindsdb.data). */
+  rowFormat: 'objects' | 'arrays';
+  /** Send the rows as a message sequence of `rowsPerMsg` rows each (msg.parts, Join-compatible). */
+  split: boolean;
+  rowsPerMsg: number | string;
+}
+
+/** mindsdb-predict. */
+export interface PredictNodeConfig extends ActionNodeBase {
+  /** Project name; TypedInput, default "mindsdb". Blank → msg.project, else "mindsdb". */
+  project: string;
+  projectType: TypedInputType;
+  /** Model name; TypedInput. Blank → msg.model. */
+  model: string;
+  modelType: TypedInputType;
+  /** Extra `params` for the server (JSON object); TypedInput. Blank → msg.predictParams. */
+  params: string;
+  paramsType: TypedInputType;
+  /** Micro-batching: collect up to batchSize messages or batchWindow ms, one predict call. */
+  batch: boolean;
+  batchSize: number | string;
+  batchWindow: number | string;
+  /** Keep each original `<target>_explain` JSON string as `<target>_explain_raw`. */
+  keepExplainString: boolean;
+}
+
+export type DatabaseOperation = 'create' | 'list' | 'get' | 'update' | 'delete' | 'msg';
+
+/** mindsdb-database. */
+export interface DatabaseNodeConfig extends ActionNodeBase {
+  /** Operation, or 'msg' to take it from msg.operation. */
+  operation: DatabaseOperation;
+  /** Database (data source) name; TypedInput. Blank → msg.payload.name, else msg.name. */
+  dbName: string;
+  dbNameType: TypedInputType;
+  /** Engine (create/update), e.g. "postgres". Blank → msg.payload.engine. */
+  engine: string;
+  /** Connection parameters; blank ones are not sent. */
+  host: string;
+  port: string;
+  user: string;
+  database: string;
+  /** Any other engine parameters, as a JSON object text. */
+  extraParams: string;
+  /** Ask the server to test the connection before creating (create/update). */
+  checkConnection: boolean;
+}
+
+/** Credentials of mindsdb-database. */
+export interface DatabaseNodeCredentials {
+  password?: string;
+}
+
+export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete' | 'completions' | 'msg';
+
+/** mindsdb-chatbot, mindsdb-skill and mindsdb-agent (one shape, one implementation). */
+export interface ResourceNodeConfig extends ActionNodeBase {
+  /** Operation, or 'msg' to take it from msg.operation. 'completions' exists for agents only. */
+  operation: ResourceOperation;
+  /** Project; TypedInput, default "mindsdb". Blank → msg.project, else "mindsdb". */
+  project: string;
+  projectType: TypedInputType;
+  /** Name (or id for skills and agents) of the chatbot/skill/agent; TypedInput. Blank → msg.name. */
+  itemName: string;
+  itemNameType: TypedInputType;
+  /** Skills only, list: keep only skills attached to this agent (msg.agent fills a blank). */
+  agent?: string;
+  /** Agents only, completions: 'final' (one msg with the answer) or 'chunks' (a message sequence). */
+  streamMode?: 'final' | 'chunks';
+}

@@ -1,0 +1,344 @@
+'use strict';
+/**
+ * A small in-process HTTP server that speaks MindsDB's REST interface the way the real server
+ * does (see docs/real-mindsdb.md and ../shared/spec/mindsdb-server-api.md): canonical collection
+ * paths with a trailing slash (308 without it), 415 without a JSON content type, the two JSON
+ * error shapes, 405 HTML for unknown routes, SQL errors as HTTP 200, login in three modes.
+ *
+ * It records every request (method, raw path, headers, parsed body) so tests can assert what our
+ * nodes actually sent, and lets a test inject a fault for the next requests (`fault(fn)`).
+ * Test code only.
+ */
+const http = require('node:http');
+const crypto = require('node:crypto');
+
+function createFakeMindsDB(options = {}) {
+  const opts = {
+    version: options.version || '25.14.1', // '26.1.0' removes skills
+    auth: options.auth || null, // { username, password, type: 'session' | 'token' | 'session_or_token' }
+    prefix: options.prefix || '/api',
+  };
+  const state = {
+    requests: [],
+    sockets: new Set(),
+    openConnections: 0,
+    tokens: new Set(),
+    sessions: new Set(),
+    faults: [],
+    databases: new Map(),
+    models: new Map([['mindsdb/home_rentals', { name: 'home_rentals', predict: 'rental_price', status: 'complete' }]]),
+    projects: new Set(['mindsdb']),
+    chatbots: new Map(),
+    skills: new Map(),
+    agents: new Map(),
+    nextId: 1,
+    /** Set by tests: a function (req) => answer object for /sql/query, or undefined for the default. */
+    sql: null,
+    /** Completion stream script for agents, an array of event objects. */
+    stream: null,
+    completionsFail: false,
+  };
+  const v26 = () => Number(opts.version.split('.')[0]) >= 26;
+
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const entry = { method: req.method, path: req.url, headers: req.headers, rawBody: raw, body: undefined };
+      try { entry.body = raw ? JSON.parse(raw) : undefined; } catch { entry.body = raw; }
+      state.requests.push(entry);
+      const fault = state.faults.length ? state.faults.shift() : null;
+      if (fault) {
+        const handled = fault(req, res, entry);
+        if (handled !== false) return;
+      }
+      try {
+        route(req, res, entry);
+      } catch (err) {
+        send(res, 500, { title: err.constructor.name, detail: String(err.message), message: String(err.message) });
+      }
+    });
+  });
+  server.on('connection', (socket) => {
+    state.sockets.add(socket);
+    state.openConnections++;
+    socket.on('close', () => { state.sockets.delete(socket); state.openConnections--; });
+  });
+
+  function send(res, status, body, headers = {}) {
+    if (res.headersSent || res.destroyed) return;
+    if (status === 204) { res.writeHead(204, headers); res.end(); return; }
+    const text = typeof body === 'string' && headers['content-type'] ? body : JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+    res.end(text);
+  }
+  const problem = (res, status, title, detail) => send(res, status, { title, detail, timestamp: new Date().toISOString() });
+  const html405 = (res) => send(res, 405, '<!doctype html><title>405 Method Not Allowed</title><h1>Method Not Allowed</h1>', { 'content-type': 'text/html; charset=utf-8' });
+
+  function isAuthorised(req) {
+    if (!opts.auth) return true;
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization || '');
+    if (bearer && state.tokens.has(bearer[1]) && opts.auth.type !== 'session') return true;
+    const cookie = /(?:^|;\s*)session=([^;]+)/.exec(req.headers.cookie || '');
+    if (cookie && state.sessions.has(cookie[1]) && opts.auth.type !== 'token') return true;
+    return false;
+  }
+
+  function route(req, res, entry) {
+    const url = new URL(req.url, 'http://x');
+    let path = url.pathname;
+    const p = opts.prefix;
+    if (!path.startsWith(p + '/')) { problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.'); return; }
+    path = path.slice(p.length);
+    const seg = path.split('/').slice(1).map((s) => decodeURIComponent(s));
+    const method = req.method;
+    const needsJson = method !== 'GET' && method !== 'DELETE' || path.endsWith('/describe');
+    const ct = req.headers['content-type'] || '';
+
+    // public routes
+    if (path === '/util/ping' && method === 'GET') { send(res, 200, { status: 'ok' }); return; }
+    if (path === '/status' && method === 'GET') {
+      send(res, 200, { mindsdb_version: opts.version, environment: 'local', auth: { confirmed: isAuthorised(req), http_auth_enabled: !!opts.auth, provider: opts.auth ? 'local' : 'disabled' } });
+      return;
+    }
+    if (path === '/login' && method === 'POST') {
+      const b = entry.body || {};
+      if (typeof b.username !== 'string' || !b.username || typeof b.password !== 'string' || !b.password) { problem(res, 400, 'Error in username or password', 'Username and password should be string'); return; }
+      const a = opts.auth || { username: 'mindsdb', password: '' };
+      if (b.username !== a.username || b.password !== a.password) { send(res, 401, { title: 'Forbidden', detail: 'Invalid username or password' }); return; }
+      const type = a.type || 'session_or_token';
+      const headers = {};
+      const body = {};
+      if (type !== 'token') { const s = crypto.randomBytes(12).toString('hex'); state.sessions.add(s); headers['set-cookie'] = `session=${s}; HttpOnly; Path=/`; }
+      if (type !== 'session') { const t = 'pat_' + crypto.randomBytes(12).toString('hex'); state.tokens.add(t); body.token = t; }
+      send(res, 200, body, headers);
+      return;
+    }
+    if (!isAuthorised(req)) { problem(res, 401, 'Unauthorized', 'Authorization is required to complete the request'); return; }
+    if (needsJson && !ct.startsWith('application/json')) {
+      send(res, 415, { title: 'Unsupported Media Type', detail: "Did not attempt to load JSON data because the request Content-Type was not 'application/json'." });
+      return;
+    }
+
+    // collections need a trailing slash; nested paths must not have one
+    if ((path === '/databases' || path === '/projects') ) {
+      res.writeHead(308, { location: `http://${req.headers.host}${p}${path}/` }); res.end(); return;
+    }
+
+    if (seg[0] === 'sql' && seg[1] === 'query' && seg.length === 2 && method === 'POST') return sql(res, entry.body);
+    if (seg[0] === 'databases') return databases(res, method, seg.slice(1), entry.body);
+    if (seg[0] === 'projects') return projects(res, method, seg.slice(1), entry.body);
+    if (method === 'GET') problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.');
+    else html405(res);
+  }
+
+  function sql(res, body) {
+    if (!body || typeof body !== 'object' || !('query' in body)) { send(res, 500, { title: 'KeyError', detail: "'query'", message: "'query'" }); return; }
+    if (typeof body.query !== 'string') { problem(res, 400, 'Wrong arguments', 'Please provide "query" with the request.'); return; }
+    const context = { show_secrets: false, db: (body.context && body.context.db) || 'mindsdb' };
+    if (state.sql) { const a = state.sql(body); if (a) { send(res, 200, { context, ...a }); return; } }
+    const q = body.query.trim();
+    const missing = (q.match(/:([a-zA-Z_]\w*)/g) || []).map((m) => m.slice(1)).filter((n) => !body.params || !(n in body.params));
+    if (missing.length) { send(res, 200, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
+    if (/^select\s+1\b/i.test(q)) { send(res, 200, { type: 'table', column_names: ['1'], data: [[1]], context }); return; }
+    if (/^select\s+:(\w+)\s+as\s+(\w+)/i.test(q)) { const m = /^select\s+:(\w+)\s+as\s+(\w+)/i.exec(q); send(res, 200, { type: 'table', column_names: [m[2]], data: [[body.params[m[1]]]], context }); return; }
+    if (/^select/i.test(q) && /from\s+rentals/i.test(q)) {
+      send(res, 200, { type: 'table', column_names: ['sqft', 'rental_price'], data: [[917, 3901], [194, 2042]], context });
+      return;
+    }
+    if (/^(create|insert|update|delete|drop|use)\b/i.test(q)) { send(res, 200, { type: 'ok', affected_rows: null, context }); return; }
+    send(res, 200, { type: 'error', error_code: 0, error_message: `Table '${q.split(/\s+/).pop()}' not found in database`, context });
+  }
+
+  function databases(res, method, seg, body) {
+    if (seg.length === 1 && seg[0] === '') {
+      if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, { name: 'mindsdb', type: 'project', engine: null }, ...[...state.databases.values()]]); return; }
+      if (method === 'POST') {
+        const d = body && body.database;
+        if (!d) { problem(res, 400, 'Wrong argument', 'Please provide "database" with the request.'); return; }
+        if (!d.name) { problem(res, 400, 'Wrong argument', 'Please provide "name" with the request.'); return; }
+        if (!d.engine) { problem(res, 400, 'Wrong argument', 'Please provide "engine" with the request. Or use the /api/projects endpoint to create a project.'); return; }
+        if (state.databases.has(d.name.toLowerCase()) || d.name.toLowerCase() === 'mindsdb') { problem(res, 409, 'Name conflict', `Database with name ${d.name} already exists.`); return; }
+        if (!['postgres', 'mysql', 'files', 'duckdb', 'sqlite'].includes(d.engine)) {
+          if (body.check_connection) { send(res, 200, { status: 'connection_error', detail: `Handler '${d.engine}' does not exist` }); return; }
+          send(res, 500, { title: 'AttributeError', detail: "'NoneType' object has no attribute 'get'", message: "'NoneType' object has no attribute 'get'" });
+          return;
+        }
+        if (body.check_connection && d.parameters && String(d.parameters.port) === '1') { send(res, 200, { status: 'connection_error', detail: 'connection to server at "127.0.0.1", port 1 failed: Connection refused' }); return; }
+        const rec = { id: state.nextId++, name: d.name, type: 'data', engine: d.engine, class_type: 'sql', connection_data: d.parameters || {} };
+        state.databases.set(d.name.toLowerCase(), rec);
+        send(res, 201, { name: rec.name, type: 'data', engine: rec.engine, id: rec.id });
+        return;
+      }
+      html405(res); return;
+    }
+    const name = seg[0];
+    const rec = state.databases.get(name.toLowerCase());
+    if (seg.length !== 1) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
+    if (method === 'GET') { rec ? send(res, 200, rec) : problem(res, 404, 'Database not found', `Database with name ${name} does not exist`); return; }
+    if (method === 'DELETE') { if (!rec) { problem(res, 404, 'Database not found', `Database with name ${name} does not exist`); return; } state.databases.delete(name.toLowerCase()); send(res, 204); return; }
+    if (method === 'PUT') {
+      const d = (body && body.database) || {};
+      if (!rec) {
+        if (!d.engine) { problem(res, 400, 'Wrong argument', 'Please provide "engine"'); return; }
+        const created = { id: state.nextId++, name, type: 'data', engine: d.engine, class_type: 'sql', connection_data: d.parameters || {} };
+        state.databases.set(name.toLowerCase(), created);
+        send(res, 201, { name, type: 'data', engine: d.engine, id: created.id });
+        return;
+      }
+      rec.connection_data = { ...rec.connection_data, ...(d.parameters || {}) };
+      send(res, 200, rec);
+      return;
+    }
+    html405(res);
+  }
+
+  function projects(res, method, seg, body) {
+    if (seg.length === 1 && seg[0] === '') {
+      if (method === 'GET') { send(res, 200, [...state.projects].map((name) => ({ name }))); return; }
+      html405(res); return;
+    }
+    const project = seg[0];
+    const rest = seg.slice(1);
+    const missingRoute = () => (method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res));
+    if (rest.length === 0) { method === 'GET' ? (state.projects.has(project) ? send(res, 200, { name: project }) : problem(res, 404, 'Project not exists', `Project with name ${project} does not exist`)) : html405(res); return; }
+    const kind = rest[0];
+    if (!['models', 'chatbots', 'skills', 'agents'].includes(kind) || (kind === 'skills' && v26())) {
+      // the specification's singular agent DELETE path is not a route on the real server
+      missingRoute(); return;
+    }
+    if (!state.projects.has(project)) { problem(res, 404, 'Project not found', `Project with name ${project} does not exist`); return; }
+    if (kind === 'models') return models(res, method, project, rest.slice(1), body);
+    return resources(res, method, kind, project, rest.slice(1), body, missingRoute);
+  }
+
+  function models(res, method, project, rest, body) {
+    if (rest.length === 0 && method === 'GET') {
+      send(res, 200, [...state.models.entries()].filter(([k]) => k.startsWith(project + '/')).map(([, m]) => ({ ...m, version: 1, active: true })));
+      return;
+    }
+    const m = state.models.get(`${project}/${rest[0]}`);
+    if (rest.length === 1 && method === 'GET') { m ? send(res, 200, { ...m, version: 1, active: true }) : problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
+    if (rest.length === 2 && rest[1] === 'predict' && method === 'POST') {
+      if (!m) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
+      if (Array.isArray(body)) { send(res, 500, { title: 'TypeError', detail: 'list indices must be integers or slices, not str', message: 'list indices must be integers or slices, not str' }); return; }
+      if (!body || !('data' in body)) { send(res, 500, { title: 'KeyError', detail: "'data'", message: "'data'" }); return; }
+      if (!Array.isArray(body.data)) { send(res, 500, { title: 'ValueError', detail: 'If using all scalar values, you must pass an index', message: 'If using all scalar values, you must pass an index' }); return; }
+      const target = m.predict;
+      send(res, 200, body.data.map((row, i) => {
+        const value = typeof row.sqft === 'number' ? row.sqft * 3 + 100 : 1000;
+        return {
+          ...row, [target]: value, [`${target}_confidence`]: 0.9, [`${target}_min`]: value - 10, [`${target}_max`]: value + 10,
+          [`${target}_anomaly`]: null, [`${target}_original`]: null,
+          [`${target}_explain`]: JSON.stringify({ predicted_value: value, confidence: 0.9, anomaly: null, truth: null, confidence_lower_bound: value - 10, confidence_upper_bound: value + 10 }),
+          __mindsdb_row_id: i + 1, select_data_query: null, when_data: null,
+        };
+      }));
+      return;
+    }
+    method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res);
+  }
+
+  function resources(res, method, kind, project, rest, body, missingRoute) {
+    const store = state[kind];
+    const wrapper = kind.slice(0, -1);
+    const keyOf = (n) => `${project}/${n}`;
+    const find = (nameOrId) => store.get(keyOf(nameOrId)) || (kind !== 'chatbots' ? [...store.values()].find((r) => r.project === project && String(r.id) === String(nameOrId)) : undefined);
+    const notFound = () => problem(res, 404, `${wrapper[0].toUpperCase()}${wrapper.slice(1)} not found`, `${wrapper} with name ${rest[0]} does not exist`);
+    if (rest.length === 0) {
+      if (method === 'GET') { send(res, 200, [...store.values()].filter((r) => r.project === project)); return; }
+      if (method === 'POST') {
+        const rec = body && body[wrapper];
+        if (!rec) { problem(res, 400, 'Missing parameter', `Must provide ${wrapper} data for creating a new ${wrapper}`); return; }
+        if (!rec.name) { problem(res, 400, 'Missing field', 'Missing "name" field'); return; }
+        if (kind === 'skills' && (!rec.type || !rec.params)) { problem(res, 400, 'Missing field', 'Missing "type" or "params" field'); return; }
+        if (kind === 'chatbots' && !rec.model_name && !rec.agent_name) { problem(res, 400, 'Missing field', 'Must include either "model_name" or "agent_name"'); return; }
+        if (store.has(keyOf(rec.name))) { problem(res, 409, `${wrapper} already exists`, `${wrapper} with name ${rec.name} already exists`); return; }
+        const created = { id: state.nextId++, project, ...rec };
+        if (kind === 'skills') created.agent_ids = [];
+        if (kind === 'agents' && Array.isArray(rec.skills)) {
+          for (const s of rec.skills) { const sk = store === state.skills ? null : state.skills.get(keyOf(typeof s === 'string' ? s : s.name)); if (sk) sk.agent_ids.push(created.id); }
+        }
+        store.set(keyOf(rec.name), created);
+        send(res, 201, created);
+        return;
+      }
+      html405(res); return;
+    }
+    if (kind === 'agents' && rest.length >= 2 && rest[1] === 'completions') {
+      if (method !== 'POST') { html405(res); return; }
+      const agent = find(rest[0]);
+      if (!body || !Array.isArray(body.messages)) { problem(res, 400, 'Missing parameter', 'Must provide "messages" parameter in POST body'); return; }
+      if (!agent) { notFound(); return; }
+      const question = body.messages[body.messages.length - 1].question;
+      if (rest.length === 2) {
+        if (state.completionsFail) { send(res, 500, { title: 'KeyError', detail: "'trace_id'", message: "'trace_id'" }); return; }
+        send(res, 200, { message: { content: `answer to: ${question}`, role: 'assistant', trace_id: '' } });
+        return;
+      }
+      if (rest.length === 3 && rest[2] === 'stream') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const events = state.stream || [{ type: 'start', prompt: question }, { actions: [], messages: [] }, { output: `answer to: ${question}`, messages: [{ content: `answer to: ${question}` }] }, { type: 'end' }];
+        for (const e of events) res.write(`data: ${JSON.stringify(e).replace(/":/g, '": ').replace(/,"/g, ', "')}\n\n`);
+        res.end();
+        return;
+      }
+      missingRoute(); return;
+    }
+    if (rest.length !== 1) { missingRoute(); return; }
+    const existing = find(rest[0]);
+    if (method === 'GET') { existing ? send(res, 200, existing) : notFound(); return; }
+    if (method === 'DELETE') {
+      if (!existing) { notFound(); return; }
+      store.delete(keyOf(existing.name));
+      send(res, 204);
+      return;
+    }
+    if (method === 'PUT') {
+      const rec = (body && body[wrapper]) || {};
+      if (!existing) {
+        if (kind === 'agents') { problem(res, 400, 'Creation is not allowed', 'Creation of an agent using the PUT method is not allowed.'); return; }
+        if (kind === 'chatbots' && !rec.name) { problem(res, 400, 'Missing field', 'Must include "name" field when creating a chatbot'); return; }
+        const created = { id: state.nextId++, project, ...rec, name: kind === 'skills' ? rest[0] : rec.name };
+        if (kind === 'skills') created.agent_ids = [];
+        store.set(keyOf(created.name), created);
+        send(res, 201, created);
+        return;
+      }
+      Object.assign(existing, rec);
+      send(res, 200, existing);
+      return;
+    }
+    html405(res);
+  }
+
+  const api = {
+    state,
+    options: opts,
+    url: '',
+    port: 0,
+    get requests() { return state.requests; },
+    /** Requests whose path starts with the prefix + `path` (e.g. '/sql/query'). */
+    requestsTo(path) { return state.requests.filter((r) => r.path === opts.prefix + path || r.path.startsWith(opts.prefix + path + '?')); },
+    /** Queues a fault handler for the next request: (req, res, entry) => void (return false to fall through). */
+    fault(fn, times = 1) { for (let i = 0; i < times; i++) state.faults.push(fn); },
+    clearFaults() { state.faults.length = 0; },
+    /** Forgets every token and session, as a real server restart does. */
+    restart() { state.tokens.clear(); state.sessions.clear(); },
+    listen(port = 0) {
+      return new Promise((resolve) => server.listen(port, '127.0.0.1', () => {
+        api.port = server.address().port;
+        api.url = `http://127.0.0.1:${api.port}`;
+        resolve(api);
+      }));
+    },
+    close() {
+      for (const s of state.sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+  return api;
+}
+
+module.exports = { createFakeMindsDB };

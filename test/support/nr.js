@@ -1,0 +1,61 @@
+'use strict';
+/**
+ * Loading our compiled nodes into node-red-node-test-helper (Node-RED 4.1 by default; set
+ * NODE_RED_PACKAGE=node-red-3-1 to run the same tests on Node-RED 3.1).
+ */
+const path = require('node:path');
+const helper = require('node-red-node-test-helper');
+
+const NODES_DIR = path.join(__dirname, '..', '..', 'nodes');
+const runtime = process.env.NODE_RED_PACKAGE || 'node-red';
+helper.init(require.resolve(runtime));
+
+/** A core node module of the same Node-RED that the helper runs (catch, status, …). */
+function coreNode(rel) {
+  const { createRequire } = require('node:module');
+  const fromRuntime = createRequire(require.resolve(`${runtime}/package.json`));
+  return fromRuntime(`@node-red/nodes/core/${rel}`);
+}
+const catchNode = coreNode('common/25-catch.js');
+
+const node = (name) => require(path.join(NODES_DIR, `${name}.js`));
+const ALL = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-database', 'mindsdb-chatbot', 'mindsdb-skill', 'mindsdb-agent'];
+
+/** Every node module of the package that has been built. */
+function allNodes() {
+  const fs = require('node:fs');
+  return [...ALL.filter((n) => fs.existsSync(path.join(NODES_DIR, `${n}.js`))).map(node), catchNode];
+}
+
+/** A flow on tab f1 with a server config node `srv`, the node under test `n1` wired to `out`, and a catch node wired to `caught`. */
+function flowWith(nodeDef, serverOverrides = {}) {
+  return [
+    { id: 'f1', type: 'tab', label: 'test' },
+    { id: 'srv', type: 'mindsdb-server', name: 'test server', url: 'http://127.0.0.1:1', apiPrefix: '/api', authMode: 'none', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64, ...serverOverrides },
+    { id: 'n1', z: 'f1', server: 'srv', wires: [['out']], name: '', outputProperty: 'payload', version: 1, ...nodeDef },
+    { id: 'out', z: 'f1', type: 'helper' },
+    { id: 'catcher', z: 'f1', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
+    { id: 'caught', z: 'f1', type: 'helper' },
+  ];
+}
+
+/** Resolves with the next message that arrives at helper node `id`. */
+function nextMessage(id, timeoutMs = 8000) {
+  const n = helper.getNode(id);
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no message at ${id} within ${timeoutMs} ms`)), timeoutMs);
+    n.once('input', (msg) => { clearTimeout(t); resolve(msg); });
+  });
+}
+
+/** Collects `count` messages arriving at helper node `id`. */
+function collect(id, count, timeoutMs = 8000) {
+  const n = helper.getNode(id);
+  const got = [];
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`only ${got.length}/${count} messages at ${id} within ${timeoutMs} ms`)), timeoutMs);
+    n.on('input', (msg) => { got.push(msg); if (got.length === count) { clearTimeout(t); resolve(got); } });
+  });
+}
+
+module.exports = { helper, node, coreNode, catchNode, allNodes, flowWith, nextMessage, collect, ALL };

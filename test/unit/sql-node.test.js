@@ -1,0 +1,174 @@
+'use strict';
+const assert = require('node:assert/strict');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const { helper, node, catchNode, flowWith, nextMessage, collect } = require('../support/nr');
+
+const serverNode = node('mindsdb-server');
+const sqlNode = node('mindsdb-sql');
+
+describe('mindsdb-sql node', function () {
+  let fake;
+  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
+  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+
+  const load = (def = {}, server = {}) => helper.load([serverNode, sqlNode, catchNode], flowWith({ type: 'mindsdb-sql', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100, ...def }, { url: fake.url, ...server }));
+
+  it('puts row objects keyed by column name in msg.payload and metadata in msg.mindsdb', async () => {
+    await load({ query: 'SELECT * FROM rentals' });
+    const got = nextMessage('out');
+    helper.getNode('n1').receive({ payload: 'ignored', topic: 't' });
+    const msg = await got;
+    assert.deepEqual(msg.payload, [{ sqft: 917, rental_price: 3901 }, { sqft: 194, rental_price: 2042 }]);
+    assert.equal(msg.mindsdb.type, 'table');
+    assert.deepEqual(msg.mindsdb.columns, ['sqft', 'rental_price']);
+    assert.equal(msg.mindsdb.context.db, 'mindsdb');
+    assert.equal(msg.mindsdb.data, undefined);
+    assert.equal(msg.topic, 't');
+  });
+
+  it('takes msg.query when the node has none, then a string msg.payload', async () => {
+    await load();
+    let got = nextMessage('out');
+    helper.getNode('n1').receive({ query: 'SELECT * FROM rentals', payload: 'SELECT 1' });
+    await got;
+    got = nextMessage('out');
+    helper.getNode('n1').receive({ payload: 'SELECT 1' });
+    assert.deepEqual((await got).payload, [{ 1: 1 }]);
+    assert.deepEqual(fake.requestsTo('/sql/query').map((r) => r.body.query), ['SELECT * FROM rentals', 'SELECT 1']);
+  });
+
+  it('gives rows as arrays, and the raw data in msg.mindsdb, when asked', async () => {
+    await load({ query: 'SELECT * FROM rentals', rowFormat: 'arrays' });
+    const got = nextMessage('out');
+    helper.getNode('n1').receive({});
+    const msg = await got;
+    assert.deepEqual(msg.payload, [[917, 3901], [194, 2042]]);
+    assert.deepEqual(msg.mindsdb.data, [[917, 3901], [194, 2042]]);
+  });
+
+  it('answers type "ok" statements with an empty array', async () => {
+    await load({ query: 'CREATE DATABASE x' });
+    const got = nextMessage('out');
+    helper.getNode('n1').receive({});
+    const msg = await got;
+    assert.deepEqual(msg.payload, []);
+    assert.equal(msg.mindsdb.type, 'ok');
+  });
+
+  it('passes msg.params (object) to the server as bound params, and an array via ? placeholders', async () => {
+    await load();
+    let got = nextMessage('out');
+    helper.getNode('n1').receive({ query: 'SELECT :v AS v', params: { v: "O'Brien" } });
+    assert.deepEqual((await got).payload, [{ v: "O'Brien" }]);
+    got = nextMessage('out');
+    helper.getNode('n1').receive({ query: 'SELECT ? AS v', params: ["O'Brien"] });
+    assert.deepEqual((await got).payload, [{ v: "O'Brien" }]);
+    const [a, b] = fake.requestsTo('/sql/query').map((r) => r.body);
+    assert.deepEqual(a, { query: 'SELECT :v AS v', params: { v: "O'Brien" } });
+    assert.deepEqual(b, { query: 'SELECT :p1 AS v', params: { p1: "O'Brien" } });
+  });
+
+  it('sends the database context from the node, else msg.database', async () => {
+    await load({ query: 'SELECT 1', database: 'files' });
+    let got = nextMessage('out');
+    helper.getNode('n1').receive({ database: 'other' });
+    await got;
+    await helper.unload();
+    await load({ query: 'SELECT 1' });
+    got = nextMessage('out');
+    helper.getNode('n1').receive({ database: 'other' });
+    await got;
+    assert.deepEqual(fake.requestsTo('/sql/query').map((r) => r.body.context), [{ db: 'files' }, { db: 'other' }]);
+  });
+
+  it('writes to a configured output property and leaves msg.payload alone', async () => {
+    await load({ query: 'SELECT 1', outputProperty: 'result.rows' });
+    const got = nextMessage('out');
+    helper.getNode('n1').receive({ payload: 42 });
+    const msg = await got;
+    assert.equal(msg.payload, 42);
+    assert.deepEqual(msg.result.rows, [{ 1: 1 }]);
+  });
+
+  it('splits rows into a Join-compatible message sequence', async () => {
+    fake.state.sql = () => ({ type: 'table', column_names: ['i'], data: Array.from({ length: 5 }, (_, i) => [i]) });
+    await load({ query: 'SELECT i', split: true, rowsPerMsg: 2 });
+    const got = collect('out', 3);
+    helper.getNode('n1').receive({});
+    const msgs = await got;
+    assert.deepEqual(msgs.map((m) => m.payload), [[{ i: 0 }, { i: 1 }], [{ i: 2 }, { i: 3 }], [{ i: 4 }]]);
+    assert.deepEqual(msgs.map((m) => m.parts.index), [0, 1, 2]);
+    assert.ok(msgs.every((m) => m.parts.count === 3 && m.parts.type === 'array' && m.parts.id === msgs[0].parts.id));
+    assert.equal(msgs[2].complete, true);
+  });
+
+  const errorCases = [
+    ['no query at all', {}, /no SQL query/],
+    ['a query that is not a string', { query: 42 }, /msg.query must be a string/],
+    ['msg.params of the wrong type', { query: 'SELECT 1', params: 'x' }, /msg.params must be an object/],
+    ['too few positional params', { query: 'SELECT ?', params: [] }, /placeholder/],
+    ['a bad msg.timeout', { query: 'SELECT 1', timeout: -5 }, /msg.timeout/],
+    ['an SQL error from the server', { query: 'SELECT * FROM nope' }, /MindsDB SQL error: Table 'nope' not found/],
+  ];
+  for (const [what, msgIn, pattern] of errorCases) {
+    it(`sends ${what} to Catch with the msg, and sets a red status`, async () => {
+      await load();
+      const n1 = helper.getNode('n1');
+      const caught = nextMessage('caught');
+      n1.receive({ ...msgIn, marker: 'm1' });
+      const msg = await caught;
+      assert.equal(msg.marker, 'm1');
+      assert.match(msg.error.message, pattern);
+      const statuses = n1.status.args.map((a) => a[0]);
+      assert.equal(statuses.at(-1).fill, 'red');
+    });
+  }
+
+  it('sends an unreachable server to Catch as a network error, and keeps running', async () => {
+    await load({ query: 'SELECT 1' }, { url: 'http://127.0.0.1:1' });
+    const caught = nextMessage('caught');
+    helper.getNode('n1').receive({});
+    assert.match((await caught).error.message, /connection refused/);
+    assert.equal((await caught).mindsdbError.kind, 'network');
+  });
+
+  it('sends a non-JSON answer to Catch', async () => {
+    await load({ query: 'SELECT 1' });
+    fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('oops'); });
+    const caught = nextMessage('caught');
+    helper.getNode('n1').receive({});
+    assert.match((await caught).error.message, /not JSON/);
+  });
+
+  it('fails each message clearly when the node has no server', async () => {
+    const flow = flowWith({ type: 'mindsdb-sql', query: 'SELECT 1' });
+    flow[2].server = '';
+    await helper.load([serverNode, sqlNode, catchNode], flow);
+    const caught = nextMessage('caught');
+    helper.getNode('n1').receive({});
+    assert.match((await caught).error.message, /no MindsDB server is configured/);
+  });
+
+  it('shows requesting, then the row count', async () => {
+    await load({ query: 'SELECT * FROM rentals' });
+    const n1 = helper.getNode('n1');
+    const got = nextMessage('out');
+    n1.receive({});
+    await got;
+    await new Promise((r) => setTimeout(r, 600));
+    const texts = n1.status.args.map((a) => a[0].text);
+    assert.equal(texts[0], 'requesting');
+    assert.equal(texts.at(-1), '2 rows');
+  });
+
+  it('closes the server pool on redeploy (no sockets left open)', async () => {
+    await load({ query: 'SELECT 1' });
+    const got = nextMessage('out');
+    helper.getNode('n1').receive({});
+    await got;
+    assert.ok(fake.state.openConnections >= 1);
+    await helper.unload();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(fake.state.openConnections, 0);
+  });
+});
