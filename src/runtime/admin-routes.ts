@@ -21,6 +21,15 @@ interface ListRequest {
   config?: DialogServerValues;
 }
 
+/**
+ * Node-RED substitutes a property that is wholly `${VAR}` when a flow starts; dialog values have
+ * not been through that yet, so do the same here.
+ */
+function withEnv(value: string | undefined): string | undefined {
+  const m = typeof value === 'string' ? /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value.trim()) : null;
+  return m ? process.env[m[1]] ?? '' : value;
+}
+
 type Lister = (client: MindsDBClient, project: string) => Promise<string[]>;
 
 const names = (records: unknown): string[] =>
@@ -55,9 +64,10 @@ export function registerAdminRoutes(RED: NodeAPI): void {
     const creds: ServerNodeCredentials = {};
     for (const key of CREDENTIAL_KEYS) {
       const typed = values.credentials?.[key];
-      creds[key] = typed === undefined || typed === STORED_SECRET || typed === '' ? stored?.[key] : typed;
+      creds[key] = withEnv(typed === undefined || typed === STORED_SECRET || typed === '' ? stored?.[key] : typed);
     }
-    return new MindsDBClient({ ...clientOptionsFrom(RED, values, creds), timeoutMs: ADMIN_TIMEOUT_MS, retries: 0, maxInFlight: 2, maxQueue: 10 });
+    const resolved = { ...values, url: withEnv(values.url), apiPrefix: withEnv(values.apiPrefix) };
+    return new MindsDBClient({ ...clientOptionsFrom(RED, resolved, creds), timeoutMs: ADMIN_TIMEOUT_MS, retries: 0, maxInFlight: 2, maxQueue: 10 });
   };
 
   const failure = (err: unknown): { ok: false; error: string } => ({ ok: false, error: err instanceof Error ? err.message : String(err) });

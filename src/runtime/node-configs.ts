@@ -15,7 +15,6 @@ export type TypedInputType =
 
 export type AuthMode = 'none' | 'session' | 'login' | 'token';
 
-/** mindsdb-server (config node). */
 /** Fields Node-RED gives every node definition. */
 interface NodeDefFields {
   id: string;
@@ -24,6 +23,7 @@ interface NodeDefFields {
   name: string;
 }
 
+/** mindsdb-server (config node). */
 export interface ServerNodeConfig extends NodeDefFields {
   /** Base URL of the MindsDB server, e.g. http://127.0.0.1:47334 (may be `${ENV}`). */
   url: string;
