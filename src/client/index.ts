@@ -10,3 +10,5 @@ export { rowsToObjects } from './rows';
 export { parseExplainColumns, targetFromRows } from './predictions';
 export type { TlsOptions } from './transport';
 export { positionalToNamed } from './sql-params';
+export { DatabasesApi } from './databases';
+export type { DatabaseSpec, CreatedDatabase } from './databases';

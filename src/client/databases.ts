@@ -1,0 +1,65 @@
+import type { MindsDBClient, RequestOptions } from './client';
+import { MindsDBError } from './errors';
+import { segment } from './paths';
+
+export interface DatabaseSpec {
+  name: string;
+  engine?: string;
+  parameters?: Record<string, unknown>;
+}
+
+export interface CreatedDatabase {
+  name: string;
+  engine: string;
+  type: string;
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The databases (data sources) API. Collection paths end in "/" (the server answers 308
+ * otherwise); a 200 body with `status: "connection_error"` (check_connection) is a failure.
+ */
+export class DatabasesApi {
+  constructor(private readonly client: MindsDBClient) {}
+
+  list(opts?: RequestOptions): Promise<Json[]> {
+    return this.client.request<Json[]>('GET', '/databases/', undefined, opts);
+  }
+
+  get(name: string, opts?: RequestOptions): Promise<Json> {
+    return this.client.request<Json>('GET', `/databases/${segment(name, 'database name')}`, undefined, opts);
+  }
+
+  async create(spec: DatabaseSpec, checkConnection: boolean, opts?: RequestOptions): Promise<CreatedDatabase> {
+    const body: Json = { database: { name: spec.name, engine: spec.engine, parameters: spec.parameters ?? {} } };
+    if (checkConnection) body.check_connection = true;
+    const answer = await this.client.request<Json>('POST', '/databases/', body, opts);
+    rejectConnectionFailure(answer, 'POST', '/databases/', this.client);
+    return { name: String(answer.name ?? spec.name), engine: String(answer.engine ?? spec.engine), type: String(answer.type ?? 'data') };
+  }
+
+  async update(spec: DatabaseSpec, checkConnection: boolean, opts?: RequestOptions): Promise<Json> {
+    const path = `/databases/${segment(spec.name, 'database name')}`;
+    const database: Json = { parameters: spec.parameters ?? {} };
+    if (spec.engine) database.engine = spec.engine;
+    const body: Json = { database };
+    if (checkConnection) body.check_connection = true;
+    const answer = await this.client.request<Json>('PUT', path, body, opts);
+    rejectConnectionFailure(answer, 'PUT', path, this.client);
+    return answer;
+  }
+
+  async delete(name: string, opts?: RequestOptions): Promise<{ deleted: true; name: string }> {
+    await this.client.request('DELETE', `/databases/${segment(name, 'database name')}`, undefined, opts);
+    return { deleted: true, name };
+  }
+}
+
+function rejectConnectionFailure(answer: unknown, method: string, path: string, client: MindsDBClient): void {
+  const status = (answer as { status?: unknown } | null)?.status;
+  if (status !== 'connection_error' && status !== 'redirect_required') return;
+  const detail = client.redactor.text(String((answer as { detail?: unknown }).detail ?? status));
+  throw new MindsDBError(`MindsDB could not connect to the data source, nothing was saved: ${detail}`,
+    { kind: 'http', status: 200, serverMessage: detail, method, path });
+}

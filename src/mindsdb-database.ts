@@ -1,0 +1,117 @@
+import { DatabasesApi, inputError, MindsDBError, Redactor, redactSecretFields, type DatabaseSpec } from './client';
+import { handleInput, timeoutFrom } from './runtime/input';
+import { migrateConfig } from './runtime/migrations';
+import type { DatabaseNodeConfig, DatabaseNodeCredentials, DatabaseOperation } from './runtime/node-configs';
+import { outputPropertyOf, setOutput } from './runtime/output';
+import { evaluateProperty, nonEmptyString } from './runtime/properties';
+import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { clientFor } from './runtime/server';
+import { STATUS, ThrottledStatus } from './runtime/status';
+
+type Operation = Exclude<DatabaseOperation, 'msg'>;
+const OPERATIONS: readonly Operation[] = ['create', 'list', 'get', 'update', 'delete'];
+const DONE: Record<Operation, string> = { create: 'created', list: 'listed', get: 'read', update: 'updated', delete: 'deleted' };
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The node's connection fields; blank ones are left out, so the server never reads "" as a value. */
+function fieldParameters(config: DatabaseNodeConfig, password: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const put = (key: string, value: string | undefined) => { if (value !== undefined && value.trim() !== '') out[key] = value.trim(); };
+  put('host', config.host);
+  if (config.port !== undefined && String(config.port).trim() !== '') {
+    const port = String(config.port).trim();
+    out.port = /^\d+$/.test(port) ? Number(port) : port;
+  }
+  put('user', config.user);
+  if (password) out.password = password;
+  put('database', config.database);
+  return out;
+}
+
+function extraParameters(text: string | undefined): Record<string, unknown> {
+  if (!text || text.trim() === '') return {};
+  let parsed: unknown;
+  try { parsed = JSON.parse(text); } catch { throw inputError('the node\'s "other parameters" are not valid JSON'); }
+  if (!isPlainObject(parsed)) throw inputError('the node\'s "other parameters" must be a JSON object');
+  return parsed;
+}
+
+export = function register(RED: NodeAPI): void {
+  function MindsDBDatabaseNode(this: Node<DatabaseNodeCredentials>, config: DatabaseNodeConfig): void {
+    RED.nodes.createNode(this, config);
+    migrateConfig('mindsdb-database', config);
+    const node = this;
+    const status = new ThrottledStatus(node);
+    const outputProperty = outputPropertyOf(config.outputProperty);
+    const password = node.credentials?.password || undefined;
+    // The node's own parameters, fixed for its lifetime: parsed once, errors reported per msg.
+    let nodeParameters: Record<string, unknown> | Error;
+    try {
+      nodeParameters = { ...extraParameters(config.extraParams), ...fieldParameters(config, password) };
+    } catch (err) {
+      nodeParameters = err as Error;
+    }
+    const passwordRedactor = new Redactor();
+    passwordRedactor.setSecrets([password]);
+
+    const operationOf = (msg: Msg): Operation => {
+      const op = config.operation === 'msg' || !config.operation ? msg.operation : config.operation;
+      if (typeof op !== 'string' || !OPERATIONS.includes(op as Operation)) {
+        throw inputError(`msg.operation must be one of ${OPERATIONS.join(', ')} (got ${JSON.stringify(op) ?? 'nothing'})`);
+      }
+      return op as Operation;
+    };
+
+    const specFrom = async (msg: Msg, operation: Operation): Promise<DatabaseSpec> => {
+      if (operation === 'list') return { name: '' };
+      const payload = isPlainObject(msg.payload) ? msg.payload : {};
+      const name = nonEmptyString(await evaluateProperty(RED, node, config.dbName, config.dbNameType, msg))
+        ?? ((operation === 'create' || operation === 'update') ? nonEmptyString(payload.name) : undefined)
+        ?? nonEmptyString(msg.name);
+      if (!name) throw inputError('no database name: set it in the node, in msg.payload.name (create/update) or in msg.name');
+      if (operation !== 'create' && operation !== 'update') return { name };
+      if (nodeParameters instanceof Error) throw nodeParameters;
+      if (payload.parameters !== undefined && !isPlainObject(payload.parameters)) throw inputError('msg.payload.parameters must be an object');
+      // Node fields win; msg.payload.parameters fills the keys the node leaves out.
+      const parameters = { ...(payload.parameters as Record<string, unknown> | undefined), ...nodeParameters };
+      const engine = nonEmptyString(config.engine) ?? nonEmptyString(payload.engine);
+      if (operation === 'create' && !engine) throw inputError('no engine: set it in the node or in msg.payload.engine (e.g. "postgres")');
+      return { name, engine, parameters };
+    };
+
+    /** The password must not reach a Catch node even if the server quotes it back. */
+    const scrub = (err: unknown): unknown => {
+      if (!password || !(err instanceof Error) || !err.message.includes(password)) return err;
+      return err instanceof MindsDBError ? new MindsDBError(passwordRedactor.text(err.message), { ...err, serverMessage: err.serverMessage && passwordRedactor.text(err.serverMessage) }) : new Error(passwordRedactor.text(err.message));
+    };
+
+    handleInput(node, status, async (msg: Msg, send: Send) => {
+      const api = new DatabasesApi(clientFor(RED, config.server));
+      const operation = operationOf(msg);
+      const spec = await specFrom(msg, operation);
+      const timeoutMs = timeoutFrom(msg);
+      status.set(STATUS.requesting);
+      let result: unknown;
+      try {
+        switch (operation) {
+          case 'list': result = redactSecretFields(await api.list({ timeoutMs })); break;
+          case 'get': result = redactSecretFields(await api.get(spec.name, { timeoutMs })); break;
+          case 'create': result = await api.create(spec, config.checkConnection === true, { timeoutMs }); break;
+          case 'update': result = redactSecretFields(await api.update(spec, config.checkConnection === true, { timeoutMs })); break;
+          case 'delete': result = await api.delete(spec.name, { timeoutMs }); break;
+        }
+      } catch (err) {
+        throw scrub(err);
+      }
+      setOutput(RED, msg, outputProperty, result);
+      msg.mindsdb = { operation, name: operation === 'list' ? undefined : spec.name };
+      send(msg);
+      status.set(STATUS.ok(operation === 'list' ? `${Array.isArray(result) ? result.length : 0} databases` : `${DONE[operation]} ${spec.name}`));
+    });
+  }
+
+  RED.nodes.registerType('mindsdb-database', MindsDBDatabaseNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1], {
+    credentials: { password: { type: 'password' } },
+  });
+};

@@ -1,0 +1,96 @@
+'use strict';
+const assert = require('node:assert/strict');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
+
+const nodes = [node('mindsdb-server'), node('mindsdb-database'), catchNode];
+const base = { type: 'mindsdb-database', operation: 'create', dbName: '', dbNameType: 'str', engine: '', host: '', port: '', user: '', database: '', extraParams: '', checkConnection: false };
+
+describe('mindsdb-database node', function () {
+  let fake;
+  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
+  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+  const load = (def = {}, creds) => helper.load(nodes, flowWith({ ...base, ...def }, { url: fake.url }), creds ? { n1: creds } : undefined);
+  const run = async (msg) => { const got = nextMessage('out'); helper.getNode('n1').receive(msg); return got; };
+  const fail = async (msg) => { const got = nextMessage('caught'); helper.getNode('n1').receive(msg); return got; };
+
+  it('creates from the node fields: wrapper body, no empty parameters, number port, password credential', async () => {
+    await load({ dbName: 'pg', engine: 'postgres', host: '127.0.0.1', port: '5432', user: 'postgres', database: '', extraParams: '{"schema":"public"}' }, { password: 'pw-secret-1' });
+    const msg = await run({});
+    assert.deepEqual(msg.payload, { name: 'pg', engine: 'postgres', type: 'data' });
+    assert.deepEqual(msg.mindsdb, { operation: 'create', name: 'pg' });
+    const sent = fake.requests.at(-1);
+    assert.equal(sent.method, 'POST');
+    assert.equal(sent.path, '/api/databases/');
+    assert.deepEqual(sent.body, { database: { name: 'pg', engine: 'postgres', parameters: { schema: 'public', host: '127.0.0.1', port: 5432, user: 'postgres', password: 'pw-secret-1' } } });
+  });
+
+  it('fills blanks from msg.payload {name, engine, parameters}; node fields win', async () => {
+    await load({ host: 'node-host' });
+    await run({ payload: { name: 'pg2', engine: 'postgres', parameters: { host: 'msg-host', port: 1234, sslmode: 'disable' } } });
+    assert.deepEqual(fake.requests.at(-1).body.database, { name: 'pg2', engine: 'postgres', parameters: { host: 'node-host', port: 1234, sslmode: 'disable' } });
+  });
+
+  it('lists, gets (password redacted), updates and deletes, with msg.operation and msg.name', async () => {
+    await load({ operation: 'msg', engine: 'postgres' }, { password: 'pw-secret-2' });
+    await run({ operation: 'create', name: 'pg3' });
+    const list = await run({ operation: 'list' });
+    assert.ok(list.payload.some((d) => d.name === 'pg3'));
+    assert.ok(!JSON.stringify(list.payload).includes('pw-secret-2'));
+    const got = await run({ operation: 'get', name: 'pg3' });
+    assert.equal(got.payload.connection_data.password, '******');
+    const updated = await run({ operation: 'update', name: 'pg3', payload: { parameters: { schema: 's' } } });
+    assert.equal(updated.payload.connection_data.schema, 's');
+    assert.deepEqual(fake.requests.at(-1).body, { database: { parameters: { schema: 's', password: 'pw-secret-2' }, engine: 'postgres' } });
+    assert.equal(fake.requests.at(-1).method, 'PUT');
+    const deleted = await run({ operation: 'delete', name: 'pg3' });
+    assert.deepEqual(deleted.payload, { deleted: true, name: 'pg3' });
+    assert.equal(fake.requests.at(-1).method, 'DELETE');
+    assert.equal(fake.requests.at(-1).path, '/api/databases/pg3');
+  });
+
+  it('sends check_connection and turns a connection_error answer into an error without the password', async () => {
+    await load({ dbName: 'pg4', engine: 'postgres', host: '127.0.0.1', port: '1', checkConnection: true }, { password: 'pw-secret-3' });
+    const msg = await fail({});
+    assert.match(msg.error.message, /could not connect to the data source.*Connection refused/);
+    assert.equal(fake.requests.at(-1).body.check_connection, true);
+    assert.ok(!JSON.stringify(msg).includes('pw-secret-3'));
+  });
+
+  it('reports an existing database (409) with the server message', async () => {
+    await load({ dbName: 'pg5', engine: 'postgres' });
+    await run({});
+    const msg = await fail({});
+    assert.match(msg.error.message, /409.*already exists/);
+  });
+
+  it('reports an unknown engine', async () => {
+    await load({ dbName: 'x', engine: 'nosuch' });
+    assert.match((await fail({})).error.message, /HTTP 500/);
+  });
+
+  it('never lets the password reach Catch, even when the server quotes it back', async () => {
+    await load({ dbName: 'pg6', engine: 'postgres' }, { password: 'pw-secret-4' });
+    fake.fault((req, res, entry) => { res.writeHead(400, { 'content-type': 'application/json' }); res.end(JSON.stringify({ title: 'Bad', detail: `rejected ${entry.rawBody}` })); });
+    const msg = await fail({});
+    assert.match(msg.error.message, /rejected/);
+    assert.ok(!JSON.stringify(msg).includes('pw-secret-4'));
+    const statuses = JSON.stringify(helper.getNode('n1').status.args);
+    assert.ok(!statuses.includes('pw-secret-4'));
+  });
+
+  for (const [what, def, msg, pattern] of [
+    ['a bad msg.operation', { operation: 'msg' }, { operation: 'drop' }, /msg.operation must be one of/],
+    ['no name', { engine: 'postgres' }, {}, /no database name/],
+    ['no engine', { dbName: 'a' }, {}, /no engine/],
+    ['bad other parameters', { dbName: 'a', engine: 'postgres', extraParams: '{nope' }, {}, /not valid JSON/],
+    ['a missing database (404)', { operation: 'get', dbName: 'none' }, {}, /404.*Database not found/],
+  ]) {
+    it(`sends ${what} to Catch with the msg`, async () => {
+      await load(def);
+      const m = await fail({ ...msg, marker: 7 });
+      assert.equal(m.marker, 7);
+      assert.match(m.error.message, pattern);
+    });
+  }
+});
