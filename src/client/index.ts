@@ -12,3 +12,8 @@ export type { TlsOptions } from './transport';
 export { positionalToNamed } from './sql-params';
 export { DatabasesApi } from './databases';
 export type { DatabaseSpec, CreatedDatabase } from './databases';
+export { ResourcesApi, RESOURCES } from './resources';
+export type { ResourceKind, ResourceOperation, ResourceRequest, ResourceSpec, DeletedRecord } from './resources';
+export { completeAgent, streamAgent, toAgentMessages } from './agent-completions';
+export type { AgentMessage, Completion } from './agent-completions';
+export { SseParser } from './sse';

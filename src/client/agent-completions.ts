@@ -1,0 +1,117 @@
+import type { MindsDBClient, RequestOptions } from './client';
+import { inputError, MindsDBError } from './errors';
+import { segment } from './paths';
+import { SseParser } from './sse';
+
+/** The message format every MindsDB version reads (26.x also takes role/content). */
+export interface AgentMessage {
+  question: string;
+  answer: string | null;
+}
+
+export interface Completion {
+  /** The agent's final answer. */
+  answer: string;
+  /** The server's whole answer (non-streaming), or the list of streamed chunks. */
+  response: unknown;
+}
+
+/**
+ * A question string, or a conversation as {question, answer} pairs or {role, content} messages,
+ * into the {question, answer} list the server reads: the last question is the one being asked.
+ */
+export function toAgentMessages(payload: unknown): AgentMessage[] {
+  if (typeof payload === 'string') {
+    if (payload.trim() === '') throw inputError('the question in msg.payload is empty');
+    return [{ question: payload, answer: null }];
+  }
+  if (!Array.isArray(payload) || payload.length === 0) {
+    throw inputError('msg.payload must be a question (string) or an array of {question, answer} or {role, content} messages');
+  }
+  const out: AgentMessage[] = [];
+  for (const [i, m] of payload.entries()) {
+    if (typeof m !== 'object' || m === null) throw inputError(`msg.payload[${i}] must be a message object`);
+    const msg = m as Record<string, unknown>;
+    if (typeof msg.question === 'string') {
+      out.push({ question: msg.question, answer: typeof msg.answer === 'string' ? msg.answer : null });
+    } else if (typeof msg.role === 'string' && typeof msg.content === 'string') {
+      if (msg.role === 'user') out.push({ question: msg.content, answer: null });
+      else if (msg.role === 'assistant' && out.length > 0 && out[out.length - 1].answer === null) out[out.length - 1].answer = msg.content;
+      // system and other roles have no place in MindsDB's question/answer format
+    } else {
+      throw inputError(`msg.payload[${i}] needs a "question", or a "role" and "content"`);
+    }
+  }
+  if (out.length === 0) throw inputError('msg.payload has no question in it');
+  out[out.length - 1].answer = null;
+  return out;
+}
+
+const completionsPath = (project: string, agent: string) =>
+  `/projects/${segment(project, 'project')}/agents/${segment(agent, 'agent')}/completions`;
+
+/**
+ * Asks an agent and returns its final answer. The plain endpoint is tried first; some releases
+ * answer it with 500 while streaming works, so a 500 falls back to the stream.
+ */
+export async function completeAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts?: RequestOptions): Promise<Completion> {
+  try {
+    const response = await client.request<{ message?: { content?: unknown } }>('POST', completionsPath(project, agent), { messages }, opts);
+    const content = response?.message?.content;
+    if (typeof content !== 'string') {
+      throw new MindsDBError('unexpected answer from the agent: no message.content', { kind: 'invalid-response', method: 'POST', path: completionsPath(project, agent) });
+    }
+    return { answer: content, response };
+  } catch (err) {
+    if (err instanceof MindsDBError && err.kind === 'http' && err.status === 500) {
+      return streamAgent(client, project, agent, messages, () => undefined, opts);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Streams an agent's answer (server-sent events) and calls `onChunk` for each event. The final
+ * answer is `output` (MindsDB 25) or the text/content of a `type: "data"` chunk (26); the
+ * stream ends at the first `type: "end"`; an in-band error ends it with an error.
+ */
+export async function streamAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[],
+  onChunk: (chunk: Record<string, unknown>) => void, opts?: RequestOptions): Promise<Completion> {
+  const path = `${completionsPath(project, agent)}/stream`;
+  const res = await client.stream('POST', path, { messages }, opts);
+  const parser = new SseParser();
+  const chunks: Array<Record<string, unknown>> = [];
+  let answer: string | undefined;
+  try {
+    for await (const piece of res.body as AsyncIterable<Buffer>) {
+      for (const event of parser.push(piece.toString('utf8'))) {
+        if (event.type === 'end') return finish(answer, chunks, path);
+        if (event.type === 'error' || (event.error !== undefined && event.type === undefined)) {
+          const text = client.redactor.text(String(event.content ?? event.error ?? 'unknown error'));
+          throw new MindsDBError(`the agent failed: ${text}`, { kind: 'http', status: 200, serverMessage: text, method: 'POST', path });
+        }
+        chunks.push(event);
+        onChunk(event);
+        if (typeof event.output === 'string') answer = event.output;
+        else if (event.type === 'data') {
+          const text = typeof event.text === 'string' ? event.text : typeof event.content === 'string' ? event.content : undefined;
+          if (text !== undefined) answer = text;
+        }
+      }
+    }
+    return finish(answer, chunks, path);
+  } catch (err) {
+    if (err instanceof MindsDBError) throw err;
+    throw new MindsDBError(`the agent's answer stream broke off: ${err instanceof Error ? err.message : String(err)}`, { kind: 'network', method: 'POST', path });
+  } finally {
+    res.body.destroy();
+    res.release();
+  }
+}
+
+function finish(answer: string | undefined, chunks: Array<Record<string, unknown>>, path: string): Completion {
+  if (answer === undefined) {
+    throw new MindsDBError('the agent\'s stream ended without an answer', { kind: 'invalid-response', method: 'POST', path });
+  }
+  return { answer, response: chunks };
+}

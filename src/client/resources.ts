@@ -1,0 +1,130 @@
+import type { MindsDBClient, RequestOptions } from './client';
+import { inputError, MindsDBError } from './errors';
+import { segment } from './paths';
+
+export type ResourceKind = 'chatbot' | 'skill' | 'agent';
+export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/**
+ * Everything that differs between chatbots, skills and agents, decided from the real server and
+ * the specification (../shared/spec/rest-interface.md). A fourth resource is one more row.
+ */
+export interface ResourceSpec {
+  /** Path segment of the collection under /projects/{project}/. */
+  collection: string;
+  /** Key that wraps the record in create/update bodies: {"agent": {...}}. */
+  wrapper: string;
+  /** The server's PUT creates a missing record (upsert); otherwise update needs an existing one. */
+  updateCreates: boolean;
+  /** The server's PUT reads the name from the body (chatbots), not only from the path. */
+  nameInUpdateBody: boolean;
+  /** Records can be addressed by id as well as by name. */
+  byId: boolean;
+  /** The specification's path for DELETE, tried only when the server has no route for the real one. */
+  deleteFallbackCollection?: string;
+  /** What to say when the server has no route for this resource at all. */
+  missingText?: string;
+}
+
+export const RESOURCES: Readonly<Record<ResourceKind, ResourceSpec>> = {
+  chatbot: { collection: 'chatbots', wrapper: 'chatbot', updateCreates: true, nameInUpdateBody: true, byId: false },
+  skill: {
+    collection: 'skills', wrapper: 'skill', updateCreates: true, nameInUpdateBody: false, byId: true,
+    missingText: 'this MindsDB server has no skills (skills were removed in MindsDB 26.0)',
+  },
+  agent: { collection: 'agents', wrapper: 'agent', updateCreates: false, nameInUpdateBody: false, byId: true, deleteFallbackCollection: 'agent' },
+};
+
+export interface ResourceRequest {
+  project: string;
+  /** Name (or id) of the record; not used by list. */
+  name?: string;
+  /** Settings for create/update. */
+  payload?: Record<string, unknown>;
+  /** Skills list: keep only the skills attached to this agent (name or id). */
+  agent?: string;
+}
+
+export interface DeletedRecord {
+  deleted: true;
+  resource: ResourceKind;
+  project: string;
+  name: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** Create, read, update and delete for every resource in RESOURCES, driven by its row. */
+export class ResourcesApi {
+  constructor(private readonly client: MindsDBClient) {}
+
+  async run(kind: ResourceKind, operation: ResourceOperation, req: ResourceRequest, opts?: RequestOptions): Promise<unknown> {
+    const spec = RESOURCES[kind];
+    const base = `/projects/${segment(req.project, 'project')}/${spec.collection}`;
+    const item = () => `${base}/${segment(req.name, `${kind} name`)}`;
+    try {
+      switch (operation) {
+        case 'list': {
+          const records = await this.client.request<Json[]>('GET', base, undefined, opts);
+          return req.agent ? await this.attachedTo(records, req.project, req.agent, opts) : records;
+        }
+        case 'get':
+          return await this.client.request('GET', item(), undefined, opts);
+        case 'create':
+          return await this.client.request('POST', base, { [spec.wrapper]: { ...req.payload, name: requireName(req, kind) } }, opts);
+        case 'update': {
+          const record: Json = { ...req.payload };
+          if (spec.nameInUpdateBody && record.name === undefined) record.name = requireName(req, kind);
+          return await this.client.request('PUT', item(), { [spec.wrapper]: record }, opts);
+        }
+        case 'delete':
+          await this.deleteWithFallback(spec, req, item(), opts);
+          return { deleted: true, resource: kind, project: req.project, name: String(req.name) } satisfies DeletedRecord;
+        default:
+          throw inputError(`unknown operation "${String(operation)}" for ${kind}s`);
+      }
+    } catch (err) {
+      throw explain(err, kind, operation, spec, req);
+    }
+  }
+
+  /**
+   * The specification's DELETE path is /agent/{name} (singular); the real server's is
+   * /agents/{name}. Use the real one, and the specification's only when the server has no route
+   * for the real one (so a JSON 404 "agent not found" is reported, not retried elsewhere).
+   */
+  private async deleteWithFallback(spec: ResourceSpec, req: ResourceRequest, path: string, opts?: RequestOptions): Promise<void> {
+    try {
+      await this.client.request('DELETE', path, undefined, opts);
+    } catch (err) {
+      if (!spec.deleteFallbackCollection || !(err instanceof MindsDBError) || err.kind !== 'unsupported') throw err;
+      const fallback = `/projects/${segment(req.project, 'project')}/${spec.deleteFallbackCollection}/${segment(req.name, 'name')}`;
+      await this.client.request('DELETE', fallback, undefined, opts);
+    }
+  }
+
+  /** The server cannot filter skills by agent; each skill lists its agents' ids in agent_ids. */
+  private async attachedTo(skills: Json[], project: string, agent: string, opts?: RequestOptions): Promise<Json[]> {
+    const record = await this.client.request<Json>('GET', `/projects/${segment(project, 'project')}/agents/${segment(agent, 'agent')}`, undefined, opts);
+    const id = record?.id;
+    return (Array.isArray(skills) ? skills : []).filter((s) => Array.isArray(s.agent_ids) && s.agent_ids.some((a) => String(a) === String(id)));
+  }
+}
+
+function requireName(req: ResourceRequest, kind: ResourceKind): string {
+  const name = req.name ?? (typeof req.payload?.name === 'string' ? req.payload.name : undefined);
+  if (!name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
+  return name;
+}
+
+/** Turns the server's terse answers for known quirks into errors that say what to do. */
+function explain(err: unknown, kind: ResourceKind, operation: ResourceOperation, spec: ResourceSpec, req: ResourceRequest): unknown {
+  if (!(err instanceof MindsDBError)) return err;
+  if (err.kind === 'unsupported' && spec.missingText) {
+    return new MindsDBError(`${spec.missingText}: cannot ${operation} ${kind}s`, { ...err, kind: 'unsupported' });
+  }
+  if (operation === 'update' && !spec.updateCreates && err.status === 400 && /creation is not allowed/i.test(err.serverMessage ?? '')) {
+    return new MindsDBError(`${kind} "${req.name}" does not exist in project "${req.project}": MindsDB does not create ${kind}s on update, create it first`, { ...err });
+  }
+  return err;
+}
