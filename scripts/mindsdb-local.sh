@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# A local MindsDB 25.14.1 for tests, the benchmark and `npm start`.
+#
+#   scripts/mindsdb-local.sh install   venv in .cache/mindsdb-venv (reused while it matches the pins)
+#   scripts/mindsdb-local.sh start     start only the HTTP API on 127.0.0.1:$MINDSDB_PORT (default 47334),
+#                                      fresh storage, wait for GET /api/util/ping
+#   scripts/mindsdb-local.sh stop      stop that instance's whole process group
+#   scripts/mindsdb-local.sh status
+#
+# MINDSDB_USERNAME and MINDSDB_PASSWORD, when both set, turn MindsDB's HTTP authentication on.
+# Facts behind the choices: docs/real-mindsdb.md.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+VERSION="25.14.1"
+VENV="$ROOT/.cache/mindsdb-venv"
+CONSTRAINTS="$ROOT/ci/mindsdb/constraints.txt"
+PORT="${MINDSDB_PORT:-47334}"
+RUN="$ROOT/.cache/mindsdb-run-$PORT"
+PY="${PYTHON:-python3}"
+
+say() { printf '[mindsdb] %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+pins_hash() { { echo "$VERSION"; cat "$CONSTRAINTS"; } | sha256sum | cut -d' ' -f1; }
+
+install() {
+  command -v "$PY" >/dev/null 2>&1 || die "cannot install MindsDB: $PY (Python 3.10-3.13) is not installed"
+  local marker="$VENV/.installed-pins" want
+  want="$(pins_hash)"
+  if [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ] && "$VENV/bin/python" -c 'import mindsdb' 2>/dev/null; then
+    say "MindsDB $VERSION already installed in .cache/mindsdb-venv"
+    return 0
+  fi
+  say "installing MindsDB $VERSION into .cache/mindsdb-venv (first run: about 250 MB, a few minutes)..."
+  rm -rf "$VENV"
+  "$PY" -m venv "$VENV" || die "cannot install MindsDB: '$PY -m venv' failed (install python3-venv)"
+  local log="$ROOT/.cache/mindsdb-install.log"
+  if ! "$VENV/bin/python" -m pip install -q --upgrade pip uv >"$log" 2>&1; then
+    rm -rf "$VENV"
+    die "cannot install MindsDB: PyPI is not reachable (pip failed; see .cache/mindsdb-install.log)"
+  fi
+  say "resolving and downloading the pinned packages..."
+  if ! VIRTUAL_ENV="$VENV" "$VENV/bin/uv" pip install -c "$CONSTRAINTS" "mindsdb==$VERSION" >>"$log" 2>&1; then
+    tail -5 "$log" >&2 || true
+    rm -rf "$VENV"
+    die "cannot install MindsDB $VERSION: the package install failed (see .cache/mindsdb-install.log)"
+  fi
+  "$VENV/bin/python" -m mindsdb --version >/dev/null 2>&1 || die "MindsDB installed but does not start: see .cache/mindsdb-install.log"
+  echo "$want" >"$marker"
+  say "installed $("$VENV/bin/python" -m mindsdb --version 2>/dev/null | tail -n1)"
+}
+
+running() { [ -f "$RUN/pid" ] && kill -0 "$(cat "$RUN/pid")" 2>/dev/null; }
+
+start() {
+  [ -x "$VENV/bin/python" ] || die "MindsDB is not installed: run scripts/mindsdb-local.sh install"
+  if running; then say "already running on port $PORT (pid $(cat "$RUN/pid"))"; return 0; fi
+  rm -rf "$RUN"
+  mkdir -p "$RUN/storage"
+  # Only the HTTP API, on loopback; no scheduler or task processes (creating jobs and chatbots
+  # needs neither), no GUI download.
+  cat >"$RUN/config.json" <<EOF
+{"api": {"http": {"host": "127.0.0.1", "port": "$PORT"}}, "jobs": {"disable": true}, "tasks": {"disable": true}}
+EOF
+  say "starting MindsDB $VERSION on http://127.0.0.1:$PORT$([ -n "${MINDSDB_USERNAME:-}" ] && echo " (auth on, user $MINDSDB_USERNAME)")..."
+  # setsid: a process group of its own, so stop can end MindsDB's spawned children too.
+  MINDSDB_STORAGE_DIR="$RUN/storage" MINDSDB_NO_STUDIO=true MINDSDB_GUI_AUTOUPDATE=false \
+    MINDSDB_BYOM_DEFAULT_TYPE=inhouse HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 NO_PROXY=127.0.0.1,localhost \
+    setsid "$VENV/bin/python" -m mindsdb --api=http --no_studio --config="$RUN/config.json" \
+    >"$RUN/mindsdb.log" 2>&1 </dev/null &
+  echo $! >"$RUN/pid"
+  for _ in $(seq 1 180); do
+    if curl -sf "http://127.0.0.1:$PORT/api/util/ping" >/dev/null 2>&1; then
+      say "ready on http://127.0.0.1:$PORT"
+      return 0
+    fi
+    if ! running; then
+      tail -30 "$RUN/mindsdb.log" >&2 || true
+      rm -f "$RUN/pid"
+      die "MindsDB exited during start-up (log: $RUN/mindsdb.log)"
+    fi
+    sleep 1
+  done
+  tail -30 "$RUN/mindsdb.log" >&2 || true
+  stop
+  die "MindsDB did not answer on port $PORT within 180 s"
+}
+
+stop() {
+  if ! running; then rm -f "$RUN/pid"; return 0; fi
+  local pid
+  pid="$(cat "$RUN/pid")"
+  # SIGINT lets MindsDB close its APIs; its children hold the port otherwise.
+  kill -INT -- "-$pid" 2>/dev/null || true
+  for _ in $(seq 1 20); do
+    kill -0 -- "-$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  rm -f "$RUN/pid"
+  say "stopped MindsDB on port $PORT"
+}
+
+case "${1:-}" in
+  install) install ;;
+  start) start ;;
+  stop) stop ;;
+  status) if running; then echo "running on port $PORT (pid $(cat "$RUN/pid"))"; else echo "not running on port $PORT"; exit 1; fi ;;
+  *) echo "usage: $0 install|start|stop|status" >&2; exit 2 ;;
+esac
