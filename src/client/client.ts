@@ -102,7 +102,7 @@ export class MindsDBClient {
     }
     this.baseUrl = url.origin + url.pathname.replace(/\/+$/, '');
     this.prefix = url.pathname.replace(/\/+$/, '') + normalisePrefix(opts.apiPrefix);
-    this.timeoutMs = positive(opts.timeoutMs, DEFAULTS.timeoutMs);
+    this.timeoutMs = Math.min(MAX_TIMER_MS, positive(opts.timeoutMs, DEFAULTS.timeoutMs));
     this.retries = Math.max(0, Math.floor(opts.retries ?? DEFAULTS.retries));
     this.retryPost = opts.retryPost ?? false;
     this.retryBaseDelayMs = Math.max(0, opts.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs);
@@ -230,7 +230,7 @@ export class MindsDBClient {
   private async execute(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
     const full = this.prefix + path;
     const bodyText = body === undefined ? undefined : JSON.stringify(body);
-    const timeoutMs = opts?.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = Math.min(MAX_TIMER_MS, opts?.timeoutMs ?? this.timeoutMs);
     const mayRepeat = method !== 'POST' || this.retryPost;
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
@@ -312,6 +312,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function positive(v: number | undefined, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
 }
+
+/** Node's timers hold at most 2^31-1 ms; a longer delay would silently become 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 function secretsOf(auth: AuthOptions): string[] {
   switch (auth.mode) {

@@ -5,6 +5,8 @@ import { STATUS, ThrottledStatus } from './status';
 export type InputHandler = (msg: Msg, send: Send) => Promise<void>;
 
 const CLOSE_GRACE_MS = 10_000;
+/** Node's timers hold at most 2^31-1 ms; a longer delay silently becomes 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Wires a node's input to an async handler with Node-RED's send/done contract:
@@ -30,8 +32,11 @@ export function handleInput(node: Node, status: ThrottledStatus, handler: InputH
         attachErrorDetails(msg as Msg, error);
         done(error);
       },
-    ).catch(() => undefined) // a throwing `done` must not become an unhandled rejection
-      .finally(() => { inFlight.delete(settled); });
+    ).catch((err: unknown) => {
+      // Node-RED itself failed to route the outcome (e.g. a msg it cannot clone): say so, once,
+      // rather than leave an unhandled rejection.
+      node.warn(`could not deliver the outcome of a message: ${asError(err).message}`);
+    }).finally(() => { inFlight.delete(settled); });
     inFlight.add(settled);
   });
 
@@ -65,8 +70,8 @@ export function timeoutFrom(msg: Msg): number | undefined {
   const t = msg.timeout;
   if (t === undefined || t === null || t === '') return undefined;
   const n = typeof t === 'string' ? Number(t) : t;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) {
-    throw inputError('msg.timeout must be a positive number of milliseconds');
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMER_MS) {
+    throw inputError(`msg.timeout must be a number of milliseconds between 1 and ${MAX_TIMER_MS}`);
   }
   return n;
 }

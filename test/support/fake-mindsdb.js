@@ -51,6 +51,11 @@ function createFakeMindsDB(options = {}) {
       const fault = state.faults.length ? state.faults.shift() : null;
       if (fault) {
         const handled = fault(req, res, entry);
+        // A promise resolving to false falls through late (a slow answer).
+        if (handled && typeof handled.then === 'function') {
+          handled.then((h) => { if (h === false && !res.destroyed) route(req, res, entry); });
+          return;
+        }
         if (handled !== false) return;
       }
       try {

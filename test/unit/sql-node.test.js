@@ -108,6 +108,7 @@ describe('mindsdb-sql node', function () {
     ['msg.params of the wrong type', { query: 'SELECT 1', params: 'x' }, /msg.params must be an object/],
     ['too few positional params', { query: 'SELECT ?', params: [] }, /placeholder/],
     ['a bad msg.timeout', { query: 'SELECT 1', timeout: -5 }, /msg.timeout/],
+    ['a msg.timeout beyond what a timer holds', { query: 'SELECT 1', timeout: 1e12 }, /msg.timeout must be a number of milliseconds between 1 and 2147483647/],
     ['an SQL error from the server', { query: 'SELECT * FROM nope' }, /MindsDB SQL error: Table 'nope' not found/],
   ];
   for (const [what, msgIn, pattern] of errorCases) {

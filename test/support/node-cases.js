@@ -1,0 +1,49 @@
+'use strict';
+/** One valid configuration and message per action node, for the table-driven suites. */
+const NODE_CASES = [
+  { type: 'mindsdb-sql', def: { query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 }, msg: () => ({ query: 'SELECT 1' }) },
+  { type: 'mindsdb-predict', def: { project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: false, batchSize: 100, batchWindow: 50, keepExplainString: false }, msg: () => ({ payload: { sqft: 1 } }) },
+  { type: 'mindsdb-predict', label: 'mindsdb-predict (batched)', def: { project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: true, batchSize: 4, batchWindow: 10, keepExplainString: false }, msg: () => ({ payload: { sqft: 1 } }) },
+  { type: 'mindsdb-database', def: { operation: 'msg', dbName: '', dbNameType: 'str', engine: '', host: '', port: '', user: '', database: '', extraParams: '', checkConnection: false }, msg: () => ({ operation: 'list' }) },
+  { type: 'mindsdb-chatbot', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str' }, msg: () => ({ operation: 'list' }) },
+  { type: 'mindsdb-skill', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', agent: '' }, msg: () => ({ operation: 'list' }) },
+  { type: 'mindsdb-agent', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', streamMode: 'final' }, msg: () => ({ operation: 'list' }) },
+];
+
+/**
+ * Counts the outcomes of messages sent into n1, by a marker property: outputs at `out`, errors
+ * at `caught`. `settled(n)` resolves when n outcomes arrived, then waits a little longer so a
+ * doubled outcome would be seen too.
+ */
+function outcomeCounter(helper) {
+  const seen = new Map();
+  let total = 0;
+  let waiter;
+  const record = (kind) => (msg) => {
+    const key = msg.marker;
+    const prev = seen.get(key) || [];
+    // a split or chunk sequence counts once: only its last message (or a single message) is an outcome
+    if (msg.parts && msg.parts.count === undefined) return;
+    prev.push(kind);
+    seen.set(key, prev);
+    total++;
+    if (waiter && total >= waiter.n) waiter.resolve();
+  };
+  helper.getNode('out').on('input', record('out'));
+  helper.getNode('caught').on('input', record('error'));
+  return {
+    seen,
+    get total() { return total; },
+    async settled(n, timeoutMs = 10000) {
+      if (total < n) {
+        await new Promise((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error(`only ${total}/${n} outcomes within ${timeoutMs} ms`)), timeoutMs);
+          waiter = { n, resolve: () => { clearTimeout(t); resolve(); } };
+        });
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    },
+  };
+}
+
+module.exports = { NODE_CASES, outcomeCounter };
