@@ -1,0 +1,52 @@
+'use strict';
+/** Names stay inside their path segment through every node; SQL values are never spliced. */
+const assert = require('node:assert/strict');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const { NODE_CASES, outcomeCounter } = require('../support/node-cases');
+const { helper, allNodes, flowWith } = require('../support/nr');
+
+const NAMES = ['a/b', '..', '%2e%2e', 'q?x=1', 'h#frag', 'with space', '../../etc'];
+const byType = (t) => NODE_CASES.find((c) => c.type === t);
+
+describe('injection and addressing through the nodes', function () {
+  let fake;
+  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
+  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+
+  const cases = [
+    ['mindsdb-predict model', 'mindsdb-predict', (name) => ({ model: name, payload: { sqft: 1 } }), { model: '' }, '/api/projects/mindsdb/models/'],
+    ['mindsdb-predict project', 'mindsdb-predict', (name) => ({ project: name, payload: { sqft: 1 } }), { project: '' }, '/api/projects/'],
+    ['mindsdb-database name', 'mindsdb-database', (name) => ({ operation: 'get', name }), {}, '/api/databases/'],
+    ['mindsdb-chatbot name', 'mindsdb-chatbot', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/chatbots/'],
+    ['mindsdb-skill name', 'mindsdb-skill', (name) => ({ operation: 'delete', name }), {}, '/api/projects/mindsdb/skills/'],
+    ['mindsdb-agent name', 'mindsdb-agent', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/agents/'],
+  ];
+  for (const [what, type, msgFor, defOverride, prefix] of cases) {
+    it(`${what}: /, .., %2e%2e, ?, # and spaces stay inside one segment`, async () => {
+      await helper.load(allNodes(), flowWith({ type, ...byType(type).def, ...defOverride }, { url: fake.url, retries: 0 }));
+      const counter = outcomeCounter(helper);
+      NAMES.forEach((name, i) => helper.getNode('n1').receive({ ...msgFor(name), marker: i }));
+      await counter.settled(NAMES.length);
+      const paths = fake.requests.map((r) => r.path).filter((p) => p.startsWith(prefix));
+      assert.equal(paths.length, NAMES.length);
+      for (const name of NAMES) {
+        const segment = paths.map((p) => p.slice(prefix.length).split('/')[0]).find((s) => decodeURIComponent(s) === name);
+        assert.ok(segment !== undefined, `${name} was not sent as one segment: ${paths.join(' ')}`);
+        assert.ok(!/[/?#]/.test(segment) && segment !== '..', `${name} → ${segment}`);
+      }
+    });
+  }
+
+  it('SQL parameters never reach the server spliced into the query text', async () => {
+    await helper.load(allNodes(), flowWith({ type: 'mindsdb-sql', ...byType('mindsdb-sql').def }, { url: fake.url }));
+    const counter = outcomeCounter(helper);
+    const evil = "1; DROP TABLE users; --'\"";
+    helper.getNode('n1').receive({ query: 'SELECT :v AS v', params: { v: evil }, marker: 0 });
+    helper.getNode('n1').receive({ query: 'SELECT ? AS v', params: [evil], marker: 1 });
+    await counter.settled(2);
+    for (const r of fake.requestsTo('/sql/query')) {
+      assert.ok(!r.body.query.includes(evil), r.body.query);
+      assert.ok(Object.values(r.body.params).includes(evil));
+    }
+  });
+});
