@@ -40,7 +40,7 @@ function createFakeMindsDB(options = {}) {
   };
   const v26 = () => Number(opts.version.split('.')[0]) >= 26;
 
-  const server = http.createServer((req, res) => {
+  const handler = (req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -64,8 +64,10 @@ function createFakeMindsDB(options = {}) {
         send(res, 500, { title: err.constructor.name, detail: String(err.message), message: String(err.message) });
       }
     });
-  });
-  server.on('connection', (socket) => {
+  };
+  // options.tls = {key, cert}: serve HTTPS instead (for certificate checks).
+  const server = options.tls ? require('node:https').createServer(options.tls, handler) : http.createServer(handler);
+  server.on(options.tls ? 'secureConnection' : 'connection', (socket) => {
     state.sockets.add(socket);
     state.openConnections++;
     socket.on('close', () => { state.sockets.delete(socket); state.openConnections--; });
@@ -334,7 +336,7 @@ function createFakeMindsDB(options = {}) {
     listen(port = 0) {
       return new Promise((resolve) => server.listen(port, '127.0.0.1', () => {
         api.port = server.address().port;
-        api.url = `http://127.0.0.1:${api.port}`;
+        api.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${api.port}`;
         resolve(api);
       }));
     },
