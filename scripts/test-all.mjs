@@ -4,7 +4,7 @@
 //   compat    the same unit suite on Node-RED 3.1
 //   e2e       against a real MindsDB (started, seeded and stopped by scripts/with-mindsdb.mjs
 //             when MINDSDB_URL does not answer), plus a second one with authentication on
-//   browser   the editor in Debian's Chromium (when test/browser exists)
+//   browser   the editor in Debian's Chromium, once test/browser exists
 // Every suite runs even when an earlier one failed; the exit code says whether all passed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
