@@ -1,0 +1,92 @@
+'use strict';
+/** Retries only where safe, the bounded queue, and the response-size limit, counted at the server. */
+const assert = require('node:assert/strict');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const { FAULTS } = require('../support/faults');
+const { MindsDBClient } = require('../../nodes/client');
+
+describe('client under faults', function () {
+  let fake;
+  let client;
+  beforeEach(async () => { fake = await createFakeMindsDB().listen(); });
+  afterEach(async () => { if (client) await client.close(0); await fake.close(); });
+  const make = (o = {}) => (client = new MindsDBClient({ baseUrl: fake.url, retries: 2, retryBaseDelayMs: 5, timeoutMs: 500, ...o }));
+
+  it('retries a GET on 503 up to `retries` times, then succeeds', async () => {
+    make();
+    fake.fault(FAULTS['HTTP 503'], 2);
+    assert.deepEqual(await client.request('GET', '/projects/'), [{ name: 'mindsdb' }]);
+    assert.equal(fake.requests.length, 3);
+  });
+
+  it('gives up after `retries` extra attempts', async () => {
+    make();
+    fake.fault(FAULTS['HTTP 502'], 5);
+    await assert.rejects(client.request('GET', '/projects/'), (e) => e.status === 502);
+    assert.equal(fake.requests.length, 3);
+  });
+
+  it('never repeats a POST that may have reached the server (503, reset)', async () => {
+    make();
+    fake.fault(FAULTS['HTTP 503'], 5);
+    await assert.rejects(client.sql({ query: 'SELECT 1' }), (e) => e.status === 503);
+    assert.equal(fake.requests.length, 1);
+    fake.clearFaults();
+    fake.fault(FAULTS['reset mid-body'], 5);
+    await assert.rejects(client.sql({ query: 'SELECT 1' }));
+    assert.equal(fake.requests.length, 2);
+  });
+
+  it('repeats a POST when the user opts in (retryPost)', async () => {
+    make({ retryPost: true });
+    fake.fault(FAULTS['HTTP 503'], 1);
+    assert.equal((await client.sql({ query: 'SELECT 1' })).type, 'table');
+    assert.equal(fake.requests.length, 2);
+  });
+
+  it('repeats even a POST when the connection was refused (nothing was sent)', async () => {
+    const port = fake.port;
+    await fake.close();
+    client = new MindsDBClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 3, retryBaseDelayMs: 150 });
+    const pending = client.sql({ query: 'SELECT 1' });
+    setTimeout(() => { fake = createFakeMindsDB(); fake.listen(port); }, 60);
+    assert.equal((await pending).type, 'table');
+    assert.equal(fake.requests.length, 1);
+  });
+
+  it('times out a stalled request per the timeout, or msg-level timeoutMs', async () => {
+    make({ retries: 0 });
+    fake.fault(FAULTS.stall, 2);
+    const t0 = Date.now();
+    await assert.rejects(client.request('GET', '/projects/', undefined, { timeoutMs: 100 }), (e) => e.kind === 'timeout');
+    assert.ok(Date.now() - t0 < 400);
+  });
+
+  it('fails fast with "queue full" beyond maxInFlight + maxQueue, without losing the others', async () => {
+    make({ maxInFlight: 1, maxQueue: 2, retries: 0 });
+    fake.fault(() => new Promise((r) => setTimeout(() => r(false), 100)), 5);
+    const results = await Promise.allSettled([1, 2, 3, 4, 5].map(() => client.request('GET', '/projects/')));
+    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    assert.ok(results.slice(3).every((r) => r.reason.kind === 'queue-full'));
+    assert.equal(fake.requests.length, 3);
+  });
+
+  it('refuses an answer over maxResponseBytes', async () => {
+    make({ maxResponseBytes: 1024 * 1024, retries: 0 });
+    fake.fault(FAULTS['body too large']);
+    await assert.rejects(client.sql({ query: 'SELECT 1' }), (e) => e.kind === 'too-large');
+  });
+
+  it('close() fails waiting requests and lets in-flight ones finish', async () => {
+    make({ maxInFlight: 1, retries: 0 });
+    fake.fault(() => new Promise((r) => setTimeout(() => r(false), 100)), 3);
+    const a = client.request('GET', '/projects/');
+    const b = client.request('GET', '/projects/').then(() => 'sent', (e) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    await client.close(2000);
+    assert.deepEqual(await a, [{ name: 'mindsdb' }]);
+    assert.equal((await b).kind, 'closed');
+    await new Promise((r) => setTimeout(r, 50)); // the server sees the socket close a moment later
+    assert.equal(fake.state.openConnections, 0);
+  });
+});
