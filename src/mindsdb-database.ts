@@ -3,7 +3,7 @@ import { handleInput, timeoutFrom } from './runtime/input';
 import { migrateConfig } from './runtime/migrations';
 import type { DatabaseNodeConfig, DatabaseNodeCredentials, DatabaseOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
-import { evaluateProperty, nonEmptyString } from './runtime/properties';
+import { evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
 import type { Msg, Node, NodeAPI, Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -12,7 +12,6 @@ type Operation = Exclude<DatabaseOperation, 'msg'>;
 const OPERATIONS: readonly Operation[] = ['create', 'list', 'get', 'update', 'delete'];
 const DONE: Record<Operation, string> = { create: 'created', list: 'listed', get: 'read', update: 'updated', delete: 'deleted' };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The node's connection fields; blank ones are left out, so the server never reads "" as a value. */
 function fieldParameters(config: DatabaseNodeConfig, password: string | undefined): Record<string, unknown> {

@@ -4,7 +4,7 @@ import { MicroBatcher } from './runtime/micro-batcher';
 import { migrateConfig } from './runtime/migrations';
 import type { PredictNodeConfig } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
-import { configNumber, evaluateProperty, nonEmptyString } from './runtime/properties';
+import { configNumber, describeType, evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
 import type { Msg, Node, NodeAPI, Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -19,20 +19,17 @@ interface PredictJob {
   timeoutMs?: number;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
-
 /** msg.payload: an object is one row, an array of objects is many. */
 function rowsFrom(payload: unknown): { rows: Row[]; single: boolean } {
   if (isPlainObject(payload)) return { rows: [payload], single: true };
   if (Array.isArray(payload)) {
     if (payload.length === 0) throw inputError('msg.payload is an empty array: there are no rows to predict');
     payload.forEach((row, i) => {
-      if (!isPlainObject(row)) throw inputError(`msg.payload[${i}] must be an object of column values, not ${describe(row)}`);
+      if (!isPlainObject(row)) throw inputError(`msg.payload[${i}] must be an object of column values, not ${describeType(row)}`);
     });
     return { rows: payload as Row[], single: false };
   }
-  throw inputError(`msg.payload must be an object (one row) or an array of objects (many rows), not ${describe(payload)}`);
+  throw inputError(`msg.payload must be an object (one row) or an array of objects (many rows), not ${describeType(payload)}`);
 }
 
 /** A text field of the message that may fill a blank node field; anything else is a mistake worth reporting. */
@@ -40,12 +37,8 @@ function msgText(msg: Msg, key: 'project' | 'model'): string | undefined {
   const v = msg[key];
   if (v === undefined || v === null || v === '') return undefined;
   const s = nonEmptyString(v);
-  if (s === undefined) throw inputError(`msg.${key} must be a string, not ${describe(v)}`);
+  if (s === undefined) throw inputError(`msg.${key} must be a string, not ${describeType(v)}`);
   return s;
-}
-
-function describe(v: unknown): string {
-  return Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v;
 }
 
 export = function register(RED: NodeAPI): void {
@@ -81,7 +74,7 @@ export = function register(RED: NodeAPI): void {
       const configuredParams = await evaluateProperty(RED, node, config.params, config.paramsType || 'json', msg);
       const rawParams = configuredParams === undefined || configuredParams === '' ? msg.predictParams : configuredParams;
       if (rawParams !== undefined && rawParams !== null && !isPlainObject(rawParams)) {
-        throw inputError(`the predict params must be an object, not ${describe(rawParams)}`);
+        throw inputError(`the predict params must be an object, not ${describeType(rawParams)}`);
       }
       const params = rawParams === null ? undefined : rawParams as Record<string, unknown> | undefined;
       const timeoutMs = timeoutFrom(msg);

@@ -3,7 +3,7 @@ import { handleInput, timeoutFrom } from './runtime/input';
 import { migrateConfig } from './runtime/migrations';
 import type { SqlNodeConfig } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
-import { configNumber, evaluateProperty, nonEmptyString } from './runtime/properties';
+import { configNumber, describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
 import type { Msg, Node, NodeAPI, Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -12,7 +12,7 @@ import { STATUS, ThrottledStatus } from './runtime/status';
 function queryFrom(configured: string, msg: Msg): string {
   if (configured && configured.trim() !== '') return configured;
   if (msg.query !== undefined && msg.query !== null && msg.query !== '') {
-    if (typeof msg.query !== 'string') throw inputError(`msg.query must be a string of SQL (got ${describe(msg.query)})`);
+    if (typeof msg.query !== 'string') throw inputError(`msg.query must be a string of SQL (got ${describeType(msg.query)})`);
     return msg.query;
   }
   if (typeof msg.payload === 'string' && msg.payload.trim() !== '') return msg.payload;
@@ -29,13 +29,9 @@ function withParams(query: string, msg: Msg): { query: string; params?: Record<s
   if (p === undefined || p === null) return { query };
   if (Array.isArray(p)) return positionalToNamed(query, p);
   if (typeof p !== 'object') {
-    throw inputError(`msg.params must be an object ({"min": 5} for ":min") or an array (for "?" placeholders), not ${describe(p)}`);
+    throw inputError(`msg.params must be an object ({"min": 5} for ":min") or an array (for "?" placeholders), not ${describeType(p)}`);
   }
   return { query, params: p as Record<string, unknown> };
-}
-
-function describe(v: unknown): string {
-  return Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v;
 }
 
 export = function register(RED: NodeAPI): void {

@@ -35,3 +35,13 @@ export function configCount(v: unknown, fallback: number): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   return Number.isInteger(n) && n >= 0 ? n : fallback;
 }
+
+/** A JSON-style object (not an array, null or Buffer): what a row or a settings record must be. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
+}
+
+/** Names a value's type for error messages ("an array", "null", "number" …). */
+export function describeType(v: unknown): string {
+  return Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v;
+}

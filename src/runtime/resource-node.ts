@@ -6,15 +6,13 @@ import { handleInput, timeoutFrom } from './input';
 import { migrateConfig } from './migrations';
 import type { ResourceNodeConfig } from './node-configs';
 import { outputPropertyOf, setOutput } from './output';
-import { evaluateProperty, nonEmptyString } from './properties';
+import { evaluateProperty, isPlainObject, nonEmptyString } from './properties';
 import type { Msg, Node, NodeAPI, Send } from './red';
 import { clientFor } from './server';
 import { STATUS, ThrottledStatus } from './status';
 
 type Operation = ResourceOperation | 'completions';
 const CRUD: readonly ResourceOperation[] = ['list', 'get', 'create', 'update', 'delete'];
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The one Node-RED implementation behind mindsdb-chatbot, mindsdb-skill and mindsdb-agent: the

@@ -46,4 +46,16 @@ function outcomeCounter(helper) {
   };
 }
 
-module.exports = { NODE_CASES, outcomeCounter };
+/**
+ * Collects unhandled rejections and uncaught exceptions while a suite runs (mocha hooks);
+ * the returned array must stay empty.
+ */
+function watchProcessProblems() {
+  const problems = [];
+  const onProblem = (err) => problems.push(err);
+  before(() => { process.on('unhandledRejection', onProblem); process.on('uncaughtException', onProblem); });
+  after(() => { process.removeListener('unhandledRejection', onProblem); process.removeListener('uncaughtException', onProblem); });
+  return problems;
+}
+
+module.exports = { NODE_CASES, outcomeCounter, watchProcessProblems };

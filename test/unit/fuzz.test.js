@@ -7,7 +7,7 @@
 const assert = require('node:assert/strict');
 const fc = require('fast-check');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { NODE_CASES, outcomeCounter } = require('../support/node-cases');
+const { NODE_CASES, outcomeCounter, watchProcessProblems } = require('../support/node-cases');
 const { helper, allNodes, flowWith } = require('../support/nr');
 
 const PER_NODE = 10_000;
@@ -31,10 +31,7 @@ const message = fc.dictionary(fc.constantFrom(...MSG_KEYS), nasty, { maxKeys: 6 
 describe('fuzz: 10,000 generated messages per node', function () {
   this.timeout(180000);
   let fake;
-  const problems = [];
-  const onProblem = (err) => problems.push(err);
-  before(() => { process.on('unhandledRejection', onProblem); process.on('uncaughtException', onProblem); });
-  after(() => { process.removeListener('unhandledRejection', onProblem); process.removeListener('uncaughtException', onProblem); });
+  const problems = watchProcessProblems();
   beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
   afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
 

@@ -7,7 +7,7 @@
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { FAULTS } = require('../support/faults');
-const { NODE_CASES, outcomeCounter } = require('../support/node-cases');
+const { NODE_CASES, outcomeCounter, watchProcessProblems } = require('../support/node-cases');
 const { helper, allNodes, flowWith } = require('../support/nr');
 
 const N = 8;
@@ -15,10 +15,7 @@ const N = 8;
 describe('outcome invariant: every node × every fault', function () {
   this.timeout(30000);
   let fake;
-  const problems = [];
-  const onProblem = (err) => problems.push(err);
-  before(() => { process.on('unhandledRejection', onProblem); process.on('uncaughtException', onProblem); });
-  after(() => { process.removeListener('unhandledRejection', onProblem); process.removeListener('uncaughtException', onProblem); });
+  const problems = watchProcessProblems();
   beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
   afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
 
