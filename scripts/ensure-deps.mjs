@@ -16,3 +16,22 @@ export function ensureDeps() {
   }
   execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 }
+
+/**
+ * The browser suite needs Debian's Chromium (never a browser download). On a fresh machine where
+ * we are root and have apt, install it; otherwise say what is missing and let the suite fail clearly.
+ */
+export function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (fs.existsSync(chromium)) return true;
+  const canApt = process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get') && !process.env.CHROMIUM_PATH;
+  if (!canApt) {
+    console.error(`[setup] ${chromium} is missing: install Debian's chromium (apt-get install chromium) for the browser suite`);
+    return false;
+  }
+  console.error('[setup] installing Debian\'s chromium for the browser suite (apt-get)...');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
+  return fs.existsSync(chromium);
+}

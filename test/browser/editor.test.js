@@ -1,0 +1,309 @@
+'use strict';
+/**
+ * The editor as a flow builder meets it, in Debian's Chromium: the palette, every edit dialog,
+ * the help sidebar, the config node's Test connection, the name pickers and the example flows.
+ * Node-RED is the real binary with this package installed; the MindsDB behind it is the fake
+ * (test/support/fake-mindsdb.js), so that the answers are known.
+ */
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const { root, pkg, startNodeRed, launchChromium, freePort } = require('./harness');
+
+// Screenshots land in test-results/ (git-ignored) unless SCREENSHOTS_DIR says otherwise:
+// `npm run docs:screenshots` points it at docs/screenshots, the ones the README shows.
+const SHOTS = path.resolve(root, process.env.SCREENSHOTS_DIR || path.join('test-results', 'screenshots', process.env.NODE_RED_PACKAGE || 'node-red'));
+const SERVER_ID = 'srv';
+
+/** Every action node: its id in the test flow, its saved config, and what its dialog must show. */
+const NODES = [
+  {
+    type: 'mindsdb-sql', id: 'sql1',
+    config: { query: 'SELECT * FROM files.sensor_readings', database: 'mindsdb', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 },
+    fields: ['#node-input-server', '#node-input-database', '#node-input-query-editor', '#node-input-rowFormat', '#node-input-split', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 2,
+    change: { select: ['#node-input-rowFormat', 'arrays'], check: '#node-input-split' },
+    expect: { rowFormat: 'arrays', split: true },
+  },
+  {
+    type: 'mindsdb-predict', id: 'predict1',
+    config: { project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: false, batchSize: 100, batchWindow: 50 },
+    fields: ['#node-input-server', '#node-input-project', '#node-input-model', '#node-input-params', '#node-input-batch', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 4,
+    change: { check: '#node-input-batch', fill: ['#node-input-batchSize', '250'] },
+    expect: { batch: true, batchSize: '250' },
+  },
+  {
+    type: 'mindsdb-database', id: 'db1',
+    config: { operation: 'create', dbName: 'sensors_pg', dbNameType: 'str', engine: 'postgres', host: '127.0.0.1', port: '5432', user: 'postgres', database: 'test', extraParams: '', checkConnection: false },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-dbName', '#node-input-engine', '#node-input-host', '#node-input-port', '#node-input-user', '#node-input-password', '#node-input-database', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 2,
+    change: { select: ['#node-input-operation', 'get'] },
+    expect: { operation: 'get' },
+  },
+  {
+    type: 'mindsdb-chatbot', id: 'chatbot1',
+    config: { operation: 'list', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str' },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 3,
+    change: { select: ['#node-input-operation', 'get'] },
+    expect: { operation: 'get' },
+  },
+  {
+    type: 'mindsdb-skill', id: 'skill1',
+    config: { operation: 'list', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', agent: '' },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-agent', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 3,
+    change: { fill: ['#node-input-agent', 'support_agent'] },
+    expect: { agent: 'support_agent' },
+  },
+  {
+    type: 'mindsdb-agent', id: 'agent1',
+    config: { operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'support_agent', itemNameType: 'str', streamMode: 'final' },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-itemName', '#node-input-streamMode', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 3,
+    change: { select: ['#node-input-streamMode', 'chunks'] },
+    expect: { streamMode: 'chunks' },
+  },
+];
+
+function testFlow(mindsdbUrl) {
+  const flow = [
+    { id: 'tab1', type: 'tab', label: 'MindsDB nodes' },
+    { id: SERVER_ID, type: 'mindsdb-server', name: 'test MindsDB', url: mindsdbUrl, apiPrefix: '/api', authMode: 'none', timeout: 60000, retries: 2, retryPost: false, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64, tls: '', version: 1 },
+  ];
+  NODES.forEach((n, i) => {
+    flow.push({ id: n.id, type: n.type, z: 'tab1', name: '', server: SERVER_ID, outputProperty: 'payload', version: 1, x: 200 + 260 * (i % 3), y: 80 + 80 * Math.floor(i / 3), wires: [[]], ...n.config });
+  });
+  return flow;
+}
+
+/** Untranslated labels: a [data-i18n] element whose text is blank or still the catalogue key. */
+async function untranslatedLabels(page, scope) {
+  return page.$$eval(`${scope} [data-i18n]`, (els) => els.map((el) => {
+    const key = el.getAttribute('data-i18n');
+    if (/^\[placeholder\]/.test(key)) {
+      const p = el.getAttribute('placeholder') || '';
+      return p && p !== key.replace(/^\[placeholder\]/, '') ? null : key;
+    }
+    const text = el.textContent.trim();
+    return text && text !== key.replace(/^\[html\]/, '') ? null : key;
+  }).filter(Boolean));
+}
+
+describe('the editor in Chromium', function () {
+  this.timeout(120000);
+  let fake;
+  let red;
+  let browser;
+  let page;
+  const problems = [];
+
+  before(async function () {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    fake = await createFakeMindsDB().listen();
+    red = await startNodeRed(testFlow(fake.url));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+    await page.goto(red.url);
+    // The editor is ready once our node types are registered and the deployed flow is loaded.
+    await page.waitForFunction(() => window.RED && RED.nodes && RED.nodes.getType('mindsdb-agent') && RED.nodes.node('agent1') && $('#red-ui-palette-container .red-ui-palette-node').length > 0, null, { timeout: 60000 });
+    await page.waitForTimeout(500);
+  });
+
+  after(async function () {
+    if (browser) await browser.close();
+    if (red) await red.stop();
+    if (fake) await fake.close();
+  });
+
+  afterEach(async function () {
+    // A failed test must not leave a dialog open for the next one.
+    if (page) await page.evaluate(() => { while (RED.tray && $('.red-ui-tray').length) { RED.tray.close(); break; } }).catch(() => {});
+  });
+
+  it('loads the shared editor script from the package\'s resources', async function () {
+    const res = await fetch(`${red.url}resources/${pkg.name}/mindsdb-editor.js`);
+    assert.equal(res.status, 200);
+    assert.equal(await page.evaluate(() => typeof window.MindsDBEditor), 'object');
+  });
+
+  it('shows every node in one MindsDB palette category, with its label and icon', async function () {
+    // Only the palette's own headers: the config sidebar also has headers that mention mindsdb-server.
+    const headers = await page.$$eval('#red-ui-palette .red-ui-palette-header', (els) => els.map((el) => el.textContent.trim()));
+    assert.equal(headers.filter((h) => /mindsdb/i.test(h)).length, 1, `one MindsDB category, got ${headers}`);
+    for (const { type } of NODES) {
+      const item = page.locator(`.red-ui-palette-node[data-palette-type="${type}"]`);
+      assert.equal(await item.count(), 1, `${type} is in the palette`);
+      assert.ok(await item.isVisible(), `${type} is visible`);
+      const label = (await item.locator('.red-ui-palette-label').textContent()).trim();
+      assert.ok(label && !label.includes('paletteLabel') && !label.startsWith('mindsdb-'), `${type} has a palette label, got "${label}"`);
+      const icon = await item.locator('.red-ui-palette-icon').evaluate((el) => getComputedStyle(el).backgroundImage);
+      assert.match(icon, new RegExp(`icons/${pkg.name.replace('/', '\\/')}/${type}\\.svg`), `${type} shows its own icon`);
+      const iconRes = await fetch(`${red.url}icons/${pkg.name}/${type}.svg`);
+      assert.equal(iconRes.status, 200, `${type}.svg is served`);
+    }
+    assert.ok(await page.evaluate(() => RED.nodes.getType('mindsdb-server').category === 'config'));
+    // The shots show our category, as a user who typed "mindsdb" into the palette filter sees it.
+    const filter = page.locator('#red-ui-palette-search input');
+    await filter.click();
+    await filter.pressSequentially('mindsdb');
+    await page.waitForTimeout(400);
+    await page.locator('#red-ui-palette').screenshot({ path: path.join(SHOTS, 'palette.png') });
+    await page.screenshot({ path: path.join(SHOTS, 'editor.png') });
+    await page.evaluate(() => $('#red-ui-palette-search input').searchBox('value', ''));
+  });
+
+  for (const n of NODES) {
+    it(`opens, renders and saves the ${n.type} dialog`, async function () {
+      await page.evaluate((id) => RED.editor.edit(RED.nodes.node(id)), n.id);
+      await page.waitForSelector('#node-dialog-ok', { state: 'visible' });
+      await page.waitForSelector(`#dialog-form ${n.fields[0]}`, { state: 'attached' });
+      await page.waitForTimeout(400); // the tray slides in
+      for (const sel of n.fields) {
+        assert.equal(await page.locator(`#dialog-form ${sel}`).count(), 1, `${n.type} dialog has ${sel}`);
+      }
+      const typed = await page.locator('#dialog-form .red-ui-typedInput-container').count();
+      assert.ok(typed >= n.typedInputs, `${n.type}: ${typed} TypedInputs rendered, want at least ${n.typedInputs}`);
+      assert.deepEqual(await untranslatedLabels(page, '#dialog-form'), [], `${n.type}: every label translated`);
+      // The server picker shows the deployed config node.
+      assert.equal(await page.locator('#node-input-server').inputValue(), SERVER_ID);
+      if (n.type === 'mindsdb-sql') {
+        const code = page.locator('#node-input-query-editor');
+        assert.ok(await code.locator('.monaco-editor, .ace_editor').count() >= 1, 'the SQL field is a code editor');
+        assert.match(await code.textContent(), /sensor_readings/, 'the code editor shows the saved query');
+      }
+      await page.locator('.red-ui-tray').last().screenshot({ path: path.join(SHOTS, `${n.type}-dialog.png`) });
+
+      const name = `renamed ${n.id}`;
+      await page.fill('#node-input-name', name);
+      if (n.change.select) await page.selectOption(n.change.select[0], n.change.select[1]);
+      if (n.change.check) await page.check(n.change.check);
+      if (n.change.fill) await page.fill(n.change.fill[0], n.change.fill[1]);
+      await page.click('#node-dialog-ok');
+      await page.waitForSelector('#node-dialog-ok', { state: 'detached' });
+      const saved = await page.evaluate((id) => {
+        const node = RED.nodes.node(id);
+        return { name: node.name, changed: node.changed, valid: node.valid, props: JSON.parse(JSON.stringify(node, (k, v) => (k.startsWith('_') || k === 'wires' ? undefined : v))) };
+      }, n.id);
+      assert.equal(saved.name, name);
+      assert.equal(saved.changed, true);
+      assert.equal(saved.valid, true, `${n.type} is valid after saving`);
+      for (const [k, v] of Object.entries(n.expect)) assert.equal(saved.props[k], v, `${n.type}.${k}`);
+      const shown = await page.locator(`#red-ui-workspace-chart .red-ui-flow-node-group[id="${n.id}"] text`).first().textContent();
+      assert.equal(shown.trim(), name, 'the node on the canvas shows its name');
+    });
+  }
+
+  it('flags a bad value in a dialog as invalid', async function () {
+    await page.evaluate(() => RED.editor.edit(RED.nodes.node('predict1')));
+    await page.waitForSelector('#node-input-batchSize', { state: 'attached' });
+    await page.check('#node-input-batch');
+    await page.fill('#node-input-batchSize', '0');
+    await page.locator('#node-input-batchSize').blur();
+    await page.waitForFunction(() => $('#node-input-batchSize').hasClass('input-error'));
+    await page.click('#node-dialog-cancel');
+    await page.waitForSelector('#node-dialog-cancel', { state: 'detached' });
+  });
+
+  it('suggests names from the selected server while still taking free text', async function () {
+    await page.evaluate(() => RED.editor.edit(RED.nodes.node('predict1')));
+    await page.waitForSelector('#node-input-model', { state: 'attached' });
+    const before = fake.requestsTo('/projects/mindsdb/models').length;
+    const model = page.locator('#node-input-model').locator('xpath=..').locator('input.red-ui-typedInput-input');
+    await model.click();
+    await model.fill('');
+    await model.pressSequentially('home');
+    const option = page.locator('.red-ui-autoComplete-container li', { hasText: 'home_rentals' });
+    await option.first().waitFor({ state: 'visible', timeout: 10000 });
+    assert.ok(fake.requestsTo('/projects/mindsdb/models').length > before, 'the picker asked the server for its models');
+    await page.locator('.red-ui-tray').last().screenshot({ path: path.join(SHOTS, 'mindsdb-predict-picker.png') });
+    await page.keyboard.press('Escape');
+    await model.fill('a_model_that_is_not_listed');
+    await page.click('#node-dialog-ok');
+    await page.waitForSelector('#node-dialog-ok', { state: 'detached' });
+    assert.equal(await page.evaluate(() => RED.nodes.node('predict1').model), 'a_model_that_is_not_listed');
+  });
+
+  it('tests the config node\'s connection: the server\'s version, or the error for a wrong URL', async function () {
+    await page.evaluate((id) => RED.editor.editConfig('', 'mindsdb-server', id), SERVER_ID);
+    await page.waitForSelector('#mindsdb-test-button', { state: 'visible' });
+    await page.waitForTimeout(400);
+    assert.deepEqual(await untranslatedLabels(page, '#node-config-dialog-edit-form'), [], 'every label translated');
+    await page.click('#mindsdb-test-button');
+    const result = page.locator('#mindsdb-test-result');
+    await page.waitForSelector('#mindsdb-test-result.mindsdb-server-test-ok', { timeout: 20000 });
+    assert.match(await result.textContent(), /25\.14\.1/, 'shows the server version');
+    await page.locator('.red-ui-tray').last().screenshot({ path: path.join(SHOTS, 'mindsdb-server-dialog.png') });
+
+    const closed = await freePort(); // nothing listens there
+    await page.fill('#node-config-input-url', `http://127.0.0.1:${closed}`);
+    await page.click('#mindsdb-test-button');
+    await page.waitForSelector('#mindsdb-test-result.mindsdb-server-test-failed', { timeout: 20000 });
+    const text = await result.textContent();
+    assert.match(text, /refused|connect/i, `explains the failure, got "${text}"`);
+    await page.locator('.red-ui-tray').last().screenshot({ path: path.join(SHOTS, 'mindsdb-server-test-failed.png') });
+    await page.click('#node-config-dialog-cancel');
+    await page.waitForSelector('#node-config-dialog-cancel', { state: 'detached' });
+  });
+
+  for (const type of ['mindsdb-server', ...NODES.map((n) => n.type)]) {
+    it(`shows the ${type} help in the sidebar`, async function () {
+      await page.evaluate((t) => RED.sidebar.help.show(t), type);
+      // The info sidebar keeps hidden help panels around; the shown one is the visible one.
+      const help = page.locator('.red-ui-sidebar-info .red-ui-help:visible').first();
+      await help.waitFor({ state: 'visible' });
+      const text = await help.textContent();
+      assert.ok(text.length > 200, `${type} help has real content`);
+      const headings = await help.locator('h3').allTextContents();
+      if (type === 'mindsdb-server') {
+        assert.ok(headings.length >= 1, 'the config node help has sections');
+      } else {
+        assert.ok(headings.some((h) => /Inputs/.test(h)), `${type} help has Inputs, got ${headings}`);
+        assert.ok(headings.some((h) => /Outputs/.test(h)), `${type} help has Outputs, got ${headings}`);
+        assert.ok(await help.locator('dl.message-properties').count() >= 2, `${type} help lists message properties`);
+      }
+      assert.ok(headings.some((h) => /Details/.test(h)), `${type} help has Details`);
+      if (type === 'mindsdb-predict') await page.locator('#red-ui-sidebar').screenshot({ path: path.join(SHOTS, 'help-sidebar.png') });
+    });
+  }
+
+  it('lists every example under Import → Examples and imports each with no unknown node types', async function () {
+    const files = fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
+    const listed = await page.evaluate((mod) => $.getJSON(`library/examples/flows/${mod}`), pkg.name);
+    const names = listed.map((e) => (typeof e === 'string' ? e : e.fn || e.name)).map((s) => String(s).replace(/\.json$/, '')).sort();
+    assert.deepEqual(names, files, 'the editor lists every example');
+    for (const file of files) {
+      const flow = await page.evaluate(([mod, f]) => $.getJSON(`library/examples/flows/${mod}/${f}`), [pkg.name, file]);
+      const result = await page.evaluate((nodes) => {
+        const before = new Set(RED.nodes.createCompleteNodeSet().map((n) => n.id));
+        RED.view.importNodes(nodes, { generateIds: true, addFlow: true });
+        const added = RED.nodes.createCompleteNodeSet().filter((n) => !before.has(n.id));
+        const unknown = [];
+        for (const n of added) {
+          if (n.type === 'tab' || n.type === 'group' || n.type === 'junction') continue;
+          const node = RED.nodes.node(n.id);
+          if (!RED.nodes.getType(n.type) || (node && node._def && node._def.set && node._def.set.module === undefined && node._def.category === undefined)) unknown.push(n.type);
+        }
+        const tab = added.find((n) => n.type === 'tab');
+        return { count: added.length, unknown, tab: tab && tab.id, comments: added.filter((n) => n.type === 'comment').length };
+      }, flow);
+      assert.ok(result.count > 2, `${file}: imported its nodes`);
+      assert.deepEqual(result.unknown, [], `${file}: no unknown node types`);
+      assert.ok(result.comments >= 1, `${file}: explains itself in a comment node`);
+      if (file === 'iot-predict') {
+        await page.evaluate((tab) => RED.workspaces.show(tab), result.tab);
+        await page.waitForTimeout(500);
+        await page.evaluate(() => $('.red-ui-notification').hide()); // "imported 11 nodes" would cover the flow
+        await page.locator('#red-ui-workspace').screenshot({ path: path.join(SHOTS, 'example-iot-predict.png') });
+      }
+    }
+  });
+
+  it('logged no error in the browser', function () {
+    assert.deepEqual(problems, []);
+  });
+});

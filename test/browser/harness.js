@@ -1,0 +1,102 @@
+'use strict';
+/**
+ * The browser suite's moving parts: a real Node-RED (the node-red binary from devDependencies,
+ * its own process and user directory, this package installed by symlink as a user would have it)
+ * and Debian's Chromium driven by playwright-core. Nothing is mocked on the editor side.
+ */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..', '..');
+const pkg = require(path.join(root, 'package.json'));
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// Which Node-RED to drive, as in the unit suite: `node-red` (4.1) or the `node-red-3-1` alias.
+const NODE_RED_PACKAGE = process.env.NODE_RED_PACKAGE || 'node-red';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, ms, child) {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Node-RED exited (${child.exitCode}) before it answered`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch { /* not listening yet */ }
+    if (Date.now() > until) throw new Error(`Node-RED did not answer ${url} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Starts Node-RED with this package and `flows` in a fresh user directory. */
+async function startNodeRed(flows) {
+  const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-browser-'));
+  const link = path.join(userDir, 'node_modules', ...pkg.name.split('/'));
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(root, link, 'dir');
+  fs.writeFileSync(path.join(userDir, 'flows.json'), JSON.stringify(flows));
+  const port = await freePort();
+  fs.writeFileSync(path.join(userDir, 'settings.js'), `module.exports = ${JSON.stringify({
+    uiHost: '127.0.0.1', uiPort: port, flowFile: 'flows.json', credentialSecret: false,
+    // No tours, no projects, no calls out to the public catalogue or update checks: the suite runs
+    // offline and a failed outside request would look like an editor error.
+    editorTheme: { tours: false, projects: { enabled: false }, palette: { catalogues: [] } },
+    telemetry: { enabled: false },
+    logging: { console: { level: 'warn' } },
+  })};\n`);
+  const output = [];
+  const child = spawn(process.execPath, [path.join(root, 'node_modules', NODE_RED_PACKAGE, 'red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => output.push(String(d)));
+  child.stderr.on('data', (d) => output.push(String(d)));
+  const url = `http://127.0.0.1:${port}/`;
+  try {
+    await waitFor(`${url}settings`, 30000, child);
+  } catch (err) {
+    child.kill('SIGKILL');
+    err.message += `\n${output.join('')}`;
+    throw err;
+  }
+  return {
+    url,
+    userDir,
+    output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGINT');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      fs.rmSync(userDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless, through playwright-core (never a downloaded browser). */
+async function launchChromium() {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
+  }
+  const { chromium } = require('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+module.exports = { root, pkg, startNodeRed, launchChromium, freePort };
