@@ -1,0 +1,75 @@
+'use strict';
+/**
+ * What `npm pack` ships: exactly the compiled code, the editor files, locales, icons, the shared
+ * editor script, the examples, README and LICENSE. A missing help file or a stray test or source
+ * map in the tarball fails here, before anyone installs it.
+ */
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..', '..');
+const pkg = require(path.join(root, 'package.json'));
+
+/** Every path the tarball may hold. */
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^nodes\/[\w-]+\.(js|html)$/,
+  /^nodes\/(client|runtime)\/[\w-]+\.js$/,
+  /^nodes\/locales\/[\w-]+\/mindsdb-[\w-]+\.(html|json)$/,
+  /^nodes\/icons\/mindsdb-[\w-]+\.svg$/,
+  /^resources\/[\w-]+\.js$/,
+  /^examples\/[\w-]+\.json$/,
+];
+
+describe('the npm package', function () {
+  this.timeout(60000);
+  let files;
+
+  before(function () {
+    // The unit suite builds first; --ignore-scripts keeps pack from building again.
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    files = JSON.parse(out)[0].files.map((f) => f.path).sort();
+  });
+
+  it('ships nothing but runtime code, editor files, locales, icons, examples, README and LICENSE', function () {
+    const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
+    assert.deepEqual(stray, [], 'files that should not be published');
+  });
+
+  it('ships every node with its runtime, editor, help, labels and icon', function () {
+    const missing = [];
+    for (const [type, js] of Object.entries(pkg['node-red'].nodes)) {
+      const wanted = [js, js.replace(/\.js$/, '.html'), `nodes/locales/en-US/${type}.html`, `nodes/locales/en-US/${type}.json`];
+      if (type !== 'mindsdb-server') wanted.push(`nodes/icons/${type}.svg`);
+      for (const f of wanted) if (!files.includes(f)) missing.push(f);
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  it('ships the editor script every dialog loads, and every example', function () {
+    for (const html of files.filter((f) => /^nodes\/[\w-]+\.html$/.test(f))) {
+      const src = fs.readFileSync(path.join(root, html), 'utf8').match(/<script[^>]+src="resources\/[^/]+\/[^/]+\/([^"]+)"/);
+      assert.ok(src, `${html} loads the shared editor script`);
+      assert.ok(files.includes(`resources/${src[1]}`), `resources/${src[1]} is shipped`);
+    }
+    const examples = fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.json')).map((f) => `examples/${f}`);
+    assert.ok(examples.length >= 5);
+    for (const e of examples) assert.ok(files.includes(e), `${e} is shipped`);
+  });
+
+  it('ships the runtime modules every node file requires', function () {
+    const unresolved = [];
+    for (const js of files.filter((f) => f.endsWith('.js') && f.startsWith('nodes/'))) {
+      const text = fs.readFileSync(path.join(root, js), 'utf8');
+      for (const [, rel] of text.matchAll(/require\("(\.{1,2}\/[^"]+)"\)/g)) {
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(js), rel));
+        if (![target, `${target}.js`, `${target}/index.js`].some((f) => files.includes(f))) unresolved.push(`${js} → ${rel}`);
+      }
+    }
+    assert.deepEqual(unresolved, []);
+  });
+});
