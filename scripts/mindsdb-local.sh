@@ -56,8 +56,12 @@ running() { [ -f "$RUN/pid" ] && kill -0 "$(cat "$RUN/pid")" 2>/dev/null; }
 start() {
   [ -x "$VENV/bin/python" ] || die "MindsDB is not installed: run scripts/mindsdb-local.sh install"
   if running; then say "already running on port $PORT (pid $(cat "$RUN/pid"))"; return 0; fi
+  # Another process on the port would make MindsDB exit with a bind error deep in its log.
+  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+    die "port $PORT is already in use by another process: set MINDSDB_PORT to a free port"
+  fi
   rm -rf "$RUN"
-  mkdir -p "$RUN/storage"
+  mkdir -p "$RUN/storage" "$RUN/tmp"
   # Only the HTTP API, on loopback; no scheduler or task processes (creating jobs and chatbots
   # needs neither), no GUI download.
   cat >"$RUN/config.json" <<EOF
@@ -65,7 +69,8 @@ start() {
 EOF
   say "starting MindsDB $VERSION on http://127.0.0.1:$PORT$([ -n "${MINDSDB_USERNAME:-}" ] && echo " (auth on, user $MINDSDB_USERNAME)")..."
   # setsid: a process group of its own, so stop can end MindsDB's spawned children too.
-  MINDSDB_STORAGE_DIR="$RUN/storage" MINDSDB_NO_STUDIO=true MINDSDB_GUI_AUTOUPDATE=false \
+  # TMPDIR inside the run directory: MindsDB's temporary files go when the next start clears it.
+  TMPDIR="$RUN/tmp" MINDSDB_STORAGE_DIR="$RUN/storage" MINDSDB_NO_STUDIO=true MINDSDB_GUI_AUTOUPDATE=false \
     MINDSDB_BYOM_DEFAULT_TYPE=inhouse HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 NO_PROXY=127.0.0.1,localhost \
     setsid "$VENV/bin/python" -m mindsdb --api=http --no_studio --config="$RUN/config.json" \
     >"$RUN/mindsdb.log" 2>&1 </dev/null &
@@ -91,11 +96,15 @@ stop() {
   if ! running; then rm -f "$RUN/pid"; return 0; fi
   local pid
   pid="$(cat "$RUN/pid")"
-  # SIGINT lets MindsDB close its APIs; its children hold the port otherwise.
-  kill -INT -- "-$pid" 2>/dev/null || true
-  for _ in $(seq 1 20); do
-    kill -0 -- "-$pid" 2>/dev/null || break
-    sleep 0.5
+  # SIGINT lets MindsDB close its APIs; its children hold the port otherwise. Some of its worker
+  # processes ignore SIGINT once the API has stopped, so SIGTERM follows, then SIGKILL.
+  local sig
+  for sig in INT TERM; do
+    kill "-$sig" -- "-$pid" 2>/dev/null || true
+    for _ in $(seq 1 10); do
+      kill -0 -- "-$pid" 2>/dev/null || break 2
+      sleep 0.5
+    done
   done
   kill -KILL -- "-$pid" 2>/dev/null || true
   rm -f "$RUN/pid"
