@@ -33,15 +33,15 @@ async function waitFor(url, ms, child) {
     if (child.exitCode !== null) throw new Error(`Node-RED exited (${child.exitCode}) before it answered`);
     try {
       const res = await fetch(url);
-      if (res.ok) return;
+      if (res.ok || res.status === 401) return; // 401: up, with adminAuth on
     } catch { /* not listening yet */ }
     if (Date.now() > until) throw new Error(`Node-RED did not answer ${url} within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
-/** Starts Node-RED with this package and `flows` in a fresh user directory. */
-async function startNodeRed(flows) {
+/** Starts Node-RED with this package and `flows` in a fresh user directory; `settings` adds to ours. */
+async function startNodeRed(flows, settings = {}) {
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-browser-'));
   const link = path.join(userDir, 'node_modules', ...pkg.name.split('/'));
   fs.mkdirSync(path.dirname(link), { recursive: true });
@@ -55,6 +55,7 @@ async function startNodeRed(flows) {
     editorTheme: { tours: false, projects: { enabled: false }, palette: { catalogues: [] } },
     telemetry: { enabled: false },
     logging: { console: { level: 'warn' } },
+    ...settings,
   })};\n`);
   const output = [];
   const child = spawn(process.execPath, [path.join(root, 'node_modules', NODE_RED_PACKAGE, 'red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {

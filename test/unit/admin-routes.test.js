@@ -1,0 +1,141 @@
+'use strict';
+/**
+ * The editor's admin endpoints: POST mindsdb/test (the server dialog's Test connection) and
+ * POST mindsdb/list/<what> (the name pickers). They work from the dialog's values before anything
+ * is deployed, fill secrets the editor only sees as placeholders from the stored credentials, and
+ * never send a secret back, not even inside a server's error.
+ */
+const assert = require('node:assert/strict');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const net = require('node:net');
+const { helper, allNodes } = require('../support/nr');
+
+/** A loopback URL where nothing listens. */
+function freePortUrl() {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(`http://127.0.0.1:${port}`));
+    });
+  });
+}
+
+const USER = 'nodered';
+const PASSWORD = 'pw-SECRET-admin-4321';
+const STORED = '__PWRD__'; // what the editor holds for a stored password
+
+describe('admin endpoints for the editor', function () {
+  this.timeout(20000);
+  let fake;
+  let open;
+  beforeEach(async () => {
+    fake = await createFakeMindsDB({ auth: { username: USER, password: PASSWORD } }).listen();
+    open = await createFakeMindsDB().listen();
+    await new Promise((r) => helper.startServer(r));
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+    await fake.close();
+    await open.close();
+  });
+
+  /** A deployed server node `srv` (login mode against the authenticated fake) and a sql node using it. */
+  const deploy = () => helper.load(allNodes(), [
+    { id: 'f1', type: 'tab' },
+    { id: 'srv', type: 'mindsdb-server', url: fake.url, apiPrefix: '/api', authMode: 'login', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 100, maxResponseMB: 64 },
+    { id: 'n1', z: 'f1', type: 'mindsdb-sql', server: 'srv', query: 'SELECT 1', wires: [[]] },
+  ], { srv: { username: USER, password: PASSWORD } });
+
+  const post = (path, body) => helper.request().post(path).send(body).expect(200).then((res) => res.body);
+  /** Nothing secret in what went back to the browser: the password, or any session or token the fake handed out. */
+  const assertNoSecret = (body) => {
+    const text = JSON.stringify(body);
+    assert.ok(!text.includes(PASSWORD), 'the password went back to the browser');
+    for (const v of [...fake.state.tokens, ...fake.state.sessions]) assert.ok(!text.includes(v), 'a login credential went back to the browser');
+  };
+
+  describe('POST mindsdb/test', () => {
+    it('connects with the dialog\'s values before anything is deployed, and reports the version', async () => {
+      await helper.load(allNodes(), []);
+      const body = await post('/mindsdb/test', { url: open.url, apiPrefix: '/api', authMode: 'none' });
+      assert.deepEqual(body, { ok: true, version: '25.14.1', authEnabled: false, authConfirmed: false });
+    });
+
+    it('logs in with typed credentials and proves them with a protected call', async () => {
+      await helper.load(allNodes(), []);
+      const body = await post('/mindsdb/test', { url: fake.url, apiPrefix: '/api', authMode: 'login', credentials: { username: USER, password: PASSWORD } });
+      assert.equal(body.ok, true);
+      assert.equal(body.authConfirmed, true);
+      assert.ok(fake.requestsTo('/projects/').length >= 1, 'a protected call was made');
+      assertNoSecret(body);
+    });
+
+    it('uses the stored password when the dialog only has the placeholder', async () => {
+      await deploy();
+      const body = await post('/mindsdb/test', { id: 'srv', url: fake.url, apiPrefix: '/api', authMode: 'login', credentials: { username: USER, password: STORED } });
+      assert.equal(body.ok, true, body.error);
+      assertNoSecret(body);
+    });
+
+    it('explains a wrong password without repeating it', async () => {
+      await helper.load(allNodes(), []);
+      const wrong = 'pw-WRONG-typed-999';
+      const body = await post('/mindsdb/test', { url: fake.url, apiPrefix: '/api', authMode: 'login', credentials: { username: USER, password: wrong } });
+      assert.equal(body.ok, false);
+      assert.match(body.error, /401|unauthori[sz]ed|login/i);
+      assert.ok(!body.error.includes(wrong));
+    });
+
+    it('explains a refused connection', async () => {
+      await helper.load(allNodes(), []);
+      const body = await post('/mindsdb/test', { url: await freePortUrl(), apiPrefix: '/api', authMode: 'none' });
+      assert.equal(body.ok, false);
+      assert.match(body.error, /refused|connect/i);
+    });
+
+    it('reads a ${VAR} URL from the environment, as a deployed flow would', async () => {
+      await helper.load(allNodes(), []);
+      process.env.MINDSDB_ADMIN_TEST_URL = open.url;
+      try {
+        const body = await post('/mindsdb/test', { url: '${MINDSDB_ADMIN_TEST_URL}', apiPrefix: '/api', authMode: 'none' });
+        assert.equal(body.ok, true, body.error);
+      } finally {
+        delete process.env.MINDSDB_ADMIN_TEST_URL;
+      }
+    });
+  });
+
+  describe('POST mindsdb/list/:what', () => {
+    it('lists names through the deployed server node, names only', async () => {
+      await deploy();
+      const body = await post('/mindsdb/list/models', { server: 'srv', project: 'mindsdb' });
+      assert.deepEqual(body, { ok: true, items: ['home_rentals'] });
+      assert.deepEqual(await post('/mindsdb/list/projects', { server: 'srv' }), { ok: true, items: ['mindsdb'] });
+      assertNoSecret(await post('/mindsdb/list/databases', { server: 'srv' }));
+    });
+
+    it('lists from the dialog\'s values when the server node is new or changed (not deployed)', async () => {
+      await deploy();
+      const body = await post('/mindsdb/list/models', { server: 'srv', project: 'mindsdb', config: { url: open.url, apiPrefix: '/api', authMode: 'none' } });
+      assert.deepEqual(body, { ok: true, items: ['home_rentals'] });
+      assert.ok(open.requestsTo('/projects/mindsdb/models').length === 1, 'asked the server the dialog names');
+    });
+
+    it('lists databases without MindsDB\'s system and project entries', async () => {
+      await deploy();
+      const body = await post('/mindsdb/list/databases', { server: 'srv' });
+      assert.deepEqual(body, { ok: true, items: [] });
+    });
+
+    it('says what is missing instead of failing: no server, an unknown list, a server error', async () => {
+      await helper.load(allNodes(), []);
+      assert.deepEqual(await post('/mindsdb/list/models', {}), { ok: false, error: 'choose a MindsDB server first' });
+      const unknown = await helper.request().post('/mindsdb/list/passwords').send({ server: 'srv' }).expect(404);
+      assert.equal(unknown.body.ok, false);
+      const down = await post('/mindsdb/list/models', { server: 'x', config: { url: await freePortUrl(), apiPrefix: '/api', authMode: 'none' } });
+      assert.equal(down.ok, false);
+      assert.match(down.error, /refused|connect/i);
+    });
+  });
+});
