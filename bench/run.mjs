@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// `npm run bench`: our nodes against the alternatives, in one run, on this machine.
+//   node bench/run.mjs [--rounds N] [--quick] [--real]
+// Every case runs in a fresh worker process (bench/worker.mjs) against a loopback stand-in for
+// MindsDB in its own process (bench/server.mjs); the SQL cases alternate their order from round to
+// round and the median round is reported. --real adds predict batched vs single against a real
+// local MindsDB (started, seeded and stopped by scripts/with-mindsdb.mjs when none answers).
+// Prints a table and writes the same figures to bench/results.json.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { nodeRedVersion } from './lib/red.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const value = (name, fallback) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : fallback; };
+
+const QUICK = flag('--quick');
+const ROUNDS = value('--rounds', QUICK ? 2 : 5);
+const SQL = { messages: QUICK ? 2000 : 10000, warmup: 1000, concurrency: 32, connections: 8 };
+const PREDICT = { messages: 1000, connections: 8 };
+const MEMORY = { messages: 100000, concurrency: 32, connections: 8 };
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+
+function worker(caseName, options) {
+  const r = spawnSync(process.execPath, ['--expose-gc', path.join(here, 'worker.mjs'), caseName, JSON.stringify(options)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (r.status !== 0) throw new Error(`bench case ${caseName} failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+function startServer() {
+  const child = spawn(process.execPath, [path.join(here, 'server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout.once('data', (d) => resolve({ origin: `http://127.0.0.1:${String(d).trim()}`, stop: () => child.kill('SIGTERM') }));
+  });
+}
+
+/** Runs `cases` for ROUNDS rounds, rotating their order, and keeps every round's figures. */
+function rounds(cases, options, log) {
+  const all = Object.fromEntries(cases.map((c) => [c, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = cases.map((_, i) => cases[(i + r) % cases.length]);
+    for (const c of order) {
+      const res = worker(c, options);
+      all[c].push(res);
+      log(`  round ${r + 1}/${ROUNDS} ${c.padEnd(12)} ${res.perSecond.toFixed(0).padStart(7)}/s  p50 ${res.p50ms.toFixed(1)} ms`);
+    }
+  }
+  return all;
+}
+
+/** The median of each figure over the rounds. */
+const summarise = (runs) => Object.fromEntries(Object.entries(runs).map(([c, rs]) => [c, {
+  perSecond: median(rs.map((x) => x.perSecond)),
+  p50ms: median(rs.map((x) => x.p50ms)),
+  p99ms: median(rs.map((x) => x.p99ms)),
+  peakRssMB: median(rs.map((x) => x.maxRssMB)),
+  errors: rs.reduce((n, x) => n + x.errors, 0),
+  rounds: rs.map((x) => Math.round(x.perSecond)),
+}]));
+
+function machine() {
+  const cpus = os.cpus();
+  return { cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, memoryGB: Math.round(os.totalmem() / 2 ** 30), node: process.version, nodeRed: nodeRedVersion(), platform: `${os.platform()} ${os.arch()}` };
+}
+
+function realRun(log) {
+  // Re-enter under with-mindsdb.mjs, which provides MINDSDB_URL (a running or a freshly started, seeded MindsDB).
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'with-mindsdb.mjs'), '--seed', process.execPath, path.join(here, 'run.mjs'), '--real-inner', '--rounds', String(ROUNDS)], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error('the --real run failed (see above)');
+  const out = JSON.parse(r.stdout.trim().split('\n').pop());
+  for (const line of out.log) log(line);
+  return out.result;
+}
+
+if (flag('--real-inner')) {
+  const origin = (process.env.MINDSDB_URL || 'http://127.0.0.1:47334').replace(/\/$/, '');
+  const lines = [];
+  const runs = rounds(['predict-on', 'predict-off'], { ...PREDICT, origin, model: 'sensor_energy', messages: 200 }, (l) => lines.push(l));
+  const s = summarise(runs);
+  process.stdout.write(`${JSON.stringify({ log: lines, result: { origin, messages: 200, ...s, ratio: s['predict-on'].perSecond / s['predict-off'].perSecond } })}\n`);
+  process.exit(0);
+}
+
+const started = Date.now();
+const log = (l) => console.log(l);
+const server = await startServer();
+const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, settings: { sql: SQL, predict: PREDICT, memory: MEMORY } };
+try {
+  log(`MindsDB stand-in at ${server.origin}; ${ROUNDS} rounds`);
+  log('SQL: raw undici (a), our sql node (b), core http request + function (c), bare undici node (d)');
+  results.sql = summarise(rounds(['undici', 'sql', 'http', 'bare'], { ...SQL, origin: server.origin }, log));
+  log('predict: micro-batching on vs off, 1,000 single-row messages');
+  results.predict = summarise(rounds(['predict-on', 'predict-off'], { ...PREDICT, origin: server.origin, model: 'sensor_energy' }, log));
+  log('memory: 100,000 messages into the sql node while the server answers in 50 ms');
+  const mem = worker('memory', { ...MEMORY, origin: server.origin });
+  results.memory = { ...mem, growthMB: mem.rssPeakMB - mem.rssStartMB };
+  log('large result: 200,000 rows, split into 1,000-row messages vs one message');
+  const large = { 'large-split': [], 'large-one': [] };
+  for (let r = 0; r < Math.min(ROUNDS, 3); r++) for (const c of r % 2 ? ['large-one', 'large-split'] : ['large-split', 'large-one']) large[c].push(worker(c, { ...SQL, origin: server.origin }));
+  results.large = Object.fromEntries(Object.entries(large).map(([c, rs]) => [c, { rowsPerSecond: 200000 / median(rs.map((x) => x.seconds)), peakRssMB: median(rs.map((x) => x.maxRssMB)) }]));
+} finally {
+  server.stop();
+}
+if (flag('--real')) {
+  log('real MindsDB: predict batched vs single (200 single-row messages)');
+  results.real = realRun(log);
+}
+
+const s = results.sql;
+results.ratios = {
+  sql_vs_undici: s.sql.perSecond / s.undici.perSecond,
+  sql_vs_http_request: s.sql.perSecond / s.http.perSecond,
+  sql_vs_bare_node: s.sql.perSecond / s.bare.perSecond,
+  predict_batched_vs_single: results.predict['predict-on'].perSecond / results.predict['predict-off'].perSecond,
+  ...(results.real ? { real_predict_batched_vs_single: results.real.ratio } : {}),
+};
+results.memory_growth_mb = results.memory.growthMB;
+results.seconds = Math.round((Date.now() - started) / 1000);
+fs.writeFileSync(path.join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+
+const m = results.machine;
+const row = (name, x, unit = 'msg/s') => `| ${name} | ${Math.round(x.perSecond).toLocaleString('en')} ${unit} | ${x.p50ms.toFixed(1)} | ${x.p99ms.toFixed(1)} | ${Math.round(x.peakRssMB)} |`;
+const target = (ok) => (ok ? 'met' : 'NOT met');
+const r = results.ratios;
+const table = [
+  `${m.cpu}, ${m.cores} cores, Node ${m.node}, Node-RED ${m.nodeRed}; median of ${ROUNDS} rounds`,
+  '',
+  '| case | throughput | p50 ms | p99 ms | peak RSS MB |',
+  '|---|---|---|---|---|',
+  row('a. raw undici Pool', s.undici),
+  row('b. our sql node', s.sql),
+  row('c. core http request + function', s.http),
+  row('d. bare undici node', s.bare),
+  row('e. predict, micro-batching on', results.predict['predict-on'], 'rows/s'),
+  row('e. predict, micro-batching off', results.predict['predict-off'], 'rows/s'),
+  ...(results.real ? [row('real MindsDB predict, batching on', results.real['predict-on'], 'rows/s'), row('real MindsDB predict, batching off', results.real['predict-off'], 'rows/s')] : []),
+  '',
+  '| ratio | value | target |',
+  '|---|---|---|',
+  `| b/a sql vs raw undici | ${r.sql_vs_undici.toFixed(2)} | as high as our code allows |`,
+  `| b/c sql vs http request | ${r.sql_vs_http_request.toFixed(2)} | ≥ 4: ${target(r.sql_vs_http_request >= 4)} |`,
+  `| b/d sql vs bare node | ${r.sql_vs_bare_node.toFixed(2)} | ≥ 0.9: ${target(r.sql_vs_bare_node >= 0.9)} |`,
+  `| e on/off predict batched vs single | ${r.predict_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.predict_batched_vs_single >= 20)} |`,
+  ...(results.real ? [`| real MindsDB predict batched vs single | ${r.real_predict_batched_vs_single.toFixed(1)} | |`] : []),
+  `| memory growth, 100k msgs, slow server | ${results.memory_growth_mb.toFixed(0)} MB (${results.memory.answered} answered, ${results.memory.errors} refused: queue full) | < 64 MB: ${target(results.memory_growth_mb < 64)} |`,
+  `| 200k rows, split vs one message | ${Math.round(results.large['large-split'].rowsPerSecond).toLocaleString('en')} vs ${Math.round(results.large['large-one'].rowsPerSecond).toLocaleString('en')} rows/s; peak RSS ${Math.round(results.large['large-split'].peakRssMB)} vs ${Math.round(results.large['large-one'].peakRssMB)} MB | |`,
+];
+log(`\n${table.join('\n')}\n\n(${results.seconds} s; figures in bench/results.json)`);

@@ -1,0 +1,46 @@
+// The benchmark's MindsDB stand-in, run as its own process so that its CPU time is not charged
+// to the runtime under test. It speaks just enough of the REST interface:
+//   POST /api/sql/query            a fixed 10-row table; "... big ..." → 200,000 rows;
+//                                  "... slow ..." → the small table after SLOW_MS
+//   POST /api/projects/p/models/m/predict   one prediction row per input row
+//   GET  /api/status               a version, for the client's checks
+// Prints the port it listens on as the first line of stdout.
+import http from 'node:http';
+
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS || 50);
+const table = (n) => JSON.stringify({
+  type: 'table',
+  column_names: ['sensor_id', 'temperature', 'humidity', 'status'],
+  data: Array.from({ length: n }, (_, i) => [i, 20 + (i % 10) / 10, 40 + (i % 7), 'ok']),
+});
+const SMALL = table(10);
+const BIG = table(200_000);
+
+function send(res, status, text) {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const url = req.url || '';
+    if (req.method === 'POST' && url.endsWith('/sql/query')) {
+      const query = String(JSON.parse(Buffer.concat(chunks).toString() || '{}').query || '');
+      if (query.includes('big')) return send(res, 200, BIG);
+      if (query.includes('slow')) return void setTimeout(() => send(res, 200, SMALL), SLOW_MS);
+      return send(res, 200, SMALL);
+    }
+    if (req.method === 'POST' && url.endsWith('/predict')) {
+      const body = JSON.parse(Buffer.concat(chunks).toString() || '{}');
+      const rows = Array.isArray(body.data) ? body.data : [body.data];
+      return send(res, 200, JSON.stringify(rows.map((r) => ({ ...r, energy: 42.5, energy_confidence: 0.9, energy_explain: '{"predicted_value": 42.5}' }))));
+    }
+    if (url.endsWith('/status')) return send(res, 200, JSON.stringify({ mindsdb_version: '25.14.1', auth: { http_auth_enabled: false } }));
+    send(res, 404, JSON.stringify({ title: 'Not found' }));
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,186 @@
+// One benchmark case in a fresh process (so its peak RSS is its own), printing one JSON line.
+//   node bench/worker.mjs <case> '<json options>'
+// Cases: undici, sql, http, bare (the SQL workload), predict-on, predict-off, memory,
+// large-split, large-one. Options: origin, messages, concurrency, connections, warmup.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { root, startRed } from './lib/red.mjs';
+
+const require = createRequire(path.join(root, 'package.json'));
+const [caseName, json] = process.argv.slice(2);
+const opt = JSON.parse(json || '{}');
+const QUERY = 'SELECT * FROM files.sensor_readings LIMIT 10';
+
+const server = (extra = {}) => ({
+  id: 'srv', type: 'mindsdb-server', name: 'bench', url: opt.origin, apiPrefix: '/api', authMode: 'none',
+  timeout: 60000, retries: 0, retryPost: false, maxInFlight: opt.connections, maxQueue: 1000, maxResponseMB: 256, tls: '', version: 1, ...extra,
+});
+const sink = { id: 'sink', z: 't', type: 'bench-sink', wires: [] };
+const catcher = { id: 'catch', z: 't', type: 'catch', scope: null, uncaught: false, wires: [['sink']] };
+const tab = { id: 't', type: 'tab', label: 'bench' };
+
+/** The flow each in-runtime case runs: messages go into node `in`, results and errors reach `sink`. */
+const FLOWS = {
+  sql: () => [tab, server(), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-sql', server: 'srv', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100, outputProperty: 'payload', version: 1, wires: [['sink']] }],
+  bare: () => [tab, sink, catcher, { id: 'in', z: 't', type: 'bench-bare', origin: opt.origin, connections: opt.connections, wires: [['sink']] }],
+  // What a flow builder does without us: http request (POST, parsed JSON) and a function node
+  // that turns MindsDB's column_names/data into row objects.
+  http: () => [tab, sink, catcher,
+    { id: 'in', z: 't', type: 'http request', method: 'POST', ret: 'obj', paytoqs: 'ignore', url: `${opt.origin}/api/sql/query`, tls: '', persist: true, proxy: '', insecureHTTPParser: false, authType: '', senderr: true, headers: [{ keyType: 'Content-Type', keyValue: '', valueType: 'application/json', valueValue: '' }], wires: [['map']] },
+    { id: 'map', z: 't', type: 'function', func: 'const c = msg.payload.column_names;\nmsg.payload = msg.payload.data.map((r) => Object.fromEntries(c.map((k, i) => [k, r[i]])));\nreturn msg;', outputs: 1, wires: [['sink']] }],
+  predict: (batch) => [tab, server(), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-predict', server: 'srv', project: 'mindsdb', projectType: 'str', model: opt.model || 'sensor_energy', modelType: 'str', params: '', paramsType: 'json', batch, batchSize: 100, batchWindow: 20, outputProperty: 'payload', version: 1, wires: [['sink']] }],
+  large: (split) => [tab, server(), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-sql', server: 'srv', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split, rowsPerMsg: 1000, outputProperty: 'payload', version: 1, wires: [['sink']] }],
+};
+
+/** The message each case feeds. */
+const MESSAGES = {
+  sql: () => ({ query: QUERY }),
+  bare: () => ({ query: QUERY }),
+  http: () => ({ payload: { query: QUERY } }),
+};
+
+function percentile(sorted, p) {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0;
+}
+
+/** Peak RSS sampled while `work` runs (and the process's own high-water mark). */
+async function withRss(work) {
+  const start = process.memoryUsage.rss();
+  let peak = start;
+  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 10);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { ...result, rssStartMB: start / 2 ** 20, rssPeakMB: peak / 2 ** 20 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * Feeds `total` messages, keeping `concurrency` of them outstanding (closed loop), and waits for
+ * an outcome of each (output or error; with split output, `expected(msg)` says when a message is done).
+ */
+function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1 } = {}) {
+  const input = red.node('in');
+  const latencies = [];
+  let fed = 0;
+  let outcomes = 0;
+  let errors = 0;
+  return new Promise((resolve) => {
+    const t0 = process.hrtime.bigint();
+    const feed = () => {
+      const msg = makeMsg(fed);
+      msg._benchT0 = process.hrtime.bigint();
+      fed++;
+      input.receive(msg);
+    };
+    globalThis.__bench = {
+      arrived(msg) {
+        if (msg.error) errors++;
+        outcomes++;
+        if (outcomes % outcomesPerMsg === 0) {
+          latencies.push(Number(process.hrtime.bigint() - msg._benchT0) / 1e6);
+          if (fed < total) feed();
+        }
+        if (outcomes === total * outcomesPerMsg) {
+          const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+          latencies.sort((a, b) => a - b);
+          resolve({ messages: total, seconds, perSecond: total / seconds, p50ms: percentile(latencies, 0.5), p99ms: percentile(latencies, 0.99), errors });
+        }
+      },
+    };
+    for (let i = 0; i < Math.min(concurrency, total); i++) feed();
+  });
+}
+
+/** Case a: raw undici Pool.request, the same body, one JSON parse, rows mapped to objects. */
+async function rawUndici() {
+  const { Pool } = require('undici');
+  const pool = new Pool(opt.origin, { connections: opt.connections, pipelining: 1 });
+  const headers = { 'content-type': 'application/json' };
+  const one = async () => {
+    const t = process.hrtime.bigint();
+    const res = await pool.request({ path: '/api/sql/query', method: 'POST', headers, body: JSON.stringify({ query: QUERY }) });
+    const answer = await res.body.json();
+    const cols = answer.column_names;
+    answer.data.map((r) => { const o = {}; for (let i = 0; i < cols.length; i++) o[cols[i]] = r[i]; return o; });
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  };
+  const run = async (total) => {
+    const latencies = [];
+    let next = 0;
+    const t0 = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: opt.concurrency }, async () => {
+      while (next < total) { next++; latencies.push(await one()); }
+    }));
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    latencies.sort((a, b) => a - b);
+    return { messages: total, seconds, perSecond: total / seconds, p50ms: percentile(latencies, 0.5), p99ms: percentile(latencies, 0.99), errors: 0 };
+  };
+  await run(opt.warmup);
+  const result = await withRss(() => run(opt.messages));
+  await pool.close();
+  return result;
+}
+
+async function inRuntime(flow, makeMsg, { total = opt.messages, concurrency = opt.concurrency, warmup = opt.warmup, outcomesPerMsg } = {}) {
+  const red = await startRed(flow);
+  try {
+    if (warmup) await drive(red, makeMsg, warmup, concurrency, { outcomesPerMsg });
+    return await withRss(() => drive(red, makeMsg, total, concurrency, { outcomesPerMsg }));
+  } finally {
+    await red.stop();
+  }
+}
+
+/** Case 2: 100,000 messages pushed in as fast as Node-RED takes them while the server is slow. */
+async function memory() {
+  const red = await startRed(FLOWS.sql());
+  try {
+    await drive(red, () => ({ query: QUERY }), 200, 32); // warm: pool, JIT
+    global.gc?.();
+    return await withRss(() => new Promise((resolve) => {
+      const input = red.node('in');
+      const total = opt.messages;
+      let outcomes = 0;
+      let errors = 0;
+      const t0 = process.hrtime.bigint();
+      globalThis.__bench = {
+        arrived(msg) {
+          if (msg.error) errors++;
+          if (++outcomes === total) resolve({ messages: total, seconds: Number(process.hrtime.bigint() - t0) / 1e9, errors, answered: total - errors });
+        },
+      };
+      let fed = 0;
+      // 1,000 messages per tick: a burst far faster than the server answers.
+      const burst = () => {
+        for (let i = 0; i < 1000 && fed < total; i++, fed++) input.receive({ query: `${QUERY} /* slow */` });
+        if (fed < total) setImmediate(burst);
+      };
+      burst();
+    }));
+  } finally {
+    await red.stop();
+  }
+}
+
+const CASES = {
+  undici: rawUndici,
+  sql: () => inRuntime(FLOWS.sql(), MESSAGES.sql),
+  http: () => inRuntime(FLOWS.http(), MESSAGES.http),
+  bare: () => inRuntime(FLOWS.bare(), MESSAGES.bare),
+  // A stream of single-row readings, all in flight at once as a burst of sensor messages would be.
+  'predict-on': () => inRuntime(FLOWS.predict(true), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), { total: opt.messages, concurrency: opt.messages, warmup: 100 }),
+  'predict-off': () => inRuntime(FLOWS.predict(false), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), { total: opt.messages, concurrency: opt.messages, warmup: 100 }),
+  memory,
+  'large-split': () => inRuntime(FLOWS.large(true), () => ({ query: 'SELECT big' }), { total: 1, concurrency: 1, warmup: 0, outcomesPerMsg: 200 }),
+  'large-one': () => inRuntime(FLOWS.large(false), () => ({ query: 'SELECT big' }), { total: 1, concurrency: 1, warmup: 0 }),
+};
+
+const run = CASES[caseName];
+if (!run) { console.error(`unknown case ${caseName}`); process.exit(2); }
+run().then((r) => {
+  process.stdout.write(`${JSON.stringify({ case: caseName, ...r, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`);
+  process.exit(0);
+}, (err) => { console.error(err); process.exit(1); });
