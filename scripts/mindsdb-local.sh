@@ -56,6 +56,22 @@ running() { [ -f "$RUN/pid" ] && kill -0 "$(cat "$RUN/pid")" 2>/dev/null; }
 start() {
   [ -x "$VENV/bin/python" ] || die "MindsDB is not installed: run scripts/mindsdb-local.sh install"
   if running; then say "already running on port $PORT (pid $(cat "$RUN/pid"))"; return 0; fi
+  local attempt code
+  # The port is in the kernel's ephemeral range, so another program's outgoing connection can hold
+  # it for a moment: a bind error gets two more tries instead of a 180 s wait.
+  for attempt in 1 2 3; do
+    launch
+    code=0
+    wait_ready || code=$?
+    [ "$code" -eq 0 ] && return 0
+    [ "$code" -eq 2 ] || die "MindsDB did not start on port $PORT (log: $RUN/mindsdb.log)"
+    say "port $PORT was taken while MindsDB started (attempt $attempt); trying again"
+    sleep 3
+  done
+  die "port $PORT stayed busy: set MINDSDB_PORT to a free port"
+}
+
+launch() {
   # Another process on the port would make MindsDB exit with a bind error deep in its log.
   if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
     die "port $PORT is already in use by another process: set MINDSDB_PORT to a free port"
@@ -75,21 +91,30 @@ EOF
     setsid "$VENV/bin/python" -m mindsdb --api=http --no_studio --config="$RUN/config.json" \
     >"$RUN/mindsdb.log" 2>&1 </dev/null &
   echo $! >"$RUN/pid"
+}
+
+# 0: answering; 2: the port was taken (MindsDB stopped again); 1: anything else (stopped).
+wait_ready() {
   for _ in $(seq 1 180); do
     if curl -sf "http://127.0.0.1:$PORT/api/util/ping" >/dev/null 2>&1; then
       say "ready on http://127.0.0.1:$PORT"
       return 0
     fi
+    if grep -q "address already in use" "$RUN/mindsdb.log" 2>/dev/null; then
+      stop
+      return 2
+    fi
     if ! running; then
       tail -30 "$RUN/mindsdb.log" >&2 || true
       rm -f "$RUN/pid"
-      die "MindsDB exited during start-up (log: $RUN/mindsdb.log)"
+      return 1
     fi
     sleep 1
   done
   tail -30 "$RUN/mindsdb.log" >&2 || true
+  say "MindsDB did not answer on port $PORT within 180 s"
   stop
-  die "MindsDB did not answer on port $PORT within 180 s"
+  return 1
 }
 
 stop() {
