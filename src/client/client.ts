@@ -236,7 +236,9 @@ export class MindsDBClient {
     for (let attempt = 0; ; attempt++) {
       let res: TextResponse;
       try {
-        const headers = await this.auth.current();
+        // Headers are a plain object except while a login is under way: no extra await per request.
+        const current = this.auth.current();
+        const headers = current instanceof Promise ? await current : current;
         res = await this.transport.send({ method, path: full, headers: headers as Record<string, string>, body: bodyText, timeoutMs }, this.maxResponseBytes);
       } catch (err) {
         const e = this.scrub(err);

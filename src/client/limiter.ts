@@ -1,8 +1,10 @@
 import { MindsDBError } from './errors';
 
+/** A request waiting for a slot: the task and its promise's settle functions (no closure per waiter). */
 interface Waiter {
-  start: () => void;
-  fail: (err: Error) => void;
+  task: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
 }
 
 /**
@@ -33,10 +35,7 @@ export class RequestLimiter {
         { kind: 'queue-full' }));
     }
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({
-        start: () => { this.execute(task).then(resolve, reject); },
-        fail: reject,
-      });
+      this.waiting.push({ task, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
@@ -44,7 +43,7 @@ export class RequestLimiter {
   close(): void {
     this.closed = true;
     const err = new MindsDBError('the MindsDB server connection was closed (redeploy) before the request was sent', { kind: 'closed' });
-    while (this.head < this.waiting.length) this.waiting[this.head++].fail(err);
+    while (this.head < this.waiting.length) this.waiting[this.head++].reject(err);
     this.waiting.length = 0;
     this.head = 0;
   }
@@ -66,7 +65,7 @@ export class RequestLimiter {
         this.waiting.splice(0, this.head);
         this.head = 0;
       }
-      next.start();
+      this.execute(next.task).then(next.resolve, next.reject);
     }
   }
 }

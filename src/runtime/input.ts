@@ -15,7 +15,13 @@ const MAX_TIMER_MS = 2_147_483_647;
  * It also counts messages in flight, so the node's close waits for them on redeploy.
  */
 export function handleInput(node: Node, status: ThrottledStatus, handler: InputHandler, onClose?: () => Promise<void> | void): void {
-  const inFlight = new Set<Promise<void>>();
+  // A counter, not a set of promises: on the hot path each message costs one then() and no
+  // bookkeeping objects; close() waits on `drained` only when messages are still in flight.
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const finished = (): void => {
+    if (--inFlight === 0 && drained) drained();
+  };
 
   node.on('input', (msg, send: Send, done: Done) => {
     let task: Promise<void>;
@@ -24,29 +30,44 @@ export function handleInput(node: Node, status: ThrottledStatus, handler: InputH
     } catch (err) {
       task = Promise.reject(err);
     }
-    const settled = task.then(
-      () => { done(); },
+    inFlight++;
+    task.then(
+      () => { deliver(node, () => done()); finished(); },
       (err: unknown) => {
         const error = asError(err);
-        status.now(STATUS.error(error instanceof MindsDBError ? error.shortText : 'error'));
-        attachErrorDetails(msg as Msg, error);
-        done(error);
+        deliver(node, () => {
+          status.now(STATUS.error(error instanceof MindsDBError ? error.shortText : 'error'));
+          attachErrorDetails(msg as Msg, error);
+          done(error);
+        });
+        finished();
       },
-    ).catch((err: unknown) => {
-      // Node-RED itself failed to route the outcome (e.g. a msg it cannot clone): say so, once,
-      // rather than leave an unhandled rejection.
-      node.warn(`could not deliver the outcome of a message: ${asError(err).message}`);
-    }).finally(() => { inFlight.delete(settled); });
-    inFlight.add(settled);
+    );
   });
 
   node.on('close', (_removed: boolean, closed: () => void) => {
+    const allDone = new Promise<void>((resolve) => {
+      if (inFlight === 0) resolve();
+      else drained = resolve;
+    });
     Promise.resolve()
       .then(() => onClose?.())
-      .then(() => waitAtMost(Promise.all(inFlight), CLOSE_GRACE_MS))
+      .then(() => waitAtMost(allDone, CLOSE_GRACE_MS))
       .catch(() => undefined)
-      .finally(() => { status.stop(); closed(); });
+      .finally(() => { drained = undefined; status.stop(); closed(); });
   });
+}
+
+/**
+ * Runs Node-RED's side of an outcome. If Node-RED itself fails to route it (e.g. a msg it cannot
+ * clone), say so once rather than throw out of a promise callback (an unhandled rejection).
+ */
+function deliver(node: Node, outcome: () => void): void {
+  try {
+    outcome();
+  } catch (err) {
+    node.warn(`could not deliver the outcome of a message: ${asError(err).message}`);
+  }
 }
 
 /** Structured details beside Node-RED's own msg.error, for flows that branch on the kind of failure. */
