@@ -4,7 +4,7 @@
 // Uses the MindsDB at $MINDSDB_URL (default http://127.0.0.1:47334) when one answers there;
 // otherwise installs (first time) and starts a local one with scripts/mindsdb-local.sh, and stops
 // it again afterwards. --seed seeds it (scripts/seed-mindsdb.mjs). --auth also starts a second
-// local MindsDB with HTTP authentication on (port 47336) and exports MINDSDB_AUTH_URL,
+// local MindsDB with HTTP authentication on (port $MINDSDB_AUTH_PORT, default 47336) and exports MINDSDB_AUTH_URL,
 // MINDSDB_AUTH_USERNAME and MINDSDB_AUTH_PASSWORD for the login tests.
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -14,7 +14,7 @@ import { seed } from './seed-mindsdb.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const localScript = path.join(root, 'scripts', 'mindsdb-local.sh');
-const AUTH_PORT = 47336;
+const AUTH_PORT = Number(process.env.MINDSDB_AUTH_PORT) || 47336;
 
 const say = (m) => console.error(`[with-mindsdb] ${m}`);
 
