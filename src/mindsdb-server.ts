@@ -11,6 +11,7 @@ export = function register(RED: NodeAPI): void {
     RED.nodes.createNode(this, config);
     migrateConfig('mindsdb-server', config);
     const node = this;
+    node.resolvedUrl = typeof config.url === 'string' ? config.url : undefined;
     try {
       node.client = new MindsDBClient(clientOptionsFrom(RED, config, (node.credentials ?? {}) as ServerNodeCredentials));
     } catch (err) {

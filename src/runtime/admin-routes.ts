@@ -1,33 +1,16 @@
 import { MindsDBClient, segment } from '../client';
-import type { ServerNodeConfig, ServerNodeCredentials } from './node-configs';
+import { DialogTarget, scrubbed } from './admin-target';
+import { isPlainObject as isObject } from './properties';
 import type { NodeAPI } from './red';
 import type { ServerNode } from './server';
-import { clientOptionsFrom } from './server-options';
 
-/** Node-RED shows a stored password to the editor as this placeholder, never the secret itself. */
-const STORED_SECRET = '__PWRD__';
-const CREDENTIAL_KEYS = ['session', 'username', 'password', 'token'] as const;
 const ADMIN_TIMEOUT_MS = 10_000;
 
-/** Dialog values posted by the editor (they may not be deployed yet). */
-interface DialogServerValues extends Partial<ServerNodeConfig> {
-  credentials?: ServerNodeCredentials;
-}
-
 interface ListRequest {
-  server?: string;
-  project?: string;
+  server?: unknown;
+  project?: unknown;
   /** The server node's current dialog values, when it is new or changed and not yet deployed. */
-  config?: DialogServerValues;
-}
-
-/**
- * Node-RED substitutes a property that is wholly `${VAR}` when a flow starts; dialog values have
- * not been through that yet, so do the same here.
- */
-function withEnv(value: string | undefined): string | undefined {
-  const m = typeof value === 'string' ? /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value.trim()) : null;
-  return m ? process.env[m[1]] ?? '' : value;
+  config?: unknown;
 }
 
 type Lister = (client: MindsDBClient, project: string) => Promise<string[]>;
@@ -38,69 +21,109 @@ const names = (records: unknown): string[] =>
       .filter((n): n is string => typeof n === 'string'))].sort()
     : [];
 
-/** What each picker lists; only names ever go back to the browser. */
-const LISTERS: Record<string, Lister> = {
-  projects: async (c) => names(await c.request('GET', '/projects/')),
-  models: async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/models`)),
-  databases: async (c) => names(((await c.request('GET', '/databases/')) as Array<{ type?: string }> | null ?? [])
-    .filter((d) => d && d.type !== 'system' && d.type !== 'project')),
-  chatbots: async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/chatbots`)),
-  skills: async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/skills`)),
-  agents: async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/agents`)),
-};
+/**
+ * What each picker lists; only names ever go back to the browser. A Map, not an object literal:
+ * a route parameter such as "constructor" must not find Object.prototype's members.
+ */
+const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
+  ['projects', async (c) => names(await c.request('GET', '/projects/'))],
+  ['models', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/models`))],
+  ['databases', async (c) => names(((await c.request('GET', '/databases/')) as Array<{ type?: string }> | null ?? [])
+    .filter((d) => d && d.type !== 'system' && d.type !== 'project'))],
+  ['chatbots', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/chatbots`))],
+  ['skills', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/skills`))],
+  ['agents', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/agents`))],
+]);
+
+/** The slice of Express that these routes use. */
+interface Req {
+  body?: unknown;
+  params: Record<string, string>;
+  is(type: string): string | false | null;
+}
+interface Res {
+  json(body: unknown): void;
+  status(code: number): Res;
+}
+type Next = (err?: unknown) => void;
+type Handler = (req: Req, res: Res, next: Next) => void;
 
 /**
  * Editor endpoints: "Test connection" for the server dialog and name pickers for the action
- * dialogs. Both work from the dialog's current values before anything is deployed; secrets the
- * editor does not have (shown as placeholders) are taken from the stored credentials of that
- * node id, and nothing secret is ever sent back.
+ * dialogs. They run inside the user's Node-RED with its secrets, so (README, "Reliability and
+ * security"):
+ * - only application/json bodies: a cross-site HTML form can post urlencoded or text bodies
+ *   without a CORS preflight, never JSON;
+ * - a read permission lists names through a deployed server node exactly as deployed; dialog
+ *   values (a new or changed server) need mindsdb-server.write, as Test connection does;
+ * - stored credentials come only from a deployed mindsdb-server node and only for its deployed
+ *   URL, API prefix, auth mode and TLS node (src/runtime/admin-target.ts);
+ * - no answer carries a secret or a value resolved from `${VAR}`.
  */
 export function registerAdminRoutes(RED: NodeAPI): void {
-  type Req = { body?: unknown; params: Record<string, string> };
-  type Res = { json(body: unknown): void; status(code: number): Res };
+  const needsRead = RED.auth.needsPermission('mindsdb-server.read') as Handler;
+  const needsWrite = RED.auth.needsPermission('mindsdb-server.write') as Handler;
 
-  const temporaryClient = (id: string | undefined, values: DialogServerValues): MindsDBClient => {
-    const stored = (id ? RED.nodes.getCredentials(id) : undefined) as ServerNodeCredentials | undefined;
-    const creds: ServerNodeCredentials = {};
-    for (const key of CREDENTIAL_KEYS) {
-      const typed = values.credentials?.[key];
-      creds[key] = withEnv(typed === undefined || typed === STORED_SECRET || typed === '' ? stored?.[key] : typed);
-    }
-    const resolved = { ...values, url: withEnv(values.url), apiPrefix: withEnv(values.apiPrefix) };
-    return new MindsDBClient({ ...clientOptionsFrom(RED, resolved, creds), timeoutMs: ADMIN_TIMEOUT_MS, retries: 0, maxInFlight: 2, maxQueue: 10 });
+  const jsonOnly: Handler = (req, res, next) => {
+    if (req.is('application/json')) { next(); return; }
+    res.status(415).json({ ok: false, error: 'the MindsDB editor endpoints accept only application/json bodies' });
+  };
+  /** Dialog values make the runtime connect where the request says: that takes write permission. */
+  const writeForDialogValues: Handler = (req, res, next) => {
+    if (isObject(req.body) && (req.body as ListRequest).config !== undefined) needsWrite(req, res, next);
+    else next();
+  };
+  const knownList: Handler = (req, res, next) => {
+    if (LISTERS.has(req.params.what)) { next(); return; }
+    res.status(404).json({ ok: false, error: `cannot list "${req.params.what}"` });
   };
 
-  const failure = (err: unknown): { ok: false; error: string } => ({ ok: false, error: err instanceof Error ? err.message : String(err) });
+  const deployedServer = (id: unknown): ServerNode | undefined => {
+    if (typeof id !== 'string' || id === '') return undefined;
+    const node = RED.nodes.getNode(id) as ServerNode | null;
+    return node && node.type === 'mindsdb-server' ? node : undefined;
+  };
 
-  RED.httpAdmin.post('/mindsdb/test', RED.auth.needsPermission('mindsdb-server.write'), async (req: Req, res: Res) => {
-    const body = (req.body ?? {}) as DialogServerValues & { id?: string };
+  const temporaryClient = (target: DialogTarget): MindsDBClient =>
+    new MindsDBClient({ ...target.clientOptions(), timeoutMs: ADMIN_TIMEOUT_MS, retries: 0, maxInFlight: 2, maxQueue: 10 });
+
+  RED.httpAdmin.post('/mindsdb/test', jsonOnly, needsWrite, async (req: Req, res: Res) => {
+    const body = isObject(req.body) ? req.body : {};
+    const target = new DialogTarget(RED, body, deployedServer(body.id));
     let client: MindsDBClient | undefined;
     try {
-      client = temporaryClient(body.id, body);
+      client = temporaryClient(target);
       const status = await client.status();
       const authEnabled = status.auth?.http_auth_enabled === true;
       // With auth on, prove the credentials with a protected call (status itself is public).
       if (authEnabled) await client.request('GET', '/projects/');
       res.json({ ok: true, version: status.mindsdb_version ?? 'unknown', authEnabled, authConfirmed: authEnabled });
     } catch (err) {
-      res.json(failure(err));
+      res.json({ ok: false, error: scrubbed(err, target.sensitiveValues()) });
     } finally {
       client?.close(0).catch(() => undefined);
     }
   });
 
-  RED.httpAdmin.post('/mindsdb/list/:what', RED.auth.needsPermission('mindsdb-server.read'), async (req: Req, res: Res) => {
-    const lister = LISTERS[req.params.what];
-    if (!lister) { res.status(404).json({ ok: false, error: `cannot list "${req.params.what}"` }); return; }
-    const body = (req.body ?? {}) as ListRequest;
-    const deployed = body.server ? (RED.nodes.getNode(body.server) as ServerNode | null) : null;
+  RED.httpAdmin.post('/mindsdb/list/:what', jsonOnly, needsRead, knownList, writeForDialogValues, async (req: Req, res: Res) => {
+    const lister = LISTERS.get(req.params.what) as Lister;
+    const body: ListRequest = isObject(req.body) ? req.body : {};
+    const project = typeof body.project === 'string' && body.project !== '' ? body.project : 'mindsdb';
+    const deployed = deployedServer(body.server);
+    const target = body.config !== undefined
+      ? new DialogTarget(RED, isObject(body.config) ? body.config : {}, deployed)
+      : undefined;
     let temporary: MindsDBClient | undefined;
     try {
-      const client = body.config ? (temporary = temporaryClient(body.server, body.config)) : deployed?.client;
-      if (!client) { res.json({ ok: false, error: 'choose a MindsDB server first' }); return; }
-      res.json({ ok: true, items: await lister(client, body.project || 'mindsdb') });
+      const client = target ? (temporary = temporaryClient(target)) : deployed?.client;
+      if (!client) {
+        const why = deployed ? `the MindsDB server node is not usable: ${deployed.configError ?? 'unknown problem'}` : 'choose a deployed MindsDB server first';
+        res.json({ ok: false, error: scrubbed(why, DialogTarget.deployedSecrets(RED, deployed)) });
+        return;
+      }
+      res.json({ ok: true, items: await lister(client, project) });
     } catch (err) {
-      res.json(failure(err));
+      res.json({ ok: false, error: scrubbed(err, target ? target.sensitiveValues() : DialogTarget.deployedSecrets(RED, deployed)) });
     } finally {
       temporary?.close(0).catch(() => undefined);
     }

@@ -6,6 +6,8 @@ export interface ServerNode extends Node {
   client?: MindsDBClient;
   /** Why the client could not be built (bad URL …), shown on every message. */
   configError?: string;
+  /** The URL as deployed, after Node-RED's `${VAR}` substitution (the editor endpoints never quote it). */
+  resolvedUrl?: string;
 }
 
 /**

@@ -1,12 +1,13 @@
 'use strict';
 /**
- * The editor endpoints behind Node-RED's adminAuth, in the real node-red binary: without a token
- * they answer 401; a read-only user may use the name pickers (mindsdb-server.read) but not Test
- * connection (mindsdb-server.write), which makes the runtime connect with typed credentials.
+ * The editor endpoints behind Node-RED's adminAuth, in the real node-red binary (README,
+ * "Reliability and security"): without a token they answer 401; a read-only user may list names
+ * through a deployed server node as deployed (mindsdb-server.read), but neither test connections
+ * nor list with dialog values (mindsdb-server.write), and never through another node's id; only
+ * JSON bodies are accepted; a stored password never reaches a server the request chose.
  */
 const assert = require('node:assert/strict');
 const { createRequire } = require('node:module');
-const path = require('node:path');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { root, startNodeRed } = require('./harness');
 
@@ -15,17 +16,25 @@ const RUNTIME = process.env.NODE_RED_PACKAGE || 'node-red';
 const bcrypt = createRequire(require.resolve(`${RUNTIME}/package.json`, { paths: [root] }))('bcryptjs');
 const USERS = { admin: 'admin-pass-1', viewer: 'viewer-pass-2' };
 const SCOPES = { admin: '*', viewer: 'read' }; // a token may ask for no more than the user has
+const MDB_USER = 'nodered';
+const MDB_PASSWORD = 'stored-SECRET-pw-5150';
+const STORED = '__PWRD__';
 
 describe('editor endpoints with adminAuth on', function () {
   this.timeout(60000);
-  let fake;
+  let fake; // the deployed MindsDB, with login
+  let open; // a MindsDB without auth, for Test connection
+  let attacker; // a server a request might choose
   let red;
 
   before(async function () {
-    fake = await createFakeMindsDB().listen();
+    fake = await createFakeMindsDB({ auth: { username: MDB_USER, password: MDB_PASSWORD } }).listen();
+    open = await createFakeMindsDB().listen();
+    attacker = await createFakeMindsDB().listen();
     red = await startNodeRed([
       { id: 'tab1', type: 'tab', label: 'auth' },
-      { id: 'srv', type: 'mindsdb-server', url: fake.url, apiPrefix: '/api', authMode: 'none', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 100, maxResponseMB: 64 },
+      { id: 'srv', type: 'mindsdb-server', url: fake.url, apiPrefix: '/api', authMode: 'login', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 100, maxResponseMB: 64 },
+      { id: 'broker', type: 'mqtt-broker', broker: '127.0.0.1', port: 1, autoConnect: false },
     ], {
       adminAuth: {
         type: 'credentials',
@@ -34,12 +43,15 @@ describe('editor endpoints with adminAuth on', function () {
           { username: 'viewer', password: bcrypt.hashSync(USERS.viewer, 8), permissions: 'read' },
         ],
       },
+    }, {
+      srv: { username: MDB_USER, password: MDB_PASSWORD },
+      broker: { user: MDB_USER, password: MDB_PASSWORD },
     });
   });
 
   after(async function () {
     if (red) await red.stop();
-    if (fake) await fake.close();
+    for (const s of [fake, open, attacker]) if (s) await s.close();
   });
 
   async function tokenFor(username) {
@@ -52,33 +64,77 @@ describe('editor endpoints with adminAuth on', function () {
     return (await res.json()).access_token;
   }
 
-  const call = (route, token, body = {}) => fetch(`${red.url}${route}`, {
+  const call = (route, token, body = {}, contentType = 'application/json') => fetch(`${red.url}${route}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
+    headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: contentType === 'application/json' ? JSON.stringify(body) : body,
   });
-  const TEST_BODY = () => ({ url: fake.url, apiPrefix: '/api', authMode: 'none' });
+  const TEST_BODY = () => ({ url: open.url, apiPrefix: '/api', authMode: 'none' });
+  const ATTACK_CONFIG = () => ({ url: attacker.url, apiPrefix: '/api', authMode: 'login', credentials: { username: MDB_USER, password: STORED } });
+  const attackerSawPassword = () => attacker.requests.some((r) => JSON.stringify([r.headers, r.rawBody]).includes(MDB_PASSWORD));
 
   it('refuses both endpoints without a token', async function () {
     assert.equal((await call('mindsdb/test', null, TEST_BODY())).status, 401);
     assert.equal((await call('mindsdb/list/models', null, { server: 'srv' })).status, 401);
-    assert.equal(fake.requestsTo('/status').length, 0, 'nothing reached MindsDB');
+    assert.equal(open.requestsTo('/status').length, 0, 'nothing reached MindsDB');
+    assert.equal(fake.requests.length, 0, 'nothing reached MindsDB');
   });
 
-  it('lets a read-only user list names but not test connections', async function () {
+  it('lets a read-only user list names through the deployed server node, as deployed', async function () {
     const token = await tokenFor('viewer');
     const list = await call('mindsdb/list/models', token, { server: 'srv', project: 'mindsdb' });
     assert.equal(list.status, 200);
     assert.deepEqual(await list.json(), { ok: true, items: ['home_rentals'] });
-    const before = fake.requestsTo('/status').length;
-    // Node-RED answers a missing permission with 401, as it does a missing token.
-    assert.equal((await call('mindsdb/test', token, TEST_BODY())).status, 401);
-    assert.equal(fake.requestsTo('/status').length, before, 'the refused test never reached MindsDB');
   });
 
-  it('lets a user with write permission test a connection', async function () {
-    const res = await call('mindsdb/test', await tokenFor('admin'), TEST_BODY());
+  it('refuses a read-only user Test connection and dialog values (write permission), contacting nothing', async function () {
+    const token = await tokenFor('viewer');
+    const before = open.requests.length;
+    // Node-RED answers a missing permission with 401, as it does a missing token.
+    assert.equal((await call('mindsdb/test', token, TEST_BODY())).status, 401);
+    assert.equal((await call('mindsdb/list/models', token, { server: 'srv', config: TEST_BODY() })).status, 401);
+    assert.equal((await call('mindsdb/list/projects', token, { server: 'srv', config: ATTACK_CONFIG() })).status, 401);
+    assert.equal(open.requests.length, before, 'the refused requests never reached MindsDB');
+    assert.equal(attacker.requests.length, 0);
+  });
+
+  it('never lists through another node\'s id, nor uses its stored password', async function () {
+    for (const user of ['viewer', 'admin']) {
+      const token = await tokenFor(user);
+      const res = await call('mindsdb/list/projects', token, { server: 'broker' });
+      assert.deepEqual(await res.json(), { ok: false, error: 'choose a deployed MindsDB server first' });
+    }
+    const admin = await tokenFor('admin');
+    const res = await call('mindsdb/list/projects', admin, { server: 'broker', config: ATTACK_CONFIG() });
+    assert.equal((await res.json()).ok, false);
+    assert.equal(attackerSawPassword(), false, 'the broker\'s stored password reached the chosen server');
+  });
+
+  it('never sends the server node\'s stored password to a URL the request chose, even for an admin', async function () {
+    const admin = await tokenFor('admin');
+    const listed = await (await call('mindsdb/list/projects', admin, { server: 'srv', config: ATTACK_CONFIG() })).json();
+    assert.equal(listed.ok, false);
+    const tested = await (await call('mindsdb/test', admin, { id: 'srv', ...ATTACK_CONFIG() })).json();
+    assert.equal(tested.ok, false);
+    assert.equal(attackerSawPassword(), false);
+    assert.ok(!JSON.stringify([listed, tested]).includes(MDB_PASSWORD));
+  });
+
+  it('accepts only JSON bodies: a form post gets 415 even with a token', async function () {
+    const admin = await tokenFor('admin');
+    const form = `server=srv&config[url]=${encodeURIComponent(attacker.url)}&config[authMode]=login&config[credentials][password]=${STORED}`;
+    assert.equal((await call('mindsdb/list/projects', admin, form, 'application/x-www-form-urlencoded')).status, 415);
+    assert.equal((await call('mindsdb/test', admin, `url=${encodeURIComponent(attacker.url)}`, 'application/x-www-form-urlencoded')).status, 415);
+    assert.equal((await call('mindsdb/test', admin, JSON.stringify(TEST_BODY()), 'text/plain')).status, 415);
+    assert.equal(attacker.requests.length, 0);
+  });
+
+  it('lets a user with write permission test a connection and list with dialog values', async function () {
+    const admin = await tokenFor('admin');
+    const res = await call('mindsdb/test', admin, TEST_BODY());
     assert.equal(res.status, 200);
     assert.equal((await res.json()).version, '25.14.1');
+    const listed = await call('mindsdb/list/models', admin, { server: 'srv', config: TEST_BODY() });
+    assert.deepEqual(await listed.json(), { ok: true, items: ['home_rentals'] });
   });
 });

@@ -40,13 +40,18 @@ async function waitFor(url, ms, child) {
   }
 }
 
-/** Starts Node-RED with this package and `flows` in a fresh user directory; `settings` adds to ours. */
-async function startNodeRed(flows, settings = {}) {
+/**
+ * Starts Node-RED with this package and `flows` in a fresh user directory; `settings` adds to ours;
+ * `credentials` (node id → credentials) becomes the flows' credential file.
+ */
+async function startNodeRed(flows, settings = {}, credentials = undefined) {
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-browser-'));
   const link = path.join(userDir, 'node_modules', ...pkg.name.split('/'));
   fs.mkdirSync(path.dirname(link), { recursive: true });
   fs.symlinkSync(root, link, 'dir');
   fs.writeFileSync(path.join(userDir, 'flows.json'), JSON.stringify(flows));
+  // credentialSecret: false below, so Node-RED reads this file as plain JSON.
+  if (credentials) fs.writeFileSync(path.join(userDir, 'flows_cred.json'), JSON.stringify(credentials));
   const port = await freePort();
   fs.writeFileSync(path.join(userDir, 'settings.js'), `module.exports = ${JSON.stringify({
     uiHost: '127.0.0.1', uiPort: port, flowFile: 'flows.json', credentialSecret: false,

@@ -8,7 +8,7 @@
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const net = require('node:net');
-const { helper, allNodes } = require('../support/nr');
+const { helper, allNodes, coreNode } = require('../support/nr');
 
 /** A loopback URL where nothing listens. */
 function freePortUrl() {
@@ -130,12 +130,107 @@ describe('admin endpoints for the editor', function () {
 
     it('says what is missing instead of failing: no server, an unknown list, a server error', async () => {
       await helper.load(allNodes(), []);
-      assert.deepEqual(await post('/mindsdb/list/models', {}), { ok: false, error: 'choose a MindsDB server first' });
+      assert.deepEqual(await post('/mindsdb/list/models', {}), { ok: false, error: 'choose a deployed MindsDB server first' });
       const unknown = await helper.request().post('/mindsdb/list/passwords').send({ server: 'srv' }).expect(404);
       assert.equal(unknown.body.ok, false);
       const down = await post('/mindsdb/list/models', { server: 'x', config: { url: await freePortUrl(), apiPrefix: '/api', authMode: 'none' } });
       assert.equal(down.ok, false);
       assert.match(down.error, /refused|connect/i);
+    });
+  });
+
+  describe('rules that keep secrets in (README, "Reliability and security")', () => {
+    let attacker;
+    beforeEach(async () => { attacker = await createFakeMindsDB().listen(); });
+    afterEach(async () => { await attacker.close(); delete process.env.MINDSDB_ADMIN_SECRET; });
+
+    /** Nothing, or nothing carrying `secret`, reached the attacker's server. */
+    const assertAttackerGot = (secret) => {
+      const leaked = attacker.requests.filter((r) => JSON.stringify([r.headers, r.rawBody]).includes(secret));
+      assert.deepEqual(leaked, [], `the secret reached a server the request chose: ${JSON.stringify(leaked.map((r) => r.path))}`);
+    };
+
+    it('rule 1: a cross-site form post (urlencoded) is refused with 415 and contacts nothing', async () => {
+      await deploy();
+      process.env.MINDSDB_ADMIN_SECRET = 'env-SECRET-token-777';
+      const form = (path, fields) => helper.request().post(path).type('form').send(fields);
+      const test = await form('/mindsdb/test', `url=${encodeURIComponent(attacker.url)}&authMode=token&credentials[token]=${encodeURIComponent('${MINDSDB_ADMIN_SECRET}')}`);
+      assert.equal(test.status, 415);
+      const list = await form('/mindsdb/list/projects', `server=srv&config[url]=${encodeURIComponent(attacker.url)}&config[authMode]=login&config[credentials][password]=${STORED}`);
+      assert.equal(list.status, 415);
+      const plain = await helper.request().post('/mindsdb/list/projects').set('content-type', 'text/plain')
+        .send(JSON.stringify({ server: 'srv', config: { url: attacker.url, authMode: 'login', credentials: { password: STORED } } }));
+      assert.equal(plain.status, 415);
+      assert.equal(attacker.requests.length, 0, 'nothing reached the chosen server');
+      assert.equal(fake.requests.length, 0, 'nothing reached the deployed server either');
+    });
+
+    it('rule 2: the stored password never goes to a URL the request chose (list and test)', async () => {
+      await deploy();
+      const config = { url: attacker.url, apiPrefix: '/api', authMode: 'login', credentials: { username: USER, password: STORED } };
+      const listed = await post('/mindsdb/list/projects', { server: 'srv', config });
+      assert.equal(listed.ok, false);
+      assert.match(listed.error, /type it again/);
+      const tested = await post('/mindsdb/test', { id: 'srv', ...config });
+      assert.equal(tested.ok, false);
+      assert.match(tested.error, /type it again/);
+      assertAttackerGot(PASSWORD);
+      assert.equal(attacker.requestsTo('/login').length, 0, 'no login was attempted at the chosen server');
+    });
+
+    it('rule 2: a changed API prefix, auth mode or TLS node also needs the secrets typed again', async () => {
+      await deploy();
+      const same = { url: fake.url, apiPrefix: '/api', authMode: 'login', credentials: { username: USER, password: STORED } };
+      for (const changed of [{ apiPrefix: '/other' }, { authMode: 'token', credentials: { token: STORED } }, { tls: 'some-tls-node' }]) {
+        const body = await post('/mindsdb/test', { id: 'srv', ...same, ...changed });
+        assert.equal(body.ok, false, JSON.stringify(changed));
+        assert.doesNotMatch(JSON.stringify(body), new RegExp(PASSWORD));
+      }
+      assert.equal(fake.requestsTo('/login').length, 0, 'the stored password was not used');
+      // The deployed target itself still works with the placeholder.
+      assert.equal((await post('/mindsdb/test', { id: 'srv', ...same })).ok, true);
+    });
+
+    it('rule 2: stored credentials come only from a mindsdb-server node, never another node\'s id', async () => {
+      const mqtt = coreNode('network/10-mqtt.js');
+      await helper.load([...allNodes(), mqtt], [
+        { id: 'f1', type: 'tab' },
+        { id: 'broker', type: 'mqtt-broker', broker: '127.0.0.1', port: 1, autoConnect: false },
+      ], { broker: { user: USER, password: PASSWORD } });
+      const config = { url: attacker.url, apiPrefix: '/api', authMode: 'login', credentials: { username: USER, password: STORED } };
+      const listed = await post('/mindsdb/list/projects', { server: 'broker', config });
+      assert.equal(listed.ok, false);
+      const tested = await post('/mindsdb/test', { id: 'broker', ...config });
+      assert.equal(tested.ok, false);
+      const deployedOnly = await post('/mindsdb/list/projects', { server: 'broker' });
+      assert.deepEqual(deployedOnly, { ok: false, error: 'choose a deployed MindsDB server first' });
+      assertAttackerGot(PASSWORD);
+      assert.equal(attacker.requestsTo('/login').length, 0);
+    });
+
+    it('rule 4: no error text repeats a ${VAR} value or a secret', async () => {
+      await helper.load(allNodes(), []);
+      process.env.MINDSDB_ADMIN_SECRET = 'not-a-url-SECRET-4711';
+      const bad = await post('/mindsdb/test', { url: '${MINDSDB_ADMIN_SECRET}', apiPrefix: '/api', authMode: 'none' });
+      assert.equal(bad.ok, false);
+      assert.ok(!bad.error.includes('SECRET-4711'), bad.error);
+      process.env.MINDSDB_ADMIN_SECRET = (await freePortUrl()).replace('127.0.0.1', 'localhost');
+      const down = await post('/mindsdb/list/models', { server: 'x', config: { url: '${MINDSDB_ADMIN_SECRET}', apiPrefix: '/api', authMode: 'none' } });
+      assert.equal(down.ok, false);
+      assert.ok(!down.error.includes(new URL(process.env.MINDSDB_ADMIN_SECRET).host), down.error);
+      process.env.MINDSDB_ADMIN_SECRET = 'env-SECRET-token-888';
+      const wrongToken = await post('/mindsdb/test', { url: fake.url, apiPrefix: '/api', authMode: 'token', credentials: { token: '${MINDSDB_ADMIN_SECRET}' } });
+      assert.equal(wrongToken.ok, false);
+      assert.ok(!wrongToken.error.includes('SECRET-token-888'), wrongToken.error);
+    });
+
+    it('rule 5: only the known pickers answer; prototype names are 404', async () => {
+      await deploy();
+      for (const what of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'passwords']) {
+        const res = await helper.request().post(`/mindsdb/list/${what}`).send({ server: 'srv' });
+        assert.equal(res.status, 404, what);
+        assert.equal(res.body.ok, false);
+      }
     });
   });
 });
