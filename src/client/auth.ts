@@ -53,9 +53,16 @@ export class Authenticator {
     return this.login().then(() => this.headers);
   }
 
-  /** After a 401: true when a fresh login was made and the request may be retried once. */
-  async renewAfter401(): Promise<boolean> {
+  /**
+   * After a 401 for a request sent with `rejected` headers: true when the request may be retried
+   * once. Many requests in flight get their 401 at slightly different times after a server
+   * restart; only the first logs in again, the others find newer headers (or the login under way)
+   * and reuse them, so one login serves them all.
+   */
+  async renewAfter401(rejected: Readonly<Record<string, string>>): Promise<boolean> {
     if (this.opts.mode !== 'login') return false;
+    if (this.pendingLogin) { await this.pendingLogin; return true; }
+    if (this.loggedIn && this.headers !== rejected) return true;
     this.loggedIn = false;
     await this.login();
     return true;

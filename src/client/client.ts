@@ -235,10 +235,11 @@ export class MindsDBClient {
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
       let res: TextResponse;
+      let headers: Readonly<Record<string, string>> | undefined;
       try {
         // Headers are a plain object except while a login is under way: no extra await per request.
         const current = this.auth.current();
-        const headers = current instanceof Promise ? await current : current;
+        headers = current instanceof Promise ? await current : current;
         res = await this.transport.send({ method, path: full, headers: headers as Record<string, string>, body: bodyText, timeoutMs }, this.maxResponseBytes);
       } catch (err) {
         const e = this.scrub(err);
@@ -250,7 +251,7 @@ export class MindsDBClient {
       if (res.status >= 200 && res.status < 300) return parseSuccessBody(res, method, full);
       if (res.status === 401 && !renewed && this.auth.mode === 'login') {
         renewed = true;
-        try { await this.auth.renewAfter401(); } catch (err) { throw this.scrub(err); }
+        try { await this.auth.renewAfter401(headers as Readonly<Record<string, string>>); } catch (err) { throw this.scrub(err); }
         attempt--; // a re-login is not one of the configured retries
         continue;
       }

@@ -160,6 +160,20 @@ describe('REST client', function () {
     assert.equal(fake.requestsTo('/login').length, 2);
   });
 
+  it('after a server restart, one login serves every request in flight that got a 401', async () => {
+    await fake.close();
+    fake = await createFakeMindsDB({ auth: { username: 'user', password: 'pw-123', type: 'token' } }).listen();
+    make({ auth: { mode: 'login', username: 'user', password: 'pw-123' }, maxInFlight: 16 });
+    await client.request('GET', '/projects/');
+    fake.restart();
+    // All ten leave with the dead token; their 401s come back spread over 300 ms, most of them
+    // after the first one has already logged in again.
+    for (let i = 0; i < 10; i++) fake.fault(() => new Promise((r) => setTimeout(() => r(false), 30 * i)));
+    const lists = await Promise.all(Array.from({ length: 10 }, () => client.request('GET', '/projects/')));
+    for (const list of lists) assert.deepEqual(list, [{ name: 'mindsdb' }]);
+    assert.equal(fake.requestsTo('/login').length, 2, 'one login at start, one after the restart');
+  });
+
   it('gives a clear auth error for a wrong password, without the password in it', async () => {
     await fake.close();
     fake = await createFakeMindsDB({ auth: { username: 'user', password: 'right-one' } }).listen();
