@@ -1,6 +1,7 @@
 import type { MindsDBClient, RequestOptions } from './client';
 import { MindsDBError } from './errors';
 import { segment } from './paths';
+import { refuseMaskedValues } from './redact';
 
 export interface DatabaseSpec {
   name: string;
@@ -32,6 +33,7 @@ export class DatabasesApi {
   }
 
   async create(spec: DatabaseSpec, checkConnection: boolean, opts?: RequestOptions): Promise<CreatedDatabase> {
+    refuseMaskedValues(spec.parameters, 'the database parameters');
     const body: Json = { database: { name: spec.name, engine: spec.engine, parameters: spec.parameters ?? {} } };
     if (checkConnection) body.check_connection = true;
     const answer = await this.client.request<Json>('POST', '/databases/', body, opts);
@@ -41,6 +43,7 @@ export class DatabasesApi {
 
   async update(spec: DatabaseSpec, checkConnection: boolean, opts?: RequestOptions): Promise<Json> {
     const path = `/databases/${segment(spec.name, 'database name')}`;
+    refuseMaskedValues(spec.parameters, 'the database parameters');
     const database: Json = { parameters: spec.parameters ?? {} };
     if (spec.engine) database.engine = spec.engine;
     const body: Json = { database };

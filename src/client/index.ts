@@ -5,7 +5,7 @@ export type { AuthOptions } from './auth';
 export { MindsDBError, inputError } from './errors';
 export type { MindsDBErrorKind } from './errors';
 export { segment, normalisePrefix } from './paths';
-export { Redactor, redactSecretFields, MASK } from './redact';
+export { Redactor, redactSecretFields, refuseMaskedValues, isSecretKey, maskUriPasswords, MASK } from './redact';
 export { rowsToObjects } from './rows';
 export { parseExplainColumns, targetFromRows } from './predictions';
 export type { TlsOptions } from './transport';

@@ -1,6 +1,7 @@
 import type { MindsDBClient, RequestOptions } from './client';
 import { inputError, MindsDBError } from './errors';
 import { segment } from './paths';
+import { refuseMaskedValues } from './redact';
 
 export type ResourceKind = 'chatbot' | 'skill' | 'agent';
 export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
@@ -71,8 +72,10 @@ export class ResourcesApi {
         case 'get':
           return await this.client.request('GET', item(), undefined, opts);
         case 'create':
+          refuseMaskedValues(req.payload, `the ${kind} settings`);
           return await this.client.request('POST', base, { [spec.wrapper]: { ...req.payload, name: requireName(req, kind) } }, opts);
         case 'update': {
+          refuseMaskedValues(req.payload, `the ${kind} settings`);
           const record: Json = { ...req.payload };
           if (spec.nameInUpdateBody && record.name === undefined) record.name = requireName(req, kind);
           return await this.client.request('PUT', item(), { [spec.wrapper]: record }, opts);
