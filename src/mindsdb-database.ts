@@ -3,6 +3,7 @@ import { handleInput, timeoutFrom } from './runtime/input';
 import { migrateConfig } from './runtime/migrations';
 import type { DatabaseNodeConfig, DatabaseNodeCredentials, DatabaseOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
+import { operationOf } from './runtime/operation';
 import { evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
 import type { Msg, Node, NodeAPI, Send } from './runtime/red';
 import { clientFor } from './runtime/server';
@@ -54,14 +55,6 @@ export = function register(RED: NodeAPI): void {
     const passwordRedactor = new Redactor();
     passwordRedactor.setSecrets([password]);
 
-    const operationOf = (msg: Msg): Operation => {
-      const op = config.operation === 'msg' || !config.operation ? msg.operation : config.operation;
-      if (typeof op !== 'string' || !OPERATIONS.includes(op as Operation)) {
-        throw inputError(`msg.operation must be one of ${OPERATIONS.join(', ')} (got ${JSON.stringify(op) ?? 'nothing'})`);
-      }
-      return op as Operation;
-    };
-
     const specFrom = async (msg: Msg, operation: Operation): Promise<DatabaseSpec> => {
       if (operation === 'list') return { name: '' };
       const payload = isPlainObject(msg.payload) ? msg.payload : {};
@@ -87,7 +80,7 @@ export = function register(RED: NodeAPI): void {
 
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const api = new DatabasesApi(clientFor(RED, config.server));
-      const operation = operationOf(msg);
+      const operation = operationOf(config.operation, msg, OPERATIONS, 'database');
       const spec = await specFrom(msg, operation);
       const timeoutMs = timeoutFrom(msg);
       status.set(STATUS.requesting);
@@ -97,7 +90,7 @@ export = function register(RED: NodeAPI): void {
           case 'list': result = redactSecretFields(await api.list({ timeoutMs })); break;
           case 'get': result = redactSecretFields(await api.get(spec.name, { timeoutMs })); break;
           case 'create': result = await api.create(spec, config.checkConnection === true, { timeoutMs }); break;
-          case 'update': result = redactSecretFields(await api.update(spec, config.checkConnection === true, { timeoutMs })); break;
+          case 'update': result = redactSecretFields(await api.update(spec, config.checkConnection === true, { timeoutMs, createIfMissing: config.updateCreates === true })); break;
           case 'delete': result = await api.delete(spec.name, { timeoutMs }); break;
         }
       } catch (err) {

@@ -4,7 +4,7 @@ import { MicroBatcher } from './runtime/micro-batcher';
 import { migrateConfig } from './runtime/migrations';
 import type { PredictNodeConfig } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
-import { configNumber, describeType, evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
+import { configNumber, describeType, evaluateProperty, isPlainObject, msgText, nonEmptyString } from './runtime/properties';
 import type { Msg, Node, NodeAPI, Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -30,15 +30,6 @@ function rowsFrom(payload: unknown): { rows: Row[]; single: boolean } {
     return { rows: payload as Row[], single: false };
   }
   throw inputError(`msg.payload must be an object (one row) or an array of objects (many rows), not ${describeType(payload)}`);
-}
-
-/** A text field of the message that may fill a blank node field; anything else is a mistake worth reporting. */
-function msgText(msg: Msg, key: 'project' | 'model'): string | undefined {
-  const v = msg[key];
-  if (v === undefined || v === null || v === '') return undefined;
-  const s = nonEmptyString(v);
-  if (s === undefined) throw inputError(`msg.${key} must be a string, not ${describeType(v)}`);
-  return s;
 }
 
 export = function register(RED: NodeAPI): void {

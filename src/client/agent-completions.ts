@@ -51,23 +51,26 @@ const completionsPath = (project: string, agent: string) =>
   `/projects/${segment(project, 'project')}/agents/${segment(agent, 'agent')}/completions`;
 
 /**
- * Asks an agent and returns its final answer. The plain endpoint is tried first; some releases
- * answer it with 500 while streaming works, so a 500 falls back to the stream.
+ * Asks an agent and returns its final answer. A completion that reached the server is never
+ * repeated (each one may be a billed LLM call): a provider error, a rate limit or any other answer
+ * is reported as it is. Only when the server has no plain completions route at all (404 without a
+ * JSON body, or 405) is the question asked once through the streaming route instead.
  */
 export async function completeAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts?: RequestOptions): Promise<Completion> {
+  let response: { message?: { content?: unknown } };
   try {
-    const response = await client.request<{ message?: { content?: unknown } }>('POST', completionsPath(project, agent), { messages }, opts);
-    const content = response?.message?.content;
-    if (typeof content !== 'string') {
-      throw new MindsDBError('unexpected answer from the agent: no message.content', { kind: 'invalid-response', method: 'POST', path: completionsPath(project, agent) });
-    }
-    return { answer: content, response };
+    response = await client.request<{ message?: { content?: unknown } }>('POST', completionsPath(project, agent), { messages }, opts);
   } catch (err) {
-    if (err instanceof MindsDBError && err.kind === 'http' && err.status === 500) {
+    if (err instanceof MindsDBError && err.kind === 'unsupported') {
       return streamAgent(client, project, agent, messages, () => undefined, opts);
     }
     throw err;
   }
+  const content = response?.message?.content;
+  if (typeof content !== 'string') {
+    throw new MindsDBError('unexpected answer from the agent: no message.content', { kind: 'invalid-response', method: 'POST', path: completionsPath(project, agent) });
+  }
+  return { answer: content, response };
 }
 
 /**
@@ -80,11 +83,14 @@ export async function streamAgent(client: MindsDBClient, project: string, agent:
   const path = `${completionsPath(project, agent)}/stream`;
   const res = await client.stream('POST', path, { messages }, opts);
   const parser = new SseParser();
+  // One decoder for the whole stream: a multi-byte character split across network chunks is
+  // completed by the next chunk instead of becoming U+FFFD in each half.
+  const decoder = new TextDecoder('utf-8');
   const chunks: Array<Record<string, unknown>> = [];
   let answer: string | undefined;
   try {
-    for await (const piece of res.body as AsyncIterable<Buffer>) {
-      for (const event of parser.push(piece.toString('utf8'))) {
+    for await (const piece of res.body as AsyncIterable<Uint8Array>) {
+      for (const event of parser.push(decoder.decode(piece, { stream: true }))) {
         if (event.type === 'end') return finish(answer, chunks, path);
         if (event.type === 'error' || (event.error !== undefined && event.type === undefined)) {
           const text = client.redactor.text(String(event.content ?? event.error ?? 'unknown error'));

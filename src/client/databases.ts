@@ -41,9 +41,14 @@ export class DatabasesApi {
     return { name: String(answer.name ?? spec.name), engine: String(answer.engine ?? spec.engine), type: String(answer.type ?? 'data') };
   }
 
-  async update(spec: DatabaseSpec, checkConnection: boolean, opts?: RequestOptions): Promise<Json> {
+  /**
+   * MindsDB's PUT is an upsert: a mistyped name would silently create a new data source. Unless
+   * `createIfMissing`, the database must exist first (a GET; its 404 becomes a clear error).
+   */
+  async update(spec: DatabaseSpec, checkConnection: boolean, opts?: RequestOptions & { createIfMissing?: boolean }): Promise<Json> {
     const path = `/databases/${segment(spec.name, 'database name')}`;
     refuseMaskedValues(spec.parameters, 'the database parameters');
+    if (!opts?.createIfMissing) await this.requireExisting(spec.name, path, opts);
     const database: Json = { parameters: spec.parameters ?? {} };
     if (spec.engine) database.engine = spec.engine;
     const body: Json = { database };
@@ -51,6 +56,18 @@ export class DatabasesApi {
     const answer = await this.client.request<Json>('PUT', path, body, opts);
     rejectConnectionFailure(answer, 'PUT', path, this.client);
     return answer;
+  }
+
+  private async requireExisting(name: string, path: string, opts?: RequestOptions): Promise<void> {
+    try {
+      await this.client.request('GET', path, undefined, opts);
+    } catch (err) {
+      if (err instanceof MindsDBError && err.kind === 'http' && err.status === 404) {
+        throw new MindsDBError(`database "${name}" does not exist, nothing was changed: create it first, or turn on "update creates a missing database"`,
+          { ...err, kind: 'http', status: 404, serverMessage: err.serverMessage, method: 'PUT', path });
+      }
+      throw err;
+    }
   }
 
   async delete(name: string, opts?: RequestOptions): Promise<{ deleted: true; name: string }> {

@@ -19,8 +19,6 @@ export interface ResourceSpec {
   updateCreates: boolean;
   /** The server's PUT reads the name from the body (chatbots), not only from the path. */
   nameInUpdateBody: boolean;
-  /** Records can be addressed by id as well as by name. */
-  byId: boolean;
   /** The specification's path for DELETE, tried only when the server has no route for the real one. */
   deleteFallbackCollection?: string;
   /** What to say when the server has no route for this resource at all. */
@@ -28,21 +26,21 @@ export interface ResourceSpec {
 }
 
 export const RESOURCES: Readonly<Record<ResourceKind, ResourceSpec>> = {
-  chatbot: { collection: 'chatbots', wrapper: 'chatbot', updateCreates: true, nameInUpdateBody: true, byId: false },
+  chatbot: { collection: 'chatbots', wrapper: 'chatbot', updateCreates: true, nameInUpdateBody: true },
   skill: {
-    collection: 'skills', wrapper: 'skill', updateCreates: true, nameInUpdateBody: false, byId: true,
+    collection: 'skills', wrapper: 'skill', updateCreates: true, nameInUpdateBody: false,
     missingText: 'this MindsDB server has no skills (skills were removed in MindsDB 26.0)',
   },
-  agent: { collection: 'agents', wrapper: 'agent', updateCreates: false, nameInUpdateBody: false, byId: true, deleteFallbackCollection: 'agent' },
+  agent: { collection: 'agents', wrapper: 'agent', updateCreates: false, nameInUpdateBody: false, deleteFallbackCollection: 'agent' },
 };
 
 export interface ResourceRequest {
   project: string;
-  /** Name (or id) of the record; not used by list. */
+  /** Name of the record (the server finds records by name only); not used by list. */
   name?: string;
   /** Settings for create/update. */
   payload?: Record<string, unknown>;
-  /** Skills list: keep only the skills attached to this agent (name or id). */
+  /** Skills list: keep only the skills attached to this agent (by name). */
   agent?: string;
 }
 

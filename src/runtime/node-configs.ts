@@ -9,6 +9,8 @@
  * `version` is the saved-config schema version of each node; see src/runtime/migrations.ts.
  */
 
+import type { ResourceOperation } from '../client';
+
 /** TypedInput type names that Node-RED's RED.util.evaluateNodeProperty understands. */
 export type TypedInputType =
   | 'str' | 'num' | 'bool' | 'json' | 'msg' | 'flow' | 'global' | 'env' | 'jsonata' | 're' | 'date' | 'bin';
@@ -119,6 +121,8 @@ export interface DatabaseNodeConfig extends ActionNodeBase {
   extraParams: string;
   /** Ask the server to test the connection before creating (create/update). */
   checkConnection: boolean;
+  /** Update creates a missing database (MindsDB's upsert); off: update fails on a missing one. */
+  updateCreates?: boolean;
 }
 
 /** Credentials of mindsdb-database. */
@@ -126,16 +130,15 @@ export interface DatabaseNodeCredentials {
   password?: string;
 }
 
-export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete' | 'completions' | 'msg';
 
 /** mindsdb-chatbot, mindsdb-skill and mindsdb-agent (one shape, one implementation). */
 export interface ResourceNodeConfig extends ActionNodeBase {
   /** Operation, or 'msg' to take it from msg.operation. 'completions' exists for agents only. */
-  operation: ResourceOperation;
+  operation: ResourceOperation | 'completions' | 'msg';
   /** Project; TypedInput, default "mindsdb". Blank → msg.project, else "mindsdb". */
   project: string;
   projectType: TypedInputType;
-  /** Name (or id for skills and agents) of the chatbot/skill/agent; TypedInput. Blank → msg.name. */
+  /** Name of the chatbot/skill/agent; TypedInput. Blank → msg.name. */
   itemName: string;
   itemNameType: TypedInputType;
   /** Skills only, list: keep only skills attached to this agent (msg.agent fills a blank). */

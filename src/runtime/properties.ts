@@ -1,3 +1,4 @@
+import { inputError } from '../client';
 import type { Msg, Node, NodeAPI } from './red';
 import type { TypedInputType } from './node-configs';
 
@@ -44,4 +45,17 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** Names a value's type for error messages ("an array", "null", "number" …). */
 export function describeType(v: unknown): string {
   return Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v;
+}
+
+/**
+ * A text field of the message (msg.project, msg.model …) that fills a blank node field. Call it
+ * only when the node field is blank, so a msg field the node overrides never fails a message; a
+ * value that is not text is reported, never silently replaced by a default.
+ */
+export function msgText(msg: Msg, key: string): string | undefined {
+  const v = msg[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  const s = nonEmptyString(v);
+  if (s === undefined) throw inputError(`msg.${key} must be a string, not ${describeType(v)}`);
+  return s;
 }

@@ -1,7 +1,7 @@
 /** The slice of Node-RED's runtime API this package uses, typed once. */
-import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeMessageParts, NodeStatus } from 'node-red';
 
-export type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus };
+export type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeMessageParts, NodeStatus };
 
 /** The `send` function Node-RED passes to an input handler. */
 export type Send = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;

@@ -1,13 +1,17 @@
 import {
   completeAgent, inputError, redactSecretFields, ResourcesApi, streamAgent, toAgentMessages,
-  type ResourceKind, type ResourceOperation,
+  type AgentMessage, type Completion, type MindsDBClient, type ResourceKind, type ResourceOperation,
 } from '../client';
 import { handleInput, timeoutFrom } from './input';
 import { migrateConfig } from './migrations';
 import type { ResourceNodeConfig } from './node-configs';
 import { outputPropertyOf, setOutput } from './output';
-import { evaluateProperty, isPlainObject, nonEmptyString } from './properties';
-import type { Msg, Node, NodeAPI, Send } from './red';
+import { operationOf } from './operation';
+import { evaluateProperty, isPlainObject, msgText, nonEmptyString } from './properties';
+import type { Msg, Node, NodeAPI, NodeMessageParts, Send } from './red';
+
+/** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
+type SequenceParts = NodeMessageParts & { type: 'array'; parts?: unknown };
 import { clientFor } from './server';
 import { STATUS, ThrottledStatus } from './status';
 
@@ -28,19 +32,13 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
     const status = new ThrottledStatus(node);
     const outputProperty = outputPropertyOf(config.outputProperty);
 
-    const operationOf = (msg: Msg): Operation => {
-      const op = config.operation === 'msg' || !config.operation ? msg.operation : config.operation;
-      if (typeof op !== 'string' || !operations.includes(op as Operation)) {
-        throw inputError(`the ${kind} operation must be one of ${operations.join(', ')} (got ${JSON.stringify(op) ?? 'nothing'})`);
-      }
-      return op as Operation;
-    };
-
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const client = clientFor(RED, config.server);
-      const operation = operationOf(msg);
-      const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? nonEmptyString(msg.project) ?? 'mindsdb';
-      const name = nonEmptyString(await evaluateProperty(RED, node, config.itemName, config.itemNameType, msg)) ?? nonEmptyString(msg.name);
+      const operation = operationOf(config.operation, msg, operations, kind);
+      // Node fields win; a msg field fills a blank one and must then be text (a number or object
+      // silently becoming "mindsdb" could point a delete at the default project).
+      const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? msgText(msg, 'project') ?? 'mindsdb';
+      const name = nonEmptyString(await evaluateProperty(RED, node, config.itemName, config.itemNameType, msg)) ?? msgText(msg, 'name');
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
       msg.mindsdb = { resource: kind, operation, project, name };
@@ -48,22 +46,11 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
 
       if (operation === 'completions') {
         const messages = toAgentMessages(msg.payload);
-        if (config.streamMode === 'chunks') {
-          // One message per streamed chunk, then the final answer, as a Join-compatible sequence.
-          const id = RED.util.generateId();
-          let index = 0;
-          const result = await streamAgent(client, project, name as string, messages, (chunk) => {
-            send({ ...msg, payload: chunk, parts: { id, index: index++, type: 'array' } } as Msg);
-          }, { timeoutMs });
-          (msg as Record<string, unknown>).parts = { id, index, count: index + 1, type: 'array' };
-          msg.complete = true;
-          (msg.mindsdb as Record<string, unknown>).response = result.response;
-          setOutput(RED, msg, outputProperty, result.answer);
-        } else {
-          const result = await completeAgent(client, project, name as string, messages, { timeoutMs });
-          (msg.mindsdb as Record<string, unknown>).response = redactSecretFields(result.response);
-          setOutput(RED, msg, outputProperty, result.answer);
-        }
+        const result = config.streamMode === 'chunks'
+          ? await streamInChunks(msg, send, client, project, name as string, messages, timeoutMs)
+          : await completeAgent(client, project, name as string, messages, { timeoutMs });
+        (msg.mindsdb as Record<string, unknown>).response = redactSecretFields(result.response);
+        setOutput(RED, msg, outputProperty, result.answer);
         send(msg);
         status.set(STATUS.ok('answered'));
         return;
@@ -73,7 +60,7 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
         throw inputError(`msg.payload must be an object of the ${kind}'s settings for ${operation}`);
       }
       const agent = kind === 'skill' && operation === 'list'
-        ? nonEmptyString(config.agent) ?? nonEmptyString(msg.agent)
+        ? nonEmptyString(config.agent) ?? msgText(msg, 'agent')
         : undefined;
       const result = await new ResourcesApi(client).run(kind, operation, {
         project, name, agent,
@@ -83,6 +70,39 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
       send(msg);
       status.set(STATUS.ok(operation === 'list' && Array.isArray(result) ? `${result.length} ${kind}s` : `${operation} ok`));
     });
+
+    /**
+     * Chunk mode: one message per streamed event, each a part of a Join-compatible sequence
+     * (parts.id/index, an incoming msg.parts nested as parts.parts, the event at the Output
+     * property); the final answer is the input msg itself as the last part (parts.count,
+     * msg.complete). A stream that breaks after N events: the N messages already sent stay sent,
+     * and the input msg ends with one error to Catch, with msg.mindsdb.sequence = {id, chunks: N}
+     * naming the unfinished sequence; it never gets a last part.
+     */
+    async function streamInChunks(msg: Msg, send: Send, client: MindsDBClient, project: string, agent: string,
+      messages: AgentMessage[], timeoutMs: number | undefined): Promise<Completion> {
+      const id = RED.util.generateId();
+      const outer = msg.parts;
+      const partsAt = (index: number, count?: number): SequenceParts => ({
+        id, index, type: 'array', ...(count === undefined ? {} : { count }), ...(outer === undefined ? {} : { parts: outer }),
+      });
+      let index = 0;
+      try {
+        const result = await streamAgent(client, project, agent, messages, (event) => {
+          const part = RED.util.cloneMessage(msg) as Msg;
+          part.parts = partsAt(index++);
+          delete part.complete;
+          setOutput(RED, part, outputProperty, redactSecretFields(event));
+          send(part);
+        }, { timeoutMs });
+        msg.parts = partsAt(index, index + 1);
+        msg.complete = true;
+        return result;
+      } catch (err) {
+        if (index > 0) (msg.mindsdb as Record<string, unknown>).sequence = { id, chunks: index };
+        throw err;
+      }
+    }
   }
 
   RED.nodes.registerType(type, MindsDBResourceNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1]);

@@ -84,7 +84,7 @@ describe('editor endpoints with adminAuth on', function () {
     const token = await tokenFor('viewer');
     const list = await call('mindsdb/list/models', token, { server: 'srv', project: 'mindsdb' });
     assert.equal(list.status, 200);
-    assert.deepEqual(await list.json(), { ok: true, items: ['home_rentals'] });
+    assert.deepEqual(await list.json(), { ok: true, items: ['home_rentals', 'lightwood_rentals'] });
   });
 
   it('refuses a read-only user Test connection and dialog values (write permission), contacting nothing', async function () {
@@ -135,6 +135,6 @@ describe('editor endpoints with adminAuth on', function () {
     assert.equal(res.status, 200);
     assert.equal((await res.json()).version, '25.14.1');
     const listed = await call('mindsdb/list/models', admin, { server: 'srv', config: TEST_BODY() });
-    assert.deepEqual(await listed.json(), { ok: true, items: ['home_rentals'] });
+    assert.deepEqual(await listed.json(), { ok: true, items: ['home_rentals', 'lightwood_rentals'] });
   });
 });

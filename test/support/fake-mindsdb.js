@@ -26,7 +26,13 @@ function createFakeMindsDB(options = {}) {
     sessions: new Set(),
     faults: [],
     databases: new Map(),
-    models: new Map([['mindsdb/home_rentals', { name: 'home_rentals', predict: 'rental_price', status: 'complete' }]]),
+    // home_rentals answers like the real 25.14.1 BYOM models: the input row plus the target column.
+    // lightwood_rentals answers like a lightwood model of older servers, with the _explain,
+    // _confidence, _min/_max columns (for the explain parsing).
+    models: new Map([
+      ['mindsdb/home_rentals', { name: 'home_rentals', predict: 'rental_price', status: 'complete', engine: 'byom' }],
+      ['mindsdb/lightwood_rentals', { name: 'lightwood_rentals', predict: 'rental_price', status: 'complete', engine: 'lightwood', explain: true }],
+    ]),
     projects: new Set(['mindsdb']),
     chatbots: new Map(),
     skills: new Map(),
@@ -187,6 +193,10 @@ function createFakeMindsDB(options = {}) {
     if (method === 'DELETE') { if (!rec) { problem(res, 404, 'Database not found', `Database with name ${name} does not exist`); return; } state.databases.delete(name.toLowerCase()); send(res, 204); return; }
     if (method === 'PUT') {
       const d = (body && body.database) || {};
+      if (body && body.check_connection && d.parameters && String(d.parameters.port) === '1') {
+        problem(res, 400, 'Connection error', 'connection to server at "127.0.0.1", port 1 failed: Connection refused');
+        return;
+      }
       if (!rec) {
         if (!d.engine) { problem(res, 400, 'Wrong argument', 'Please provide "engine"'); return; }
         const created = { id: state.nextId++, name, type: 'data', engine: d.engine, class_type: 'sql', connection_data: d.parameters || {} };
@@ -235,6 +245,7 @@ function createFakeMindsDB(options = {}) {
       const target = m.predict;
       send(res, 200, body.data.map((row, i) => {
         const value = typeof row.sqft === 'number' ? row.sqft * 3 + 100 : 1000;
+        if (!m.explain) return { ...row, [target]: value };
         return {
           ...row, [target]: value, [`${target}_confidence`]: 0.9, [`${target}_min`]: value - 10, [`${target}_max`]: value + 10,
           [`${target}_anomaly`]: null, [`${target}_original`]: null,
@@ -251,7 +262,8 @@ function createFakeMindsDB(options = {}) {
     const store = state[kind];
     const wrapper = kind.slice(0, -1);
     const keyOf = (n) => `${project}/${n}`;
-    const find = (nameOrId) => store.get(keyOf(nameOrId)) || (kind !== 'chatbots' ? [...store.values()].find((r) => r.project === project && String(r.id) === String(nameOrId)) : undefined);
+    // The real server finds chatbots, skills and agents by name only.
+    const find = (name) => store.get(keyOf(name));
     const notFound = () => problem(res, 404, `${wrapper[0].toUpperCase()}${wrapper.slice(1)} not found`, `${wrapper} with name ${rest[0]} does not exist`);
     if (rest.length === 0) {
       if (method === 'GET') { send(res, 200, [...store.values()].filter((r) => r.project === project)); return; }
@@ -311,6 +323,11 @@ function createFakeMindsDB(options = {}) {
         if (kind === 'skills') created.agent_ids = [];
         store.set(keyOf(created.name), created);
         send(res, 201, created);
+        return;
+      }
+      if (kind === 'agents' && !v26() && Array.isArray(rec.skills)) {
+        // 25.14.1 takes skills_to_add / skills_to_remove; a skills list in an update fails.
+        send(res, 500, { title: 'TypeError', detail: "unhashable type: 'dict'", message: "unhashable type: 'dict'" });
         return;
       }
       Object.assign(existing, rec);

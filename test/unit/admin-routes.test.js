@@ -110,7 +110,7 @@ describe('admin endpoints for the editor', function () {
     it('lists names through the deployed server node, names only', async () => {
       await deploy();
       const body = await post('/mindsdb/list/models', { server: 'srv', project: 'mindsdb' });
-      assert.deepEqual(body, { ok: true, items: ['home_rentals'] });
+      assert.deepEqual(body, { ok: true, items: ['home_rentals', 'lightwood_rentals'] });
       assert.deepEqual(await post('/mindsdb/list/projects', { server: 'srv' }), { ok: true, items: ['mindsdb'] });
       assertNoSecret(await post('/mindsdb/list/databases', { server: 'srv' }));
     });
@@ -118,7 +118,7 @@ describe('admin endpoints for the editor', function () {
     it('lists from the dialog\'s values when the server node is new or changed (not deployed)', async () => {
       await deploy();
       const body = await post('/mindsdb/list/models', { server: 'srv', project: 'mindsdb', config: { url: open.url, apiPrefix: '/api', authMode: 'none' } });
-      assert.deepEqual(body, { ok: true, items: ['home_rentals'] });
+      assert.deepEqual(body, { ok: true, items: ['home_rentals', 'lightwood_rentals'] });
       assert.ok(open.requestsTo('/projects/mindsdb/models').length === 1, 'asked the server the dialog names');
     });
 

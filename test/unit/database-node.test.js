@@ -14,6 +14,27 @@ describe('mindsdb-database node', function () {
   const run = async (msg) => { const got = nextMessage('out'); helper.getNode('n1').receive(msg); return got; };
   const fail = async (msg) => { const got = nextMessage('caught'); helper.getNode('n1').receive(msg); return got; };
 
+  it('update fails on a missing database (no upsert by mistake); "update creates" allows it', async () => {
+    await load({ operation: 'update', dbName: 'typo_db', engine: 'postgres' });
+    const m = await fail({ payload: { parameters: { host: 'h' } }, marker: 3 });
+    assert.equal(m.marker, 3);
+    assert.match(m.error.message, /database "typo_db" does not exist, nothing was changed/);
+    assert.equal(fake.requests.filter((r) => r.method === 'PUT').length, 0, 'no PUT was sent');
+    assert.equal(fake.state.databases.has('typo_db'), false);
+    await helper.unload();
+    await load({ operation: 'update', dbName: 'new_db', engine: 'postgres', updateCreates: true });
+    await run({ payload: { parameters: { host: 'h' } } });
+    assert.equal(fake.state.databases.has('new_db'), true, 'create-or-update when asked');
+  });
+
+  it('update with the connection check on fails with the data source\'s reason (400), nothing changed', async () => {
+    fake.state.databases.set('pg', { id: 1, name: 'pg', type: 'data', engine: 'postgres', connection_data: { host: 'h', port: 5432 } });
+    await load({ operation: 'update', dbName: 'pg', checkConnection: true });
+    const m = await fail({ payload: { parameters: { port: 1 } } });
+    assert.match(m.error.message, /400.*Connection refused/);
+    assert.equal(fake.state.databases.get('pg').connection_data.port, 5432);
+  });
+
   it('creates from the node fields: wrapper body, no empty parameters, number port, password credential', async () => {
     await load({ dbName: 'pg', engine: 'postgres', host: '127.0.0.1', port: '5432', user: 'postgres', database: '', extraParams: '{"schema":"public"}' }, { password: 'pw-secret-1' });
     const msg = await run({});
@@ -80,7 +101,7 @@ describe('mindsdb-database node', function () {
   });
 
   for (const [what, def, msg, pattern] of [
-    ['a bad msg.operation', { operation: 'msg' }, { operation: 'drop' }, /msg.operation must be one of/],
+    ['a bad msg.operation', { operation: 'msg' }, { operation: 'drop' }, /database operation must be one of/],
     ['no name', { engine: 'postgres' }, {}, /no database name/],
     ['no engine', { dbName: 'a' }, {}, /no engine/],
     ['bad other parameters', { dbName: 'a', engine: 'postgres', extraParams: '{nope' }, {}, /not valid JSON/],

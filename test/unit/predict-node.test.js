@@ -13,22 +13,32 @@ describe('mindsdb-predict node', function () {
   const load = (def = {}) => helper.load(nodes, flowWith({ ...base, ...def }, { url: fake.url }));
   const predictCalls = () => fake.requests.filter((r) => r.path.endsWith('/predict'));
 
-  it('predicts one row for an object payload: wrapper body, parsed explain, metadata', async () => {
+  it('predicts one row for an object payload: wrapper body, the row with its prediction, metadata (a BYOM model)', async () => {
     await load();
     const got = nextMessage('out');
     helper.getNode('n1').receive({ payload: { sqft: 100 } });
     const msg = await got;
     assert.deepEqual(predictCalls()[0].body, { data: [{ sqft: 100 }] });
     assert.equal(predictCalls()[0].path, '/api/projects/mindsdb/models/home_rentals/predict');
+    assert.deepEqual(msg.payload, { sqft: 100, rental_price: 400 });
+    // No _explain column to read the target from: the node asks the model once.
+    assert.deepEqual(msg.mindsdb, { project: 'mindsdb', model: 'home_rentals', target: 'rental_price', rows: 1 });
+  });
+
+  it('parses a lightwood-style model\'s explain column', async () => {
+    await load({ model: 'lightwood_rentals' });
+    const got = nextMessage('out');
+    helper.getNode('n1').receive({ payload: { sqft: 100 } });
+    const msg = await got;
     assert.equal(msg.payload.rental_price, 400);
     assert.equal(msg.payload.rental_price_explain.predicted_value, 400);
     assert.equal(msg.payload.rental_price_explain_raw, undefined);
     assert.equal(msg.payload.__mindsdb_row_id, 1);
-    assert.deepEqual(msg.mindsdb, { project: 'mindsdb', model: 'home_rentals', target: 'rental_price', rows: 1 });
+    assert.deepEqual(msg.mindsdb, { project: 'mindsdb', model: 'lightwood_rentals', target: 'rental_price', rows: 1 });
   });
 
   it('returns an array for an array payload and keeps the explain string when asked', async () => {
-    await load({ keepExplainString: true });
+    await load({ model: 'lightwood_rentals', keepExplainString: true });
     const got = nextMessage('out');
     helper.getNode('n1').receive({ payload: [{ sqft: 1 }, { sqft: 2 }] });
     const msg = await got;

@@ -67,6 +67,62 @@ describe('mindsdb-chatbot / mindsdb-skill / mindsdb-agent nodes', function () {
     assert.equal(msgs[0].payload.type, 'start');
   });
 
+  it('chunks mode: events at the Output property, an incoming msg.parts nested, the response masked', async () => {
+    await load('mindsdb-agent', { operation: 'completions', itemName: 'a1', streamMode: 'chunks', outputProperty: 'result.answer' });
+    fake.state.agents.set('mindsdb/a1', { id: 1, name: 'a1', project: 'mindsdb' });
+    fake.state.stream = [{ type: 'start' }, { type: 'data', text: 'ok', model: { api_key: 'sk-leaked-in-stream' } }, { type: 'end' }];
+    const got = collect('out', 3);
+    const outer = { id: 'outer-seq', index: 4, count: 9, type: 'array' };
+    helper.getNode('n1').receive({ payload: 'Q', parts: outer, result: { keep: true } });
+    const msgs = await got;
+    assert.deepEqual(msgs.map((m) => m.parts.index), [0, 1, 2]);
+    for (const m of msgs) {
+      assert.deepEqual(m.parts.parts, outer, 'the incoming sequence is nested, not replaced');
+      assert.equal(m.payload, 'Q', 'msg.payload is left alone when the Output property is elsewhere');
+      assert.equal(m.result.keep, true);
+    }
+    assert.equal(msgs[0].result.answer.type, 'start');
+    assert.equal(msgs[1].result.answer.model.api_key, '******');
+    assert.equal(msgs[2].result.answer, 'ok');
+    assert.equal(msgs[2].parts.count, 3);
+    assert.ok(!JSON.stringify(msgs[2].mindsdb.response).includes('sk-leaked-in-stream'), 'msg.mindsdb.response is masked');
+  });
+
+  it('chunks mode: a stream that breaks after N events gives those N parts, then one error to Catch naming the sequence, no last part', async () => {
+    await load('mindsdb-agent', { operation: 'completions', itemName: 'a1', streamMode: 'chunks' });
+    fake.state.agents.set('mindsdb/a1', { id: 1, name: 'a1', project: 'mindsdb' });
+    fake.fault((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"type": "start"}\n\ndata: {"type": "context", "content": "x"}\n\n');
+      setTimeout(() => res.destroy(), 50);
+    });
+    const outputs = [];
+    helper.getNode('out').on('input', (m) => outputs.push(m));
+    const caught = nextMessage('caught');
+    helper.getNode('n1').receive({ payload: 'Q', marker: 7 });
+    const err = await caught;
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(err.marker, 7);
+    assert.match(err.error.message, /broke off|closed|reset|terminated|socket/i);
+    assert.equal(outputs.length, 2);
+    assert.ok(outputs.every((m) => m.parts.count === undefined && m.complete === undefined));
+    assert.deepEqual(err.mindsdb.sequence, { id: outputs[0].parts.id, chunks: 2 });
+  });
+
+  it('a msg.project or msg.name that is not text is an input error, never the default project', async () => {
+    await load('mindsdb-agent', { operation: 'delete', project: '', itemName: 'a1' });
+    fake.state.agents.set('mindsdb/a1', { id: 1, name: 'a1', project: 'mindsdb' });
+    for (const project of [{ name: 'p' }, ['p'], true]) {
+      const m = await fail({ project, marker: 1 });
+      assert.match(m.error.message, /msg\.project must be a string/);
+    }
+    assert.equal(fake.requests.filter((r) => r.method === 'DELETE').length, 0, 'nothing was deleted');
+    await helper.unload();
+    await load('mindsdb-agent', { operation: 'get', project: 'mindsdb', itemName: 'a1' });
+    const ok = await run({ project: { not: 'text' } });
+    assert.equal(ok.payload.name, 'a1', 'a msg field the node overrides does not fail the message');
+  });
+
   for (const [what, type, def, msg, pattern] of [
     ['a missing chatbot (404)', 'mindsdb-chatbot', { operation: 'get', itemName: 'none' }, {}, /404.*Chatbot not found/],
     ['a bad msg.operation', 'mindsdb-skill', {}, { operation: 'completions' }, /must be one of list, get, create, update, delete/],

@@ -90,19 +90,22 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
     assert.equal(fake.requests.length, 1);
   });
 
-  it('skills and agents can be addressed by id', async () => {
-    const s = await api.run('skill', 'create', { project: 'mindsdb', name: 's1', payload: settings.skill });
-    assert.equal((await api.run('skill', 'get', { project: 'mindsdb', name: String(s.id) })).name, 's1');
+  it('records are found by name only, as on the real server (an id is just an unknown name)', async () => {
     const a = await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    assert.equal((await api.run('agent', 'get', { project: 'mindsdb', name: String(a.id) })).name, 'a1');
+    await assert.rejects(api.run('agent', 'get', { project: 'mindsdb', name: String(a.id) }), (err) => err.status === 404);
   });
 
-  it('skills list filtered by agent (name or id), from each skill\'s agent_ids', async () => {
+  it('an agent update with a skills list is rejected by 25.x (skills_to_add / skills_to_remove work)', async () => {
+    await api.run('skill', 'create', { project: 'mindsdb', name: 's1', payload: settings.skill });
+    await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
+    await assert.rejects(api.run('agent', 'update', { project: 'mindsdb', name: 'a1', payload: { skills: ['s1'] } }), (err) => err.status === 500);
+  });
+
+  it('skills list filtered by agent name, from each skill\'s agent_ids', async () => {
     await api.run('skill', 'create', { project: 'mindsdb', name: 's1', payload: settings.skill });
     await api.run('skill', 'create', { project: 'mindsdb', name: 's2', payload: settings.skill });
-    const a = await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: { ...settings.agent, skills: ['s2'] } });
+    await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: { ...settings.agent, skills: ['s2'] } });
     assert.deepEqual((await api.run('skill', 'list', { project: 'mindsdb', agent: 'a1' })).map((s) => s.name), ['s2']);
-    assert.deepEqual((await api.run('skill', 'list', { project: 'mindsdb', agent: String(a.id) })).map((s) => s.name), ['s2']);
     assert.equal((await api.run('skill', 'list', { project: 'mindsdb' })).length, 2);
   });
 
@@ -126,12 +129,42 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
     assert.equal(last().path, '/api/projects/mindsdb/agents/a1/completions');
   });
 
-  it('agent completions fall back to the stream when the plain endpoint answers 500', async () => {
+  it('agent completions never repeat a question that reached the server (a 500 is reported, not re-posted)', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
     fake.state.completionsFail = true;
+    await assert.rejects(completeAgent(client, 'mindsdb', 'a1', toAgentMessages('Q')), (err) => err.status === 500 && /trace_id/.test(err.message));
+    assert.equal(fake.requests.filter((r) => r.path.includes('/completions')).length, 1, 'asked once, never through /stream as well');
+  });
+
+  it('agent completions use the stream only when the server has no plain completions route', async () => {
+    await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
+    fake.fault((req, res) => { res.writeHead(405, { 'content-type': 'text/html' }); res.end('<h1>Method Not Allowed</h1>'); });
     const r = await completeAgent(client, 'mindsdb', 'a1', toAgentMessages('Q'));
     assert.equal(r.answer, 'answer to: Q');
-    assert.equal(last().path, '/api/projects/mindsdb/agents/a1/completions/stream');
+    assert.deepEqual(fake.requests.filter((x) => x.path.includes('/completions')).map((x) => x.path),
+      ['/api/projects/mindsdb/agents/a1/completions', '/api/projects/mindsdb/agents/a1/completions/stream']);
+  });
+
+  it('keeps multi-byte characters whole when the network splits them between chunks', async () => {
+    await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
+    const text = 'Grüße, 温度 21 °C 🌡️';
+    const bytes = Buffer.from(`data: ${JSON.stringify({ type: 'data', text })}\n\ndata: {"type": "end"}\n\n`, 'utf8');
+    fake.fault((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // Cut inside "ü", "温" and the emoji: each piece leaves on its own.
+      const cuts = [bytes.indexOf(Buffer.from('ü')) + 1, bytes.indexOf(Buffer.from('温')) + 2, bytes.indexOf(Buffer.from('🌡')) + 3];
+      let from = 0;
+      const next = () => {
+        const to = cuts.shift() ?? bytes.length;
+        res.write(bytes.subarray(from, to));
+        from = to;
+        if (from < bytes.length) setTimeout(next, 20); else res.end();
+      };
+      next();
+    });
+    const r = await streamAgent(client, 'mindsdb', 'a1', toAgentMessages('Q'), () => undefined);
+    assert.equal(r.answer, text);
+    assert.ok(!r.answer.includes('\uFFFD'));
   });
 
   it('streams v26-shaped chunks and stops at the first end', async () => {
