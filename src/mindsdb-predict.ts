@@ -1,4 +1,4 @@
-import { inputError, parseExplainColumns, targetFromRows, type MindsDBClient, type Row } from './client';
+import { inputError, MindsDBError, parseExplainColumns, targetFromRows, type MindsDBClient, type Row } from './client';
 import { handleInput, timeoutFrom } from './runtime/input';
 import { MicroBatcher } from './runtime/micro-batcher';
 import { migrateConfig } from './runtime/migrations';
@@ -43,16 +43,21 @@ export = function register(RED: NodeAPI): void {
 
     // One HTTP request per batch: the rows of every message, in arrival order.
     const batcher = config.batch
-      ? new MicroBatcher<PredictJob, Row, Row[]>(
+      ? new MicroBatcher<PredictJob, Row>(
         Math.max(1, Math.floor(configNumber(config.batchSize, 100))),
         configNumber(config.batchWindow, 50),
         (_key, items) => {
           const first = items[0].input;
           const rows = items.length === 1 ? first.rows : items.flatMap((i) => i.input.rows);
-          return first.client.predict(first.project, first.model, rows, first.params, { timeoutMs: first.timeoutMs });
+          // The batch waits no longer than its most impatient message allows.
+          const timeouts = items.map((i) => i.input.timeoutMs).filter((t): t is number => t !== undefined);
+          const timeoutMs = timeouts.length ? Math.min(...timeouts) : undefined;
+          return first.client.predict(first.project, first.model, rows, first.params, { timeoutMs });
         },
-        (_item, units) => units,
         (depth) => status.set(depth > 0 ? STATUS.queued(depth) : STATUS.ok('done')),
+        // The server answered (a 4xx/5xx, an SQL-style error, a wrong row count): perhaps one bad
+        // row. Network failures and timeouts would only repeat for every message.
+        (err) => !(err instanceof MindsDBError) || ['http', 'invalid-response'].includes(err.kind),
       )
       : undefined;
 

@@ -5,8 +5,10 @@
  * are sliced back onto their items in order.
  *
  * Guarantees: every item's promise settles exactly once; results are delivered in the order the
- * items arrived (across batches and keys), even when batches complete out of order; a failed
- * batch fails each of its items. No Node-RED in here.
+ * items arrived (across batches and keys), even when batches complete out of order. When a batch
+ * of several items fails in a way `retryAlone` accepts (the server answered, so one bad row may be
+ * to blame, not the network), each item is sent again on its own and only the bad ones fail;
+ * otherwise a failed batch fails each of its items. No Node-RED in here.
  */
 export interface BatchItem<In> {
   input: In;
@@ -15,22 +17,21 @@ export interface BatchItem<In> {
 }
 
 export type Flush<In, Unit> = (key: string, items: ReadonlyArray<BatchItem<In>>) => Promise<Unit[]>;
-export type Shape<In, Unit, Out> = (item: BatchItem<In>, units: Unit[]) => Out;
 
-interface Pending<In, Out> {
+interface Pending<In, Unit> {
   item: BatchItem<In>;
-  resolve: (out: Out) => void;
+  resolve: (units: Unit[]) => void;
   reject: (err: Error) => void;
 }
 
-interface Open<In, Out> {
+interface Open<In, Unit> {
   key: string;
-  entries: Array<Pending<In, Out>>;
+  entries: Array<Pending<In, Unit>>;
   timer: NodeJS.Timeout;
 }
 
-export class MicroBatcher<In, Unit, Out> {
-  private open: Open<In, Out> | undefined;
+export class MicroBatcher<In, Unit> {
+  private open: Open<In, Unit> | undefined;
   /** Deliveries are chained so outputs leave in arrival order. */
   private delivery: Promise<void> = Promise.resolve();
   private waiting = 0;
@@ -39,15 +40,16 @@ export class MicroBatcher<In, Unit, Out> {
     private readonly maxItems: number,
     private readonly maxWaitMs: number,
     private readonly flush: Flush<In, Unit>,
-    private readonly shape: Shape<In, Unit, Out>,
     private readonly onDepth: (depth: number) => void = () => undefined,
+    private readonly retryAlone: (err: Error) => boolean = () => false,
   ) {}
 
   /** Messages collected or waiting for their batch's answer. */
   get depth(): number { return this.waiting; }
 
-  add(key: string, input: In, weight: number): Promise<Out> {
-    return new Promise<Out>((resolve, reject) => {
+  /** Resolves with this item's share of the answer: `weight` units. */
+  add(key: string, input: In, weight: number): Promise<Unit[]> {
+    return new Promise<Unit[]>((resolve, reject) => {
       // A different key closes the open batch first, which keeps arrival order simple to honour.
       if (this.open && this.open.key !== key) this.flushOpen();
       if (!this.open) {
@@ -73,39 +75,44 @@ export class MicroBatcher<In, Unit, Out> {
     clearTimeout(batch.timer);
     const { key, entries } = batch;
     // Start the request now; deliver its results only after every earlier batch delivered.
+    const settled = this.send(key, entries).then((units) => this.isolateIfNeeded(key, entries, units));
+    this.delivery = this.delivery.then(() => settled).then((outcome) => this.deliver(entries, outcome));
+  }
+
+  /** One request for these entries: their units in order, or why they failed. */
+  private send(key: string, entries: ReadonlyArray<Pending<In, Unit>>): Promise<Unit[] | Error> {
     let answer: Promise<Unit[]>;
     try {
       answer = this.flush(key, entries.map((e) => e.item));
     } catch (err) {
       answer = Promise.reject(err);
     }
-    const settled = answer.then(
-      (units) => ({ units, error: undefined as Error | undefined }),
-      (err: unknown) => ({ units: undefined as Unit[] | undefined, error: err instanceof Error ? err : new Error(String(err)) }),
+    const expected = entries.reduce((n, e) => n + e.item.weight, 0);
+    return answer.then(
+      (units) => (Array.isArray(units) && units.length === expected
+        ? units
+        : new Error(`the server answered a batch of ${expected} rows with ${Array.isArray(units) ? units.length : 'no'} rows`)),
+      (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
     );
-    this.delivery = this.delivery.then(() => settled).then(({ units, error }) => this.deliver(entries, units, error));
   }
 
-  private deliver(entries: Array<Pending<In, Out>>, units: Unit[] | undefined, error: Error | undefined): void {
+  /** A batch the server refused: each entry again on its own, so one bad row fails only its message. */
+  private async isolateIfNeeded(key: string, entries: ReadonlyArray<Pending<In, Unit>>, outcome: Unit[] | Error): Promise<Array<Unit[] | Error>> {
+    if (!(outcome instanceof Error)) {
+      let offset = 0;
+      return entries.map((e) => outcome.slice(offset, (offset += e.item.weight)));
+    }
+    if (entries.length === 1 || !this.retryAlone(outcome)) return entries.map(() => outcome);
+    return Promise.all(entries.map((e) => this.send(key, [e])));
+  }
+
+  private deliver(entries: ReadonlyArray<Pending<In, Unit>>, outcomes: Array<Unit[] | Error>): void {
     this.waiting -= entries.length;
     this.onDepth(this.waiting);
-    const expected = entries.reduce((n, e) => n + e.item.weight, 0);
-    if (!error && (!units || units.length !== expected)) {
-      error = new Error(`the server answered a batch of ${expected} rows with ${units ? units.length : 'no'} rows`);
-    }
-    if (error) {
-      for (const e of entries) e.reject(error);
-      return;
-    }
-    let offset = 0;
-    for (const e of entries) {
-      const share = (units as Unit[]).slice(offset, offset + e.item.weight);
-      offset += e.item.weight;
-      try {
-        e.resolve(this.shape(e.item, share));
-      } catch (err) {
-        e.reject(err instanceof Error ? err : new Error(String(err)));
-      }
-    }
+    entries.forEach((e, i) => {
+      const outcome = outcomes[i];
+      if (outcome instanceof Error) e.reject(outcome);
+      else e.resolve(outcome);
+    });
   }
 }

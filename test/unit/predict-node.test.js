@@ -92,28 +92,61 @@ describe('mindsdb-predict node', function () {
     assert.equal(b.payload.sqft, 3);
   });
 
-  it('fails every msg of a failed batch to Catch exactly once', async () => {
+  it('a batch the server refuses is re-sent one message at a time: only the bad row fails', async () => {
     await load({ batch: true, batchSize: 5, batchWindow: 20 });
-    fake.fault((req, res) => { res.writeHead(500, { 'content-type': 'application/json' }); res.end('{"title":"ValueError","detail":"boom"}'); });
+    // Like the real server, the whole request fails when one row cannot be predicted.
+    const refuseBadRows = (req, res, entry) => {
+      if (!entry.body.data.some((r) => r.sqft === 'bad')) return false;
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"title":"ValueError","detail":"could not convert string to float: bad"}');
+      return true;
+    };
+    fake.fault(refuseBadRows, 6);
+    const caught = collect('caught', 1);
+    const out = collect('out', 4);
+    for (let i = 0; i < 5; i++) helper.getNode('n1').receive({ payload: { sqft: i === 2 ? 'bad' : i }, seq: i });
+    const [failed] = await caught;
+    assert.equal(failed.seq, 2);
+    assert.match(failed.error.message, /could not convert/);
+    assert.deepEqual((await out).map((m) => m.seq), [0, 1, 3, 4], 'the good rows still get predictions, in order');
+    assert.equal(predictCalls().length, 6, 'one batch, then each message on its own');
+  });
+
+  it('fails every msg of a batch that failed on the network exactly once, without re-sending', async () => {
+    await load({ batch: true, batchSize: 5, batchWindow: 20 });
+    fake.fault((req, res) => { res.socket.destroy(); });
     const caught = collect('caught', 5);
     let outputs = 0;
     helper.getNode('out').on('input', () => { outputs++; });
     for (let i = 0; i < 5; i++) helper.getNode('n1').receive({ payload: { sqft: i }, seq: i });
     const msgs = await caught;
     assert.deepEqual(msgs.map((m) => m.seq).sort(), [0, 1, 2, 3, 4]);
-    assert.ok(msgs.every((m) => /boom/.test(m.error.message)));
+    assert.equal(predictCalls().length, 1);
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(outputs, 0, 'a failed msg must not also be sent on');
   });
 
-  it('fails a batch whose answer has the wrong number of rows', async () => {
+  it('re-sends a batch whose answer has the wrong number of rows one message at a time', async () => {
     await load({ batch: true, batchSize: 2, batchWindow: 20 });
     fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('[{"x":1}]'); });
-    const caught = collect('caught', 2);
+    const out = collect('out', 2);
     helper.getNode('n1').receive({ payload: { sqft: 1 } });
     helper.getNode('n1').receive({ payload: { sqft: 2 } });
+    assert.deepEqual((await out).map((m) => m.payload.rental_price), [103, 106]);
+    assert.equal(predictCalls().length, 3);
+  });
+
+  it('a batch honours the shortest msg.timeout among its messages', async () => {
+    await load({ batch: true, batchSize: 3, batchWindow: 20 });
+    fake.fault(() => undefined); // never answers
+    const caught = collect('caught', 3, 4000);
+    const started = Date.now();
+    helper.getNode('n1').receive({ payload: { sqft: 1 } });
+    helper.getNode('n1').receive({ payload: { sqft: 2 }, timeout: 150 });
+    helper.getNode('n1').receive({ payload: { sqft: 3 } });
     const msgs = await caught;
-    assert.ok(msgs.every((m) => /batch of 2 rows with 1 rows/.test(m.error.message)));
+    assert.ok(Date.now() - started < 2000, `the batch waited ${Date.now() - started} ms (server timeout 5000, shortest msg.timeout 150)`);
+    for (const m of msgs) assert.match(m.error.message, /no (complete )?answer|timed out|timeout|within/i);
   });
 
   it('shows the queue depth while batching', async () => {
