@@ -5,7 +5,7 @@ import type { DatabaseNodeConfig, DatabaseNodeCredentials, DatabaseOperation } f
 import { outputPropertyOf, setOutput } from './runtime/output';
 import { operationOf } from './runtime/operation';
 import { evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
-import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
 
@@ -103,7 +103,7 @@ export = function register(RED: NodeAPI): void {
     });
   }
 
-  RED.nodes.registerType('mindsdb-database', MindsDBDatabaseNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1], {
+  registerNodeType(RED, 'mindsdb-database', MindsDBDatabaseNode, {
     credentials: { password: { type: 'password' } },
   });
 };

@@ -5,7 +5,7 @@ import { migrateConfig } from './runtime/migrations';
 import type { PredictNodeConfig } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
 import { configNumber, describeType, evaluateProperty, isPlainObject, msgText, nonEmptyString } from './runtime/properties';
-import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
 
@@ -92,5 +92,5 @@ export = function register(RED: NodeAPI): void {
     }, () => { batcher?.flushNow(); });
   }
 
-  RED.nodes.registerType('mindsdb-predict', MindsDBPredictNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1]);
+  registerNodeType(RED, 'mindsdb-predict', MindsDBPredictNode);
 };

@@ -2,7 +2,7 @@ import { MindsDBClient } from './client';
 import { registerAdminRoutes } from './runtime/admin-routes';
 import { migrateConfig } from './runtime/migrations';
 import type { ServerNodeConfig, ServerNodeCredentials } from './runtime/node-configs';
-import type { NodeAPI } from './runtime/red';
+import { registerNodeType, type NodeAPI } from './runtime/red';
 import type { ServerNode } from './runtime/server';
 import { clientOptionsFrom } from './runtime/server-options';
 
@@ -26,7 +26,7 @@ export = function register(RED: NodeAPI): void {
     });
   }
 
-  RED.nodes.registerType('mindsdb-server', MindsDBServerNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1], {
+  registerNodeType(RED, 'mindsdb-server', MindsDBServerNode, {
     credentials: {
       session: { type: 'password' },
       username: { type: 'text' },

@@ -4,7 +4,7 @@ import { migrateConfig } from './runtime/migrations';
 import type { SqlNodeConfig } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
 import { configNumber, describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
-import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
 
@@ -89,5 +89,5 @@ export = function register(RED: NodeAPI): void {
     });
   }
 
-  RED.nodes.registerType('mindsdb-sql', MindsDBSqlNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1]);
+  registerNodeType(RED, 'mindsdb-sql', MindsDBSqlNode);
 };

@@ -4,6 +4,7 @@ import { RequestLimiter } from './limiter';
 import { normalisePrefix, segment } from './paths';
 import { Redactor } from './redact';
 import { httpError, parseSuccessBody } from './response';
+import { describeType, isPlainObject as isObject, MAX_TIMER_MS } from './values';
 import { HttpTransport, isNotSent, type OpenedResponse, type TextResponse, type TlsOptions } from './transport';
 
 export interface ClientOptions {
@@ -303,21 +304,14 @@ export function checkSqlAnswer(answer: unknown, redactor: Redactor, path: string
 }
 
 function invalid(method: string, path: string, expected: string, got?: unknown): MindsDBError {
-  const what = got === undefined ? '' : ` (got ${Array.isArray(got) ? 'an array' : got === null ? 'null' : typeof got})`;
+  const what = got === undefined ? '' : ` (got ${describeType(got)})`;
   return new MindsDBError(`unexpected answer from MindsDB to ${method} ${path}: expected ${expected}${what}`,
     { kind: 'invalid-response', method, path });
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function positive(v: number | undefined, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
 }
-
-/** Node's timers hold at most 2^31-1 ms; a longer delay would silently become 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 function secretsOf(auth: AuthOptions): string[] {
   switch (auth.mode) {

@@ -17,3 +17,4 @@ export type { ResourceKind, ResourceOperation, ResourceRequest, ResourceSpec, De
 export { completeAgent, streamAgent, toAgentMessages } from './agent-completions';
 export type { AgentMessage, Completion } from './agent-completions';
 export { SseParser } from './sse';
+export { isPlainObject, describeType, MAX_TIMER_MS } from './values';

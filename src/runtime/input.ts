@@ -1,12 +1,10 @@
-import { MindsDBError, inputError } from '../client';
+import { MAX_TIMER_MS, MindsDBError, inputError } from '../client';
 import type { Done, Msg, Node, Send } from './red';
 import { STATUS, ThrottledStatus } from './status';
 
 export type InputHandler = (msg: Msg, send: Send) => Promise<void>;
 
 const CLOSE_GRACE_MS = 10_000;
-/** Node's timers hold at most 2^31-1 ms; a longer delay silently becomes 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Wires a node's input to an async handler with Node-RED's send/done contract:

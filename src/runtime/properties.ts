@@ -1,4 +1,6 @@
-import { inputError } from '../client';
+import { describeType, inputError } from '../client';
+
+export { isPlainObject, describeType } from '../client';
 import type { Msg, Node, NodeAPI } from './red';
 import type { TypedInputType } from './node-configs';
 
@@ -37,15 +39,6 @@ export function configCount(v: unknown, fallback: number): number {
   return Number.isInteger(n) && n >= 0 ? n : fallback;
 }
 
-/** A JSON-style object (not an array, null or Buffer): what a row or a settings record must be. */
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
-}
-
-/** Names a value's type for error messages ("an array", "null", "number" …). */
-export function describeType(v: unknown): string {
-  return Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v;
-}
 
 /**
  * A text field of the message (msg.project, msg.model …) that fills a blank node field. Call it

@@ -8,7 +8,7 @@ import type { ResourceNodeConfig } from './node-configs';
 import { outputPropertyOf, setOutput } from './output';
 import { operationOf } from './operation';
 import { evaluateProperty, isPlainObject, msgText, nonEmptyString } from './properties';
-import type { Msg, Node, NodeAPI, NodeMessageParts, Send } from './red';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from './red';
 
 /** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
 type SequenceParts = NodeMessageParts & { type: 'array'; parts?: unknown };
@@ -105,5 +105,5 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
     }
   }
 
-  RED.nodes.registerType(type, MindsDBResourceNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1]);
+  registerNodeType(RED, type, MindsDBResourceNode);
 }

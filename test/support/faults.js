@@ -31,6 +31,12 @@ const FAULTS = {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(big);
   },
+  /** A server-sent event stream (or what a client takes for one) that breaks after its first event. */
+  'stream broken after one event': (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: {"type": "start", "prompt": "q"}\n\n');
+    setTimeout(() => req.socket.destroy(), 5);
+  },
   /** A slow but timely answer: must succeed. */
   'slow answer': () => new Promise((resolve) => setTimeout(() => resolve(false), 100)),
 };

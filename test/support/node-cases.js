@@ -8,7 +8,14 @@ const NODE_CASES = [
   { type: 'mindsdb-chatbot', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str' }, msg: () => ({ operation: 'list' }) },
   { type: 'mindsdb-skill', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', agent: '' }, msg: () => ({ operation: 'list' }) },
   { type: 'mindsdb-agent', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', streamMode: 'final' }, msg: () => ({ operation: 'list' }) },
+  { type: 'mindsdb-agent', label: 'mindsdb-agent (completions)', setup: withAgent, def: { operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'a1', itemNameType: 'str', streamMode: 'final' }, msg: () => ({ payload: 'How warm is it?' }) },
+  { type: 'mindsdb-agent', label: 'mindsdb-agent (completions, streamed in chunks)', setup: withAgent, def: { operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'a1', itemNameType: 'str', streamMode: 'chunks' }, msg: () => ({ payload: 'How warm is it?' }) },
 ];
+
+/** The agent the completions cases ask (the fake, like the real server, answers 404 for unknown agents). */
+function withAgent(fake) {
+  fake.state.agents.set('mindsdb/a1', { id: 1, name: 'a1', project: 'mindsdb', model_name: 'gpt-4o', provider: 'openai' });
+}
 
 /**
  * Counts the outcomes of messages sent into n1, by a marker property: outputs at `out`, errors

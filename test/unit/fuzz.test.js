@@ -37,6 +37,7 @@ describe('fuzz: 10,000 generated messages per node', function () {
 
   NODE_CASES.forEach((nodeCase, k) => {
     it(`${nodeCase.label || nodeCase.type}: every generated message ends in exactly one outcome`, async () => {
+      if (nodeCase.setup) nodeCase.setup(fake);
       await helper.load(allNodes(), flowWith({ type: nodeCase.type, ...nodeCase.def }, { url: fake.url, timeout: 2000, retries: 0, maxQueue: 100000 }));
       const counter = outcomeCounter(helper);
       const n1 = helper.getNode('n1');

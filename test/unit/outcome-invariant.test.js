@@ -24,6 +24,7 @@ describe('outcome invariant: every node × every fault', function () {
     for (const fault of cases) {
       it(`${nodeCase.label || nodeCase.type} × ${fault}`, async () => {
         const url = fault.startsWith('connection refused') ? 'http://127.0.0.1:1' : fake.url;
+        if (nodeCase.setup) nodeCase.setup(fake);
         await helper.load(allNodes(), flowWith({ type: nodeCase.type, ...nodeCase.def }, { url, timeout: 300, retries: 0, maxResponseMB: 1 }));
         if (FAULTS[fault]) fake.fault(FAULTS[fault], N * 3);
         const counter = outcomeCounter(helper);

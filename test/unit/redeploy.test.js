@@ -17,6 +17,7 @@ describe('close and redeploy with requests in flight', function () {
 
   for (const nodeCase of NODE_CASES) {
     it(`${nodeCase.label || nodeCase.type}: each in-flight message ends exactly once, no socket left`, async () => {
+      if (nodeCase.setup) nodeCase.setup(fake);
       const flow = flowWith({ type: nodeCase.type, ...nodeCase.def }, { url: fake.url, maxInFlight: 4, retries: 0 });
       await helper.load(allNodes(), flow);
       const counter = outcomeCounter(helper);

@@ -42,6 +42,7 @@ describe('secrets never leak', function () {
       if (mode === 'token') fake.state.tokens.add(SECRETS.token);
       const outputs = [];
       for (const nodeCase of NODE_CASES) {
+        if (nodeCase.setup) nodeCase.setup(fake);
         await helper.load(allNodes(), flowWith({ type: nodeCase.type, ...nodeCase.def }, { url: fake.url, authMode: mode, retries: 0 }), { srv: { ...SECRETS } });
         const counter = outcomeCounter(helper);
         helper.getNode('out').on('input', (m) => outputs.push(m));
