@@ -117,7 +117,7 @@ describe('e2e against a real MindsDB', function () {
       const updated = await ok({ operation: 'update', name, payload: { parameters: { schema: 'public' } } });
       assert.equal(updated.payload.connection_data.schema, 'public');
       assert.deepEqual((await ok({ operation: 'delete', name })).payload, { deleted: true, name });
-      assert.match((await fails({ operation: 'get', name })).error.message, /404/);
+      assert.match((await fails({ operation: 'get', name })).error.message, /404.*Database not found|404.*does not exist/i);
     });
     it('reports a duplicate database (409)', async () => {
       await load(def);
@@ -133,7 +133,14 @@ describe('e2e against a real MindsDB', function () {
     });
     it('reports an unknown engine', async () => {
       await load({ ...def, engine: 'no_such_engine', checkConnection: false });
-      assert.ok((await fails({ operation: 'create', name: `${name}4` })).error);
+      // The real server's own words (docs/real-mindsdb.md), not just "some error".
+      assert.match((await fails({ operation: 'create', name: `${name}4` })).error.message, /500.*'NoneType' object has no attribute 'get'/);
+    });
+    it('update of a mistyped database name fails and creates nothing (MindsDB\'s PUT would)', async () => {
+      await load({ ...def, checkConnection: false });
+      const e = await fails({ operation: 'update', name: `${name}_typo`, payload: { parameters: { schema: 'public' } } });
+      assert.match(e.error.message, new RegExp(`database "${name}_typo" does not exist, nothing was changed`));
+      assert.match((await fails({ operation: 'get', name: `${name}_typo` })).error.message, /404.*Database not found|404.*does not exist/i);
     });
   });
 
