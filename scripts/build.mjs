@@ -1,13 +1,35 @@
 // Build: compile src/ (TypeScript) to CommonJS in nodes/, beside the editor .html files and their
 // locales, and copy icons/ to nodes/icons/, because Node-RED looks for a node's icons only in an
 // icons/ folder next to its .js file.
+//
+// nodes/ mixes sources (the editor .html files, locales/) with output, and tsc never deletes a
+// file whose source is gone: without a clean first, a removed or renamed .ts would keep shipping
+// as stale .js in the package. So everything the build generates (git-ignored: .js, .js.map,
+// .d.ts, icons/) is deleted before it compiles; the sources are left alone.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'nodes');
+const GENERATED = /\.(js|js\.map|d\.ts)$/;
+
+/** Deletes the generated files under `dir`, and the folders that only held such files. */
+function clean(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      clean(p);
+      if (fs.readdirSync(p).length === 0) fs.rmdirSync(p);
+    } else if (GENERATED.test(entry.name)) {
+      fs.rmSync(p);
+    }
+  }
+}
+
+fs.rmSync(path.join(out, 'icons'), { recursive: true, force: true });
+clean(out);
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
-fs.rmSync(path.join(root, 'nodes', 'icons'), { recursive: true, force: true });
-fs.cpSync(path.join(root, 'icons'), path.join(root, 'nodes', 'icons'), { recursive: true });
+fs.cpSync(path.join(root, 'icons'), path.join(out, 'icons'), { recursive: true });
