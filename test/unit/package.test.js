@@ -61,6 +61,18 @@ describe('the npm package', function () {
     for (const e of examples) assert.ok(files.includes(e), `${e} is shipped`);
   });
 
+  it('asks for the Node.js its dependencies need, and admits the Node that Node-RED 5 needs', function () {
+    // semver as node-red-node-test-helper resolves it (not a dependency of ours).
+    const semver = require(require.resolve('semver', { paths: [require.resolve('node-red-node-test-helper')] }));
+    const ours = semver.minVersion(pkg.engines.node).version;
+    const needed = Object.keys(pkg.dependencies).map((dep) => {
+      const range = require(path.join(root, 'node_modules', dep, 'package.json')).engines?.node;
+      return range ? semver.minVersion(range).version : '0.0.0';
+    }).sort(semver.rcompare)[0];
+    assert.equal(ours, needed, `engines.node starts at ${ours}, the dependencies at ${needed}`);
+    assert.ok(semver.satisfies('22.9.0', pkg.engines.node), 'Node-RED 5 runs on Node 22.9 and later');
+  });
+
   it('ships the runtime modules every node file requires', function () {
     const unresolved = [];
     for (const js of files.filter((f) => f.endsWith('.js') && f.startsWith('nodes/'))) {
