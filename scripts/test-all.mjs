@@ -1,27 +1,36 @@
 #!/usr/bin/env node
 // `npm test`: every suite, in order, on a fresh clone too (installs dependencies first).
-//   unit      against an in-process fake MindsDB, on Node-RED 4.1
-//   compat    the same unit suite on Node-RED 3.1
+//   unit      against an in-process fake MindsDB, on Node-RED 4.1 and 3.1 (this Node), and on
+//             Node-RED 5.0 under Node 22
 //   e2e       against a real MindsDB (started, seeded and stopped by scripts/with-mindsdb.mjs
 //             when MINDSDB_URL does not answer), plus a second one with authentication on
-//   browser   the editor in Debian's Chromium on Node-RED 4.1 and 3.1 (Chromium installed with
-//             apt when missing and we are root)
-// Every suite runs even when an earlier one failed; the exit code says whether all passed.
+//   browser   the editor in Debian's Chromium on Node-RED 4.1 and 3.1, and 5.0 under Node 22
+//             (Chromium installed with apt when missing and we are root)
+// Node 22 comes from the npm registry on first use (scripts/node22.mjs). Every suite runs even
+// when an earlier one failed; the exit code says whether all passed.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium, ensureDeps } from './ensure-deps.mjs';
+import { node22 } from './node22.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 
 ensureDeps();
+// Without Node 22 the Node-RED 5 legs fail with the reason; the other suites still run.
+let node22Path = null;
+let node22Error = '';
+try { node22Path = node22(); } catch (err) { node22Error = err.message; console.error(`[setup] ${err.message}`); }
+const here = `Node ${process.versions.node.split('.')[0]}`;
 const suites = [
-  ['unit (Node-RED 4.1)', [process.execPath, mocha, '--config', 'test/.mocharc.json'], {}],
-  ['unit (Node-RED 3.1)', [process.execPath, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
+  [`unit (Node-RED 4.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], {}],
+  [`unit (Node-RED 3.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
+  ['unit (Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
   ['e2e (real MindsDB)', [process.execPath, 'scripts/with-mindsdb.mjs', '--seed', '--auth', process.execPath, mocha, '--config', 'test/e2e/.mocharc.json'], {}],
-  ['browser (Node-RED 4.1, Chromium)', [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], {}],
-  ['browser (Node-RED 3.1, Chromium)', [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
+  [`browser (Node-RED 4.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], {}],
+  [`browser (Node-RED 3.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
+  ['browser (Node-RED 5.0, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
 ];
 // A missing browser is reported by the browser suite itself; the other suites still run.
 try { ensureChromium(); } catch (err) { console.error(`[setup] could not install chromium: ${err.message}`); }
@@ -29,6 +38,11 @@ try { ensureChromium(); } catch (err) { console.error(`[setup] could not install
 const results = [];
 for (const [name, [cmd, ...args], env] of suites) {
   console.log(`\n=== ${name}`);
+  if (!cmd) {
+    console.log(`not run: ${node22Error}`);
+    results.push({ name, ok: false, seconds: 0 });
+    continue;
+  }
   const started = Date.now();
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   results.push({ name, ok: r.status === 0, seconds: Math.round((Date.now() - started) / 1000) });
