@@ -2,6 +2,7 @@
 // `npm test`: every suite, in order, on a fresh clone too (installs dependencies first).
 //   unit      against an in-process fake MindsDB, on Node-RED 4.1 and 3.1 (this Node), and on
 //             Node-RED 5.0 under Node 22
+//   runtime   the packed tarball installed into a real Node-RED 5.0 on Node 22, a flow through it
 //   e2e       against a real MindsDB (started, seeded and stopped by scripts/with-mindsdb.mjs
 //             when MINDSDB_URL does not answer), plus a second one with authentication on
 //   browser   the editor in Debian's Chromium on Node-RED 4.1 and 3.1, and 5.0 under Node 22
@@ -27,6 +28,7 @@ const suites = [
   [`unit (Node-RED 4.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], {}],
   [`unit (Node-RED 3.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
   ['unit (Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
+  ['runtime (packed tarball in Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/runtime/.mocharc.json'], {}],
   ['e2e (real MindsDB)', [process.execPath, 'scripts/with-mindsdb.mjs', '--seed', '--auth', process.execPath, mocha, '--config', 'test/e2e/.mocharc.json'], {}],
   [`browser (Node-RED 4.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], {}],
   [`browser (Node-RED 3.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],

@@ -4,7 +4,7 @@
  * its own process and user directory, this package installed by symlink as a user would have it)
  * and Debian's Chromium driven by playwright-core. Nothing is mocked on the editor side.
  */
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -45,12 +45,25 @@ async function waitFor(url, ms, child) {
 /**
  * Starts Node-RED with this package and `flows` in a fresh user directory; `settings` adds to ours;
  * `credentials` (node id → credentials) becomes the flows' credential file.
+ * `options.tarball`: install that `npm pack` tarball the way a user installs the package (npm
+ * install in the user directory) instead of linking this checkout (test/runtime/ does);
+ * `options.nodeRed`: the Node-RED package to run instead of NODE_RED_PACKAGE's.
  */
-async function startNodeRed(flows, settings = {}, credentials = undefined) {
+async function startNodeRed(flows, settings = {}, credentials = undefined, options = {}) {
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-browser-'));
-  const link = path.join(userDir, 'node_modules', ...pkg.name.split('/'));
-  fs.mkdirSync(path.dirname(link), { recursive: true });
-  fs.symlinkSync(root, link, 'dir');
+  if (options.tarball) {
+    fs.writeFileSync(path.join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', version: '0.0.1', private: true }));
+    try {
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', options.tarball], { cwd: userDir, stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch (err) {
+      fs.rmSync(userDir, { recursive: true, force: true });
+      throw new Error(`npm install ${options.tarball} failed: ${err.stderr || err.message}`);
+    }
+  } else {
+    const link = path.join(userDir, 'node_modules', ...pkg.name.split('/'));
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    fs.symlinkSync(root, link, 'dir');
+  }
   fs.writeFileSync(path.join(userDir, 'flows.json'), JSON.stringify(flows));
   // credentialSecret: false below, so Node-RED reads this file as plain JSON.
   if (credentials) fs.writeFileSync(path.join(userDir, 'flows_cred.json'), JSON.stringify(credentials));
@@ -65,7 +78,7 @@ async function startNodeRed(flows, settings = {}, credentials = undefined) {
     ...settings,
   })};\n`);
   const output = [];
-  const child = spawn(process.execPath, [path.join(root, 'node_modules', NODE_RED_PACKAGE, 'red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
+  const child = spawn(process.execPath, [path.join(root, 'node_modules', options.nodeRed || NODE_RED_PACKAGE, 'red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (d) => output.push(String(d)));
@@ -75,6 +88,7 @@ async function startNodeRed(flows, settings = {}, credentials = undefined) {
     await waitFor(`${url}settings`, 30000, child);
   } catch (err) {
     child.kill('SIGKILL');
+    fs.rmSync(userDir, { recursive: true, force: true });
     err.message += `\n${output.join('')}`;
     throw err;
   }
