@@ -1,3 +1,4 @@
+import { majorVersion } from './agent-body';
 import type { MindsDBClient, RequestOptions } from './client';
 import { inputError, MindsDBError } from './errors';
 import { segment } from './paths';
@@ -57,6 +58,11 @@ const completionsPath = (project: string, agent: string) =>
  * JSON body, or 405) is the question asked once through the streaming route instead.
  */
 export async function completeAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts?: RequestOptions): Promise<Completion> {
+  // MindsDB 26.1.0's plain endpoint fails every answered completion (500 KeyError 'trace_id'
+  // after the LLM has answered); its stream works, so 26.x is asked there, once. An unknown
+  // version keeps the plain endpoint.
+  const version = await client.serverVersion(opts).catch(() => '');
+  if (majorVersion(version) >= 26) return streamAgent(client, project, agent, messages, () => undefined, opts);
   let response: { message?: { content?: unknown } };
   try {
     response = await client.request<{ message?: { content?: unknown } }>('POST', completionsPath(project, agent), { messages }, opts);

@@ -86,6 +86,7 @@ export class MindsDBClient {
   private readonly retryBaseDelayMs: number;
   private readonly maxResponseBytes: number;
   private readonly modelTargets = new Map<string, Promise<string | undefined>>();
+  private version?: Promise<string>;
   private closed = false;
 
   constructor(opts: ClientOptions) {
@@ -172,6 +173,25 @@ export class MindsDBClient {
     return this.limiter.run(() => this.fetchStatus(opts?.timeoutMs ?? this.timeoutMs));
   }
 
+  /**
+   * The server's MindsDB version ("26.1.0"), from the public /status, asked once and cached: the
+   * agent node sends a different body to 25.x and 26.x. A failed lookup is not cached, and a
+   * connection failure forgets the version, because the server that comes back may be another one.
+   */
+  serverVersion(opts?: RequestOptions): Promise<string> {
+    if (!this.version) {
+      const p = this.status(opts).then((s) => {
+        if (typeof s.mindsdb_version !== 'string' || !/^\d+\./.test(s.mindsdb_version)) {
+          throw invalid('GET', `${this.prefix}/status`, 'a mindsdb_version such as "26.1.0"', s.mindsdb_version);
+        }
+        return s.mindsdb_version;
+      });
+      p.catch(() => { if (this.version === p) this.version = undefined; });
+      this.version = p;
+    }
+    return this.version;
+  }
+
   private async fetchStatus(timeoutMs: number): Promise<ServerStatus> {
     const path = `${this.prefix}/status`;
     const res = await this.transport.send({
@@ -244,6 +264,7 @@ export class MindsDBClient {
         res = await this.transport.send({ method, path: full, headers: headers as Record<string, string>, body: bodyText, timeoutMs }, this.maxResponseBytes);
       } catch (err) {
         const e = this.scrub(err);
+        if (e instanceof MindsDBError && e.kind === 'network') this.version = undefined;
         // Connection refused and friends: the request never left, so any method may be repeated.
         const retriable = e instanceof MindsDBError && (isNotSent(e) || (mayRepeat && e.kind === 'network'));
         if (retriable && attempt < this.retries && !this.closed) { await this.backoff(attempt); continue; }

@@ -15,6 +15,8 @@ export type { DatabaseSpec, CreatedDatabase } from './databases';
 export { ResourcesApi, RESOURCES } from './resources';
 export type { ResourceKind, ResourceOperation, ResourceRequest, ResourceSpec, DeletedRecord } from './resources';
 export { completeAgent, streamAgent, toAgentMessages } from './agent-completions';
+export { agentBody, majorVersion, normaliseAgentSettings } from './agent-body';
+export type { AgentSettings } from './agent-body';
 export type { AgentMessage, Completion } from './agent-completions';
 export { SseParser } from './sse';
 export { isPlainObject, describeType, MAX_TIMER_MS } from './values';

@@ -1,3 +1,4 @@
+import { agentBody } from './agent-body';
 import type { MindsDBClient, RequestOptions } from './client';
 import { inputError, MindsDBError } from './errors';
 import { segment } from './paths';
@@ -23,6 +24,8 @@ export interface ResourceSpec {
   deleteFallbackCollection?: string;
   /** What to say when the server has no route for this resource at all. */
   missingText?: string;
+  /** Create/update settings into the body the server's version accepts (agents: 25.x vs 26.x). */
+  bodyFor?: (version: string, payload: Record<string, unknown> | undefined) => Record<string, unknown>;
 }
 
 export const RESOURCES: Readonly<Record<ResourceKind, ResourceSpec>> = {
@@ -31,7 +34,7 @@ export const RESOURCES: Readonly<Record<ResourceKind, ResourceSpec>> = {
     collection: 'skills', wrapper: 'skill', updateCreates: true, nameInUpdateBody: false,
     missingText: 'this MindsDB server has no skills (skills were removed in MindsDB 26.0)',
   },
-  agent: { collection: 'agents', wrapper: 'agent', updateCreates: false, nameInUpdateBody: false, deleteFallbackCollection: 'agent' },
+  agent: { collection: 'agents', wrapper: 'agent', updateCreates: false, nameInUpdateBody: false, deleteFallbackCollection: 'agent', bodyFor: agentBody },
 };
 
 export interface ResourceRequest {
@@ -71,10 +74,10 @@ export class ResourcesApi {
           return await this.client.request('GET', item(), undefined, opts);
         case 'create':
           refuseMaskedValues(req.payload, `the ${kind} settings`);
-          return await this.client.request('POST', base, { [spec.wrapper]: { ...req.payload, name: requireName(req, kind) } }, opts);
+          return await this.client.request('POST', base, { [spec.wrapper]: { ...(await this.settings(spec, req, opts)), name: requireName(req, kind) } }, opts);
         case 'update': {
           refuseMaskedValues(req.payload, `the ${kind} settings`);
-          const record: Json = { ...req.payload };
+          const record: Json = { ...(await this.settings(spec, req, opts)) };
           if (spec.nameInUpdateBody && record.name === undefined) record.name = requireName(req, kind);
           return await this.client.request('PUT', item(), { [spec.wrapper]: record }, opts);
         }
@@ -87,6 +90,11 @@ export class ResourcesApi {
     } catch (err) {
       throw explain(err, kind, operation, spec, req);
     }
+  }
+
+  /** The settings as this server's version takes them; the version is asked only where it matters. */
+  private async settings(spec: ResourceSpec, req: ResourceRequest, opts?: RequestOptions): Promise<Json | undefined> {
+    return spec.bodyFor ? spec.bodyFor(await this.client.serverVersion(opts), req.payload) : req.payload;
   }
 
   /**
@@ -123,6 +131,10 @@ function explain(err: unknown, kind: ResourceKind, operation: ResourceOperation,
   if (!(err instanceof MindsDBError)) return err;
   if (err.kind === 'unsupported' && spec.missingText) {
     return new MindsDBError(`${spec.missingText}: cannot ${operation} ${kind}s`, { ...err, kind: 'unsupported' });
+  }
+  // 26.x: a chatbot reads its agent's top-level model_name, which agents made with model: {…} lack.
+  if (kind === 'chatbot' && (operation === 'create' || operation === 'update') && err.status === 500 && /'NoneType' object has no attribute 'split'/.test(err.serverMessage ?? '')) {
+    return new MindsDBError(`MindsDB cannot put this chatbot on agent "${String(req.payload?.agent_name ?? '')}": the chatbot needs the agent's top-level model_name, which agents on MindsDB 26.x (model: {…}) do not have (server: 500 ${err.serverMessage}). Give the chatbot a model_name instead of agent_name, or use the agent node's completions`, { ...err });
   }
   if (operation === 'update' && !spec.updateCreates && err.status === 400 && /creation is not allowed/i.test(err.serverMessage ?? '')) {
     return new MindsDBError(`${kind} "${req.name}" does not exist in project "${req.project}": MindsDB does not create ${kind}s on update, create it first`, { ...err });

@@ -274,6 +274,16 @@ function createFakeMindsDB(options = {}) {
         if (kind === 'skills' && (!rec.type || !rec.params)) { problem(res, 400, 'Missing field', 'Missing "type" or "params" field'); return; }
         if (kind === 'chatbots' && !rec.model_name && !rec.agent_name) { problem(res, 400, 'Missing field', 'Must include either "model_name" or "agent_name"'); return; }
         if (store.has(keyOf(rec.name))) { problem(res, 409, `${wrapper} already exists`, `${wrapper} with name ${rec.name} already exists`); return; }
+        if (kind === 'agents' && v26()) {
+          // 26.x: params checked strictly and an LLM called at once; either failing is a (misleading) 404
+          const model = rec.model || (rec.model_name ? { model_name: rec.model_name, provider: rec.provider } : null);
+          const badParams = Object.keys(rec.params || {}).filter((k) => !['prompt_template', 'model', 'data', 'timeout', 'mode'].includes(k));
+          if (badParams.length || !model || !model.provider || !model.api_key) { problem(res, 404, 'Resource not found', `The model "${JSON.stringify(model)}" does not exist. Please ensure that the name is correct and try again.`); return; }
+        }
+        if (kind === 'chatbots' && v26() && rec.agent_name) {
+          const agent = state.agents.get(keyOf(rec.agent_name));
+          if (agent && !agent.model_name) { send(res, 500, { title: 'AttributeError', detail: "'NoneType' object has no attribute 'split'", message: "'NoneType' object has no attribute 'split'" }); return; }
+        }
         const created = { id: state.nextId++, project, ...rec };
         if (kind === 'skills') created.agent_ids = [];
         if (kind === 'agents' && Array.isArray(rec.skills)) {
@@ -292,13 +302,15 @@ function createFakeMindsDB(options = {}) {
       if (!agent) { notFound(); return; }
       const question = body.messages[body.messages.length - 1].question;
       if (rest.length === 2) {
-        if (state.completionsFail) { send(res, 500, { title: 'KeyError', detail: "'trace_id'", message: "'trace_id'" }); return; }
+        if (state.completionsFail || v26()) { send(res, 500, { title: 'KeyError', detail: "'trace_id'", message: "'trace_id'" }); return; }
         send(res, 200, { message: { content: `answer to: ${question}`, role: 'assistant', trace_id: '' } });
         return;
       }
       if (rest.length === 3 && rest[2] === 'stream') {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const events = state.stream || [{ type: 'start', prompt: question }, { actions: [], messages: [] }, { output: `answer to: ${question}`, messages: [{ content: `answer to: ${question}` }] }, { type: 'end' }];
+        const events = state.stream || (v26()
+          ? [{ type: 'context', content: 'Creating execution plan...' }, { type: 'data', text: `answer to: ${question}`, trace_id: '' }, { type: 'end', trace_id: '' }, { type: 'end' }]
+          : [{ type: 'start', prompt: question }, { actions: [], messages: [] }, { output: `answer to: ${question}`, messages: [{ content: `answer to: ${question}` }] }, { type: 'end' }]);
         for (const e of events) res.write(`data: ${JSON.stringify(e).replace(/":/g, '": ').replace(/,"/g, ', "')}\n\n`);
         res.end();
         return;
@@ -329,6 +341,10 @@ function createFakeMindsDB(options = {}) {
         // 25.14.1 takes skills_to_add / skills_to_remove; a skills list in an update fails.
         send(res, 500, { title: 'TypeError', detail: "unhashable type: 'dict'", message: "unhashable type: 'dict'" });
         return;
+      }
+      if (kind === 'agents' && v26()) {
+        const bad = Object.keys(rec.params || {}).find((k) => !['prompt_template', 'model', 'data', 'timeout', 'mode'].includes(k));
+        if (bad) { problem(res, 400, 'Wrong arguments', `Problem with agent parameters: Parameter '${bad}' is not allowed`); return; }
       }
       Object.assign(existing, rec);
       send(res, 200, existing);

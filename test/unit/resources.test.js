@@ -30,7 +30,9 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
         assert.equal(rec.name, 'x1');
         assert.equal(last().method, 'POST');
         assert.equal(last().path, coll);
-        assert.deepEqual(last().body, { [kind]: { ...settings[kind], name: 'x1' } });
+        // agents go out in the server's shape (25.14.1 here): model_name and provider at the top level
+        const sent = kind === 'agent' ? { model_name: 'home_rentals', provider: 'mindsdb' } : settings[kind];
+        assert.deepEqual(last().body, { [kind]: { ...sent, name: 'x1' } });
       });
       it('list: GET the collection → array', async () => {
         await api.run(kind, 'create', { project: 'mindsdb', name: 'x1', payload: settings[kind] });
