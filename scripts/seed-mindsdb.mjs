@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 // Seeds a MindsDB for the tests and the demo flows (idempotent):
 //  - files.sensor_readings: a CSV of sensor readings (temperature, humidity, energy);
-//  - the BYOM engine `linear` with our own model class (ci/mindsdb/linear_model.py, inhouse mode);
-//  - the model mindsdb.sensor_energy (PREDICT energy), trained and `complete`;
+//  - the model mindsdb.sensor_energy (PREDICT energy), `complete`:
+//    - 25.x: trained by the BYOM engine `linear` from our own model class (ci/mindsdb/linear_model.py,
+//      inhouse mode);
+//    - 26.x has no local engine (BYOM and lightwood are gone): MindsDB's own openai engine
+//      `llm_double`, pointed at an OpenAI-compatible server (the LLM double, `llmUrl`), with a
+//      prompt that is the model's formula; the double answers such an arithmetic prompt with its
+//      value, so the predictions are the same numbers as on 25.x (as strings);
 //  - public.sensor_readings in the local PostgreSQL (database test), when psql reaches it, and the
 //    MindsDB data source `sensors_pg` for it, created through our own client's Create Database path.
-// Usage: node scripts/seed-mindsdb.mjs [baseUrl]   (default $MINDSDB_URL or http://127.0.0.1:47334)
+// Usage: node scripts/seed-mindsdb.mjs [baseUrl] [llmUrl]   (default $MINDSDB_URL or
+// http://127.0.0.1:47334, and $LLM_DOUBLE_URL; the LLM URL is needed on 26.x only)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,8 +48,11 @@ function form(fields) {
   return f;
 }
 
-export async function seed(base = process.env.MINDSDB_URL || 'http://127.0.0.1:47334') {
+export async function seed(base = process.env.MINDSDB_URL || 'http://127.0.0.1:47334', { llmUrl = process.env.LLM_DOUBLE_URL } = {}) {
   base = base.replace(/\/+$/, '');
+  const about = await api(base, 'GET', '/status');
+  const version = about.body && typeof about.body.mindsdb_version === 'string' ? about.body.mindsdb_version : '';
+  if (!version) throw new Error(`no MindsDB version in ${base}/api/status (HTTP ${about.status})`);
   const files = await api(base, 'GET', '/files/');
   if (!Array.isArray(files.body) || !files.body.some((f) => f.name === 'sensor_readings')) {
     const csv = ['temperature,humidity,energy', ...READINGS.map((r) => `${r.temperature},${r.humidity},${r.energy}`)].join('\n') + '\n';
@@ -52,22 +61,11 @@ export async function seed(base = process.env.MINDSDB_URL || 'http://127.0.0.1:4
     log('uploaded files.sensor_readings (20 rows)');
   }
 
-  let model = await api(base, 'GET', '/projects/mindsdb/models/sensor_energy');
-  if (model.status === 404) {
-    const code = fs.readFileSync(path.join(root, 'ci', 'mindsdb', 'linear_model.py'), 'utf8');
-    const engine = await api(base, 'PUT', '/handlers/byom/linear', form({ code: { content: code, filename: 'linear_model.py' }, type: 'inhouse' }), {});
-    if (engine.status >= 300 && !/already exists/i.test(JSON.stringify(engine.body))) {
-      throw new Error(`uploading the BYOM engine failed: HTTP ${engine.status} ${JSON.stringify(engine.body)}`);
-    }
-    const created = await api(base, 'POST', '/projects/mindsdb/models', {
-      query: "CREATE MODEL mindsdb.sensor_energy FROM files (SELECT * FROM sensor_readings) PREDICT energy USING engine = 'linear'",
-    });
-    if (created.status >= 300) throw new Error(`creating the model failed: HTTP ${created.status} ${JSON.stringify(created.body)}`);
-    log('training mindsdb.sensor_energy...');
-  }
+  if (Number(version.split('.')[0]) >= 26) await createLlmModel(base, llmUrl);
+  else await createByomModel(base);
   const deadline = Date.now() + 180_000;
   for (;;) {
-    model = await api(base, 'GET', '/projects/mindsdb/models/sensor_energy');
+    const model = await api(base, 'GET', '/projects/mindsdb/models/sensor_energy');
     const status = model.body && model.body.status;
     if (status === 'complete') break;
     if (status === 'error') throw new Error(`training mindsdb.sensor_energy failed: ${model.body.error}`);
@@ -78,6 +76,40 @@ export async function seed(base = process.env.MINDSDB_URL || 'http://127.0.0.1:4
 
   if (seedPostgres()) await createDataSource(base);
   return { base };
+}
+
+/** 25.x: the BYOM engine with our linear model class, and the model trained from the CSV. */
+async function createByomModel(base) {
+  const model = await api(base, 'GET', '/projects/mindsdb/models/sensor_energy');
+  if (model.status !== 404) return;
+  const code = fs.readFileSync(path.join(root, 'ci', 'mindsdb', 'linear_model.py'), 'utf8');
+  const engine = await api(base, 'PUT', '/handlers/byom/linear', form({ code: { content: code, filename: 'linear_model.py' }, type: 'inhouse' }), {});
+  if (engine.status >= 300 && !/already exists/i.test(JSON.stringify(engine.body))) {
+    throw new Error(`uploading the BYOM engine failed: HTTP ${engine.status} ${JSON.stringify(engine.body)}`);
+  }
+  const created = await api(base, 'POST', '/projects/mindsdb/models', {
+    query: "CREATE MODEL mindsdb.sensor_energy FROM files (SELECT * FROM sensor_readings) PREDICT energy USING engine = 'linear'",
+  });
+  if (created.status >= 300) throw new Error(`creating the model failed: HTTP ${created.status} ${JSON.stringify(created.body)}`);
+  log('training mindsdb.sensor_energy...');
+}
+
+/**
+ * 26.x: the openai engine on the LLM double. Made anew on every seed, because the double's port
+ * changes from run to run and a reused server would still point at the old one. mode 'default'
+ * asks once per row (the handler's conversational default answers only the last row).
+ */
+async function createLlmModel(base, llmUrl) {
+  if (!llmUrl) throw new Error('MindsDB 26.x has no local ML engine: seeding its model needs the LLM double (set LLM_DOUBLE_URL, or run through scripts/with-mindsdb.mjs)');
+  const sql = async (query) => {
+    const r = await api(base, 'POST', '/sql/query', { query });
+    if (r.status >= 300 || (r.body && r.body.type === 'error')) throw new Error(`${query.split(' USING')[0]} failed: HTTP ${r.status} ${JSON.stringify(r.body)}`);
+  };
+  await sql('DROP MODEL IF EXISTS mindsdb.sensor_energy');
+  await sql('DROP ML_ENGINE IF EXISTS llm_double');
+  await sql(`CREATE ML_ENGINE llm_double FROM openai USING openai_api_key = 'llm-double', api_base = '${llmUrl}'`);
+  await sql("CREATE MODEL mindsdb.sensor_energy PREDICT energy USING engine = 'llm_double', model_name = 'gpt-4o', mode = 'default', prompt_template = '2 * {{temperature}} + 0.5 * {{humidity}} + 3'");
+  log(`model mindsdb.sensor_energy: the openai engine on the LLM double at ${llmUrl}`);
 }
 
 /** A table in the local PostgreSQL (trust auth); skipped with a note when psql cannot reach it. */
@@ -114,5 +146,5 @@ async function createDataSource(base) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  seed(process.argv[2]).then(() => log('done'), (err) => { console.error(`[seed] ${err.message}`); process.exit(1); });
+  seed(process.argv[2], { llmUrl: process.argv[3] || process.env.LLM_DOUBLE_URL }).then(() => log('done'), (err) => { console.error(`[seed] ${err.message}`); process.exit(1); });
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: Node-RED on http://127.0.0.1:1880 (PORT to change it) with this package and every
-// example flow deployed, against the MindsDB at MINDSDB_URL (default http://127.0.0.1:47334).
-// When nothing answers there, a local MindsDB is installed (first run), started and seeded;
+// example flow deployed, against the MindsDB at MINDSDB_URL (default http://127.0.0.1:47334), any version.
+// When nothing answers there, a local MindsDB (MINDSDB_VERSION, default 25.14.1) is installed (first
+// run), started and seeded, and a local stand-in LLM serves the agents example;
 // Ctrl-C stops Node-RED and that MindsDB. Node-RED comes from devDependencies and keeps its user
 // directory in .node-red/ (git-ignored); its flows are written on the first run only, so your
 // changes survive a restart (delete .node-red/flows.json to get the examples back).
@@ -20,7 +21,7 @@ ensureDeps();
 const { ensureMindsDB } = await import('./with-mindsdb.mjs');
 let mindsdb;
 try {
-  mindsdb = await ensureMindsDB();
+  mindsdb = await ensureMindsDB({ anyVersion: true });
 } catch (err) {
   console.error(`[start] ${err.message}`);
   process.exit(1);
@@ -58,11 +59,21 @@ fs.writeFileSync(path.join(userDir, 'settings.js'), `module.exports = ${JSON.str
   editorTheme: { tours: false }, logging: { console: { level: 'info' } },
 }, null, 2)};\n`);
 
+/**
+ * The agents example reads its LLM from OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL. Without a
+ * key of the user's, they point at the local LLM double, so the example answers offline (gpt-4:
+ * the model whose tokenizer file MindsDB 25.x has offline).
+ */
+function exampleLlm() {
+  if (process.env.OPENAI_API_KEY) return {};
+  return { OPENAI_API_KEY: 'llm-double', OPENAI_BASE_URL: mindsdb.env.LLM_DOUBLE_URL, OPENAI_MODEL: 'gpt-4' };
+}
+
 console.log(`[start] Node-RED ${JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'node-red', 'package.json'), 'utf8')).version}` +
   ` on http://127.0.0.1:${port}, MindsDB at ${mindsdb.url}${fresh ? ', example flows deployed' : ''}`);
 const red = spawn(process.execPath, [path.join(root, 'node_modules', 'node-red', 'red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
   stdio: 'inherit',
-  env: { ...process.env, ...mindsdb.env },
+  env: { ...process.env, ...mindsdb.env, ...exampleLlm() },
 });
 const shutdown = () => { red.kill('SIGINT'); };
 process.on('SIGINT', shutdown);

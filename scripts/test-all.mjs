@@ -3,8 +3,10 @@
 //   unit      against an in-process fake MindsDB, on Node-RED 4.1 and 3.1 (this Node), and on
 //             Node-RED 5.0 under Node 22
 //   runtime   the packed tarball installed into a real Node-RED 5.0 on Node 22, a flow through it
-//   e2e       against a real MindsDB (started, seeded and stopped by scripts/with-mindsdb.mjs
-//             when MINDSDB_URL does not answer), plus a second one with authentication on
+//   e2e       against a real MindsDB 25.14.1 and then 26.1.0 (each started, seeded and stopped by
+//             scripts/with-mindsdb.mjs when its URL does not answer), each with a second one with
+//             authentication on. 25.14.1 at MINDSDB_URL / MINDSDB_AUTH_PORT; 26.1.0 at MINDSDB_26_URL /
+//             MINDSDB_26_AUTH_PORT, by default the same ports + 200, so neither reuses the other
 //   browser   the editor in Debian's Chromium on Node-RED 4.1 and 3.1, and 5.0 under Node 22
 //             (Chromium installed with apt when missing and we are root)
 // Node 22 comes from the npm registry on first use (scripts/node22.mjs). Every suite runs even
@@ -24,12 +26,18 @@ let node22Path = null;
 let node22Error = '';
 try { node22Path = node22(); } catch (err) { node22Error = err.message; console.error(`[setup] ${err.message}`); }
 const here = `Node ${process.versions.node.split('.')[0]}`;
+const e2e = [process.execPath, 'scripts/with-mindsdb.mjs', '--seed', '--auth', process.execPath, mocha, '--config', 'test/e2e/.mocharc.json'];
+const base = new URL(process.env.MINDSDB_URL || 'http://127.0.0.1:47334');
+const authPort = Number(process.env.MINDSDB_AUTH_PORT) || 47336;
+const url26 = process.env.MINDSDB_26_URL || `${base.protocol}//${base.hostname}:${Number(base.port || 80) + 200}`;
+const authPort26 = Number(process.env.MINDSDB_26_AUTH_PORT) || authPort + 200;
 const suites = [
   [`unit (Node-RED 4.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], {}],
   [`unit (Node-RED 3.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
   ['unit (Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
   ['runtime (packed tarball in Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/runtime/.mocharc.json'], {}],
-  ['e2e (real MindsDB)', [process.execPath, 'scripts/with-mindsdb.mjs', '--seed', '--auth', process.execPath, mocha, '--config', 'test/e2e/.mocharc.json'], {}],
+  ['e2e (real MindsDB 25.14.1)', e2e, { MINDSDB_VERSION: '25.14.1' }],
+  ['e2e (real MindsDB 26.1.0)', e2e, { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_AUTH_PORT: String(authPort26) }],
   [`browser (Node-RED 4.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], {}],
   [`browser (Node-RED 3.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
   ['browser (Node-RED 5.0, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],

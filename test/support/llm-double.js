@@ -20,6 +20,9 @@
  *     line is where both MindsDB versions put the question ("New input: …" in 25.x's ReAct prompt,
  *     the question itself in 26.x), so a test can assert that its question came back; the rest of
  *     those prompts is never echoed because 25.x would parse an echoed "Action:" as a tool call.
+ *     A message that is only an arithmetic expression ("2 * 20 + 0.5 * 40 + 3") is answered with
+ *     its value ("63"), as a model asked to compute would: MindsDB 26.x's only engines are LLMs,
+ *     and this lets its openai engine stand in for a numeric model (scripts/seed-mindsdb.mjs).
  * - POST /v1/embeddings: one vector per input, a bag of words hashed into DIMENSIONS buckets
  *   (signed, L2-normalised), so texts sharing words are close and a similarity search ranks them
  *   sensibly; `dimensions` is honoured; `encoding_format: "base64"` (the openai Python client's
@@ -53,7 +56,33 @@ function lastUserLine(messages) {
 }
 
 function replyText(body) {
-  return `Echo: ${lastUserLine(body.messages)}`;
+  const line = lastUserLine(body.messages);
+  const value = arithmetic(line);
+  return value === undefined ? `Echo: ${line}` : String(value);
+}
+
+/** The value of + - * / and parentheses over decimal numbers; undefined for anything else. */
+function arithmetic(text) {
+  if (!/^[\d\s.+\-*/()]+$/.test(text) || !/\d/.test(text)) return undefined;
+  const tokens = text.match(/\d+(?:\.\d+)?|[-+*/()]/g);
+  let i = 0;
+  const peek = () => tokens[i];
+  const factor = () => {
+    const t = tokens[i++];
+    if (t === '-') return -factor();
+    if (t === '(') { const v = sum(); if (tokens[i++] !== ')') throw new Error('unbalanced'); return v; }
+    const v = Number(t);
+    if (Number.isNaN(v)) throw new Error('not a number');
+    return v;
+  };
+  const product = () => { let v = factor(); while (peek() === '*' || peek() === '/') v = tokens[i++] === '*' ? v * factor() : v / factor(); return v; };
+  const sum = () => { let v = product(); while (peek() === '+' || peek() === '-') v = tokens[i++] === '+' ? v + product() : v - product(); return v; };
+  try {
+    const v = sum();
+    return i === tokens.length && Number.isFinite(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -29,6 +29,14 @@ describe('LLM double (test support)', () => {
     assert.deepEqual(llm.calls.at(-1).path, '/v1/chat/completions');
   });
 
+  it('answers a bare arithmetic expression with its value, anything else that looks like one with an echo', async () => {
+    const ask = async (content) => JSON.parse((await post('/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content }] })).text).choices[0].message.content;
+    assert.equal(await ask('2 * 20 + 0.5 * 40 + 3'), '63');
+    assert.equal(await ask('(1 + 2) * -3 / 2'), '-4.5');
+    assert.equal(await ask('2 * (3'), 'Echo: 2 * (3');
+    assert.equal(await ask('1 / 0'), 'Echo: 1 / 0');
+  });
+
   it('streams text as SSE chunks that add up to the answer, then [DONE]', async () => {
     const r = await post('/chat/completions', { model: 'gpt-4', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'a fairly long question about sensors' }] });
     assert.match(r.res.headers.get('content-type'), /text\/event-stream/);
