@@ -43,7 +43,8 @@ install() {
     return 0
   fi
   say "installing MindsDB $VERSION into .cache/mindsdb-venv-$VERSION (first run: 300-450 MB of wheels, a few minutes)..."
-  rm -rf "$VENV"
+  # .cache/mindsdb-venv is the layout from before one venv per version: about 1 GB nothing uses now.
+  rm -rf "$VENV" "$ROOT/.cache/mindsdb-venv"
   "$PY" -m venv "$VENV" || die "cannot install MindsDB: '$PY -m venv' failed (install python3-venv)"
   local log="$ROOT/.cache/mindsdb-install-$VERSION.log"
   if ! "$VENV/bin/python" -m pip install -q --upgrade pip uv >"$log" 2>&1; then
