@@ -1,4 +1,5 @@
 import { inputError } from './errors';
+import { isPlainObject as isObject } from './values';
 
 /**
  * Agent settings as users give them, into the body the server's version accepts. One shape in:
@@ -33,10 +34,6 @@ export interface AgentSettings {
 /** The major version number of "26.1.0" (NaN when it is not a version). */
 export function majorVersion(version: string): number {
   return Number(/^(\d+)\./.exec(version)?.[1] ?? NaN);
-}
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Reads either shape; two different values for one model setting are an input error. */
