@@ -1,4 +1,4 @@
-import { inputError, positionalToNamed, rowsToObjects, type SqlAnswer } from './client';
+import { inputError, positionalToNamed, rowsToObjects, type MindsDBClient, type SqlAnswer, type SqlRequest } from './client';
 import { handleInput, timeoutFrom } from './runtime/input';
 import { migrateConfig } from './runtime/migrations';
 import type { SqlNodeConfig } from './runtime/node-configs';
@@ -6,7 +6,9 @@ import { outputPropertyOf, setOutput } from './runtime/output';
 import { configNumber, describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
+import { sendSequence } from './runtime/sql-sequence';
 import { STATUS, ThrottledStatus } from './runtime/status';
+import { TickWindow } from './runtime/tick-window';
 
 /** The query: the node's own SQL wins, then msg.query, then a string msg.payload. */
 function queryFrom(configured: string, msg: Msg): string {
@@ -17,6 +19,19 @@ function queryFrom(configured: string, msg: Msg): string {
   }
   if (typeof msg.payload === 'string' && msg.payload.trim() !== '') return msg.payload;
   throw inputError('no SQL query: set it in the node, in msg.query, or as a string msg.payload');
+}
+
+/**
+ * The context database: the node's own Database wins, then msg.database. msg.database is checked
+ * only when it is used, so a stray non-string msg.database never fails a node that has its own.
+ */
+async function databaseFrom(RED: NodeAPI, node: Node, config: SqlNodeConfig, msg: Msg): Promise<string | undefined> {
+  const own = nonEmptyString(await evaluateProperty(RED, node, config.database, config.databaseType, msg));
+  if (own) return own;
+  if (msg.database !== undefined && msg.database !== null && typeof msg.database !== 'string') {
+    throw inputError(`msg.database must be a string (got ${describeType(msg.database)})`);
+  }
+  return nonEmptyString(msg.database);
 }
 
 /**
@@ -43,9 +58,9 @@ export = function register(RED: NodeAPI): void {
     const outputProperty = outputPropertyOf(config.outputProperty);
     const asArrays = config.rowFormat === 'arrays';
     const rowsPerMsg = config.split ? Math.floor(configNumber(config.rowsPerMsg, 100)) : 0;
-
-    const shape = (answer: SqlAnswer, start: number, end: number): unknown[] =>
-      asArrays ? answer.data.slice(start, end) : rowsToObjects(answer.column_names, answer.data, start, end);
+    const window = rowsPerMsg > 0 && config.flowControl ? new TickWindow(Math.floor(configNumber(config.partsAhead, 1))) : undefined;
+    // The convention's marker (node-red-contrib-postgresql): this node takes msg.tick back.
+    if (window) (node as Node & { tickConsumer?: boolean }).tickConsumer = true;
 
     const metadata = (answer: SqlAnswer): Record<string, unknown> => {
       const meta: Record<string, unknown> = { type: answer.type, columns: answer.column_names, context: answer.context };
@@ -54,39 +69,47 @@ export = function register(RED: NodeAPI): void {
       return meta;
     };
 
-    /** Sends the rows as a Join-compatible message sequence of `rowsPerMsg` rows each. */
-    const sendSequence = (msg: Msg, answer: SqlAnswer, send: Send): void => {
-      const total = answer.data.length;
-      const count = Math.max(1, Math.ceil(total / rowsPerMsg));
-      const id = RED.util.generateId();
-      const meta = metadata(answer);
-      for (let index = 0; index < count; index++) {
-        const start = index * rowsPerMsg;
-        const part: Msg = { ...msg, parts: { id, index, count, type: 'array', len: rowsPerMsg, ...(msg.parts ? { parts: msg.parts } : {}) } } as Msg;
-        part.mindsdb = meta;
-        setOutput(RED, part, outputProperty, shape(answer, start, Math.min(total, start + rowsPerMsg)));
-        if (index === count - 1) part.complete = true;
-        send(part);
+    /** With split on: the answer is read as it arrives and sent as a message sequence. */
+    const streamed = async (msg: Msg, send: Send, request: SqlRequest, timeoutMs: number | undefined, client: MindsDBClient): Promise<void> => {
+      const stream = await client.sqlStream(request, { timeoutMs });
+      try {
+        if (stream.type === 'ok') {
+          const f = stream.fields;
+          msg.mindsdb = { type: 'ok', columns: [], context: f.context, affectedRows: (f.affected_rows as number | null | undefined) ?? null, ...(asArrays ? { data: [] } : {}) };
+          setOutput(RED, msg, outputProperty, []);
+          send(msg);
+          status.set(STATUS.ok('ok'));
+          return;
+        }
+        const rows = await sendSequence(RED, msg, stream, send, {
+          rowsPerMsg, asArrays, outputProperty, window,
+          tickTimeoutMs: timeoutMs ?? client.requestTimeoutMs,
+          progress: (n) => status.set(STATUS.streaming(n)),
+        });
+        status.set(STATUS.ok(`${rows} rows`));
+      } finally {
+        stream.close();
       }
     };
 
     handleInput(node, status, async (msg: Msg, send: Send) => {
+      // A tick coming back from the flow: it acknowledges a part and is never a query.
+      if (msg.tick) { window?.tick((msg.parts as { id?: unknown } | undefined)?.id); return; }
       const client = clientFor(RED, config.server);
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);
-      const database = nonEmptyString(await evaluateProperty(RED, node, config.database, config.databaseType, msg)) ?? nonEmptyString(msg.database);
-      if (msg.database !== undefined && typeof msg.database !== 'string') throw inputError('msg.database must be a string');
+      const database = await databaseFrom(RED, node, config, msg);
+      const request: SqlRequest = { query, params, context: database ? { db: database } : undefined };
       status.set(STATUS.requesting);
-      const answer = await client.sql({ query, params, context: database ? { db: database } : undefined }, { timeoutMs });
-      if (rowsPerMsg > 0 && answer.type === 'table') {
-        sendSequence(msg, answer, send);
-      } else {
-        msg.mindsdb = metadata(answer);
-        setOutput(RED, msg, outputProperty, answer.type === 'table' ? shape(answer, 0, answer.data.length) : []);
-        send(msg);
-      }
+      if (rowsPerMsg > 0) return streamed(msg, send, request, timeoutMs, client);
+      const answer = await client.sql(request, { timeoutMs });
+      msg.mindsdb = metadata(answer);
+      setOutput(RED, msg, outputProperty, answer.type === 'table' ? shape(answer) : []);
+      send(msg);
       status.set(answer.type === 'table' ? STATUS.ok(`${answer.data.length} rows`) : STATUS.ok('ok'));
-    });
+    }, () => window?.close());
+
+    const shape = (answer: SqlAnswer): unknown[] => (asArrays ? answer.data : rowsToObjects(answer.column_names, answer.data));
   }
 
   registerNodeType(RED, 'mindsdb-sql', MindsDBSqlNode);

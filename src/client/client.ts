@@ -5,7 +5,10 @@ import { normalisePrefix, segment } from './paths';
 import { Redactor } from './redact';
 import { httpError, parseSuccessBody } from './response';
 import { describeType, isPlainObject as isObject, MAX_TIMER_MS } from './values';
-import { HttpTransport, isNotSent, type OpenedResponse, type TextResponse, type TlsOptions } from './transport';
+import { JsonAnswerParser } from './json-answer-parser';
+import { JsonLinesParser } from './jsonlines-parser';
+import { SqlResultStream } from './sql-stream';
+import { HttpTransport, isNotSent, readText, type OpenedResponse, type TextResponse, type TlsOptions } from './transport';
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:47334 (a path after the host is kept in front of the API prefix). */
@@ -126,6 +129,9 @@ export class MindsDBClient {
     this.auth.onSecret = (s) => this.redactor.add(s);
   }
 
+  /** The default time limit of one request, ms (also the longest a streamed answer may sit idle). */
+  get requestTimeoutMs(): number { return this.timeoutMs; }
+
   /** Requests in flight and waiting, for status displays. */
   get load(): { inFlight: number; queued: number } {
     return { inFlight: this.limiter.inFlight, queued: this.limiter.queued };
@@ -205,12 +211,49 @@ export class MindsDBClient {
 
   /** Runs one SQL statement. A `type: "error"` answer becomes a MindsDBError of kind 'sql'. */
   async sql(req: SqlRequest, opts?: RequestOptions): Promise<SqlAnswer> {
-    if (typeof req.query !== 'string' || req.query.trim() === '') throw inputError('the SQL query must be a non-empty string');
-    const body: Record<string, unknown> = { query: req.query };
-    if (req.context) body.context = req.context;
-    if (req.params !== undefined) body.params = req.params;
+    const body = sqlBody(req);
     const answer = await this.request<unknown>('POST', '/sql/query', body, opts);
     return checkSqlAnswer(answer, this.redactor, `${this.prefix}/sql/query`);
+  }
+
+  /**
+   * Runs one SQL statement and reads its answer as it arrives (see SqlResultStream). MindsDB ≥
+   * 26.1 is asked for `response_format: "jsonlines"`; older servers send their usual JSON body,
+   * which is parsed incrementally. The limiter slot is held until the stream is closed. Failures
+   * before the answer starts are retried as for `sql()`; nothing is retried once it started.
+   * `maxResponseBytes` bounds one line (jsonlines) or one row (JSON body) instead of the whole answer.
+   */
+  async sqlStream(req: SqlRequest, opts?: RequestOptions): Promise<SqlResultStream> {
+    const body = sqlBody(req);
+    // A server whose version cannot be learnt gets the request every version understands.
+    if (supportsJsonLines(await this.serverVersion(opts).catch(() => undefined))) body.response_format = 'jsonlines';
+    const path = `${this.prefix}/sql/query`;
+    const timeoutMs = Math.min(MAX_TIMER_MS, opts?.timeoutMs ?? this.timeoutMs);
+    let releaseSlot!: () => void;
+    const slotHeld = new Promise<void>((resolve) => { releaseSlot = resolve; });
+    return new Promise<SqlResultStream>((resolve, reject) => {
+      this.limiter.run(async () => {
+        try {
+          const res = await this.openAnswer(path, JSON.stringify(body), timeoutMs);
+          const jsonLines = String(res.headers['content-type'] ?? '').includes('jsonlines');
+          const parser = jsonLines ? new JsonLinesParser(path, this.maxResponseBytes, this.redactor) : new JsonAnswerParser(path, this.maxResponseBytes);
+          const chunks = (res.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+          const source = { next: () => chunks.next(), destroy: (err?: Error) => { res.body.destroy(err); } };
+          const stream = new SqlResultStream(source, parser, timeoutMs, path, this.redactor, releaseSlot);
+          try {
+            await stream.open();
+          } catch (err) {
+            stream.close();
+            throw err;
+          }
+          resolve(stream);
+        } catch (err) {
+          releaseSlot();
+          reject(this.scrub(err));
+        }
+        await slotHeld;
+      }).catch(reject);
+    });
   }
 
   /** POST …/models/{model}/predict with `{data, params}`; resolves with the prediction rows. */
@@ -285,6 +328,40 @@ export class MindsDBClient {
     }
   }
 
+  /** Opens a streamed POST: retries and re-login as `execute`, until a 2xx answer starts. */
+  private async openAnswer(path: string, bodyText: string, timeoutMs: number): Promise<OpenedResponse> {
+    let renewed = false;
+    for (let attempt = 0; ; attempt++) {
+      let res: OpenedResponse;
+      let headers: Readonly<Record<string, string>>;
+      try {
+        const current = this.auth.current();
+        headers = current instanceof Promise ? await current : current;
+        res = await this.transport.openPaced({ method: 'POST', path, headers: headers as Record<string, string>, body: bodyText, timeoutMs });
+      } catch (err) {
+        const e = this.scrub(err);
+        if (e instanceof MindsDBError && e.kind === 'network') this.version = undefined;
+        const retriable = e instanceof MindsDBError && (isNotSent(e) || (this.retryPost && e.kind === 'network'));
+        if (retriable && attempt < this.retries && !this.closed) { await this.backoff(attempt); continue; }
+        throw e;
+      }
+      if (res.status >= 200 && res.status < 300) return res;
+      const opts = { method: 'POST', path, headers: {}, timeoutMs };
+      const text = await readText(res, this.maxResponseBytes, opts).catch(() => '');
+      if (res.status === 401 && !renewed && this.auth.mode === 'login') {
+        renewed = true;
+        try { await this.auth.renewAfter401(headers); } catch (err) { throw this.scrub(err); }
+        attempt--;
+        continue;
+      }
+      if ((res.status === 502 || res.status === 503) && this.retryPost && attempt < this.retries && !this.closed) {
+        await this.backoff(attempt);
+        continue;
+      }
+      throw httpError({ status: res.status, headers: res.headers, text }, 'POST', path, this.redactor);
+    }
+  }
+
   private backoff(attempt: number): Promise<void> {
     const ceiling = Math.min(MAX_BACKOFF_MS, this.retryBaseDelayMs * 2 ** attempt);
     const ms = Math.random() * ceiling; // full jitter: spreads the retries of many flows apart
@@ -322,6 +399,22 @@ export function checkSqlAnswer(answer: unknown, redactor: Redactor, path: string
     return { type: 'table', column_names: a.column_names.map(String), data: (a.data ?? []) as unknown[][], context: a.context as Record<string, unknown> | undefined };
   }
   throw invalid('POST', path, 'an answer of type table, ok or error', answer);
+}
+
+function sqlBody(req: SqlRequest): Record<string, unknown> {
+  if (typeof req.query !== 'string' || req.query.trim() === '') throw inputError('the SQL query must be a non-empty string');
+  const body: Record<string, unknown> = { query: req.query };
+  if (req.context) body.context = req.context;
+  if (req.params !== undefined) body.params = req.params;
+  return body;
+}
+
+/** `response_format: "jsonlines"` came with MindsDB 26.1; older servers ignore or refuse it. */
+export function supportsJsonLines(version: string | undefined): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(version ?? '');
+  if (!m) return false;
+  const major = Number(m[1]);
+  return major > 26 || (major === 26 && Number(m[2]) >= 1);
 }
 
 function invalid(method: string, path: string, expected: string, got?: unknown): MindsDBError {

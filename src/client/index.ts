@@ -1,5 +1,6 @@
 /** The MindsDB REST client: no Node-RED in here, so it can be used and tested on its own. */
-export { MindsDBClient, checkSqlAnswer } from './client';
+export { MindsDBClient, checkSqlAnswer, supportsJsonLines } from './client';
+export { SqlResultStream } from './sql-stream';
 export type { ClientOptions, RequestOptions, ServerStatus, SqlAnswer, SqlRequest, Row } from './client';
 export type { AuthOptions } from './auth';
 export { MindsDBError, inputError } from './errors';

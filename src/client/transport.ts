@@ -94,6 +94,23 @@ export class HttpTransport {
     }
   }
 
+  /**
+   * Opens a request whose body the caller reads at its own pace (a streamed SQL answer). The
+   * deadline covers the wait for the answer's headers only; undici's own body timeout is off,
+   * because a body that the caller stops reading (flow control) must not time out: the caller
+   * bounds each wait for data itself.
+   */
+  async openPaced(opts: SendOptions): Promise<OpenedResponse> {
+    const deadline = new Deadline(opts);
+    try {
+      return await this.openWith(opts, deadline, 0);
+    } catch (err) {
+      throw deadline.expired ? timeoutError(opts) : err;
+    } finally {
+      deadline.clear();
+    }
+  }
+
   /** Closes gracefully (in-flight requests finish); destroys the sockets after `graceMs`. */
   async close(graceMs = 10_000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -104,7 +121,7 @@ export class HttpTransport {
     if (!closed) await this.pool.destroy().catch(() => undefined);
   }
 
-  private async openWith(opts: SendOptions, deadline: Deadline): Promise<OpenedResponse> {
+  private async openWith(opts: SendOptions, deadline: Deadline, bodyTimeout = opts.timeoutMs): Promise<OpenedResponse> {
     let path = opts.path;
     for (let hop = 0; ; hop++) {
       let res;
@@ -116,7 +133,7 @@ export class HttpTransport {
           body: opts.body,
           signal: deadline,
           headersTimeout: opts.timeoutMs,
-          bodyTimeout: opts.timeoutMs,
+          bodyTimeout,
         });
       } catch (err) {
         throw networkError(err, opts);
@@ -138,7 +155,7 @@ export class HttpTransport {
   }
 }
 
-async function readText(res: OpenedResponse, maxBytes: number, opts: SendOptions): Promise<string> {
+export async function readText(res: OpenedResponse, maxBytes: number, opts: SendOptions): Promise<string> {
   const declared = Number(res.headers['content-length']);
   if (declared > maxBytes) {
     res.body.destroy();

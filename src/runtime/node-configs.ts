@@ -80,6 +80,9 @@ export interface SqlNodeConfig extends ActionNodeBase {
   /** Send the rows as a message sequence of `rowsPerMsg` rows each (msg.parts, Join-compatible). */
   split: boolean;
   rowsPerMsg: number | string;
+  /** With split: send a part only while fewer than `partsAhead` parts wait for a `msg.tick` back (absent in older flows: off). */
+  flowControl?: boolean;
+  partsAhead?: number | string;
 }
 
 /** mindsdb-predict. */

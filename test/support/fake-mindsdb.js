@@ -40,6 +40,8 @@ function createFakeMindsDB(options = {}) {
     nextId: 1,
     /** Set by tests: a function (req) => answer object for /sql/query, or undefined for the default. */
     sql: null,
+    /** Rows per line of a jsonlines SQL answer. */
+    jsonlinesBatch: 2,
     /** Completion stream script for agents, an array of event objects. */
     stream: null,
     completionsFail: false,
@@ -146,22 +148,44 @@ function createFakeMindsDB(options = {}) {
     else html405(res);
   }
 
+  /**
+   * An SQL answer as the real server writes it: the whole body with the keys in MindsDB's order
+   * (type, data, column_names, context: the rows before the column names), or, when a 26.1+
+   * server is asked for `response_format: "jsonlines"`, a header line and then the rows in lines
+   * of `state.jsonlinesBatch` rows (ok and error answers: one line).
+   */
+  function answer(res, body, a) {
+    const v = opts.version.split('.').map(Number);
+    const lines = body && body.response_format === 'jsonlines' && (v[0] > 26 || (v[0] === 26 && v[1] >= 1));
+    if (!lines) {
+      const ordered = a.type === 'table' ? { type: 'table', data: a.data, column_names: a.column_names, context: a.context } : a;
+      send(res, 200, ordered);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/jsonlines' });
+    if (a.type !== 'table') { res.end(JSON.stringify(a) + '\n'); return; }
+    res.write(JSON.stringify({ type: 'table', column_names: a.column_names }) + '\n');
+    const n = state.jsonlinesBatch;
+    for (let i = 0; i < a.data.length; i += n) res.write(JSON.stringify(a.data.slice(i, i + n)) + '\n');
+    res.end();
+  }
+
   function sql(res, body) {
     if (!body || typeof body !== 'object' || !('query' in body)) { send(res, 500, { title: 'KeyError', detail: "'query'", message: "'query'" }); return; }
     if (typeof body.query !== 'string') { problem(res, 400, 'Wrong arguments', 'Please provide "query" with the request.'); return; }
     const context = { show_secrets: false, db: (body.context && body.context.db) || 'mindsdb' };
-    if (state.sql) { const a = state.sql(body); if (a) { send(res, 200, { context, ...a }); return; } }
+    if (state.sql) { const a = state.sql(body); if (a) { answer(res, body, { context, ...a }); return; } }
     const q = body.query.trim();
     const missing = (q.match(/:([a-zA-Z_]\w*)/g) || []).map((m) => m.slice(1)).filter((n) => !body.params || !(n in body.params));
-    if (missing.length) { send(res, 200, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
-    if (/^select\s+1\b/i.test(q)) { send(res, 200, { type: 'table', column_names: ['1'], data: [[1]], context }); return; }
-    if (/^select\s+:(\w+)\s+as\s+(\w+)/i.test(q)) { const m = /^select\s+:(\w+)\s+as\s+(\w+)/i.exec(q); send(res, 200, { type: 'table', column_names: [m[2]], data: [[body.params[m[1]]]], context }); return; }
+    if (missing.length) { answer(res, body, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
+    if (/^select\s+1\b/i.test(q)) { answer(res, body, { type: 'table', column_names: ['1'], data: [[1]], context }); return; }
+    if (/^select\s+:(\w+)\s+as\s+(\w+)/i.test(q)) { const m = /^select\s+:(\w+)\s+as\s+(\w+)/i.exec(q); answer(res, body, { type: 'table', column_names: [m[2]], data: [[body.params[m[1]]]], context }); return; }
     if (/^select/i.test(q) && /from\s+rentals/i.test(q)) {
-      send(res, 200, { type: 'table', column_names: ['sqft', 'rental_price'], data: [[917, 3901], [194, 2042]], context });
+      answer(res, body, { type: 'table', column_names: ['sqft', 'rental_price'], data: [[917, 3901], [194, 2042]], context });
       return;
     }
-    if (/^(create|insert|update|delete|drop|use)\b/i.test(q)) { send(res, 200, { type: 'ok', affected_rows: null, context }); return; }
-    send(res, 200, { type: 'error', error_code: 0, error_message: `Table '${q.split(/\s+/).pop()}' not found in database`, context });
+    if (/^(create|insert|update|delete|drop|use)\b/i.test(q)) { answer(res, body, { type: 'ok', affected_rows: null, context }); return; }
+    answer(res, body, { type: 'error', error_code: 0, error_message: `Table '${q.split(/\s+/).pop()}' not found in database`, context });
   }
 
   function databases(res, method, seg, body) {

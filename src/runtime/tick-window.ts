@@ -1,0 +1,68 @@
+import { MindsDBError } from '../client';
+
+/** One message sequence under flow control: parts sent and not yet acknowledged by a tick. */
+interface Sequence {
+  id: string;
+  unacked: number;
+  wake: (() => void) | undefined;
+}
+
+/**
+ * Flow control by ticks, the convention of node-red-contrib-postgresql: a sequence may have at
+ * most `window` parts out that no `msg.tick` has acknowledged yet; the sender waits for a tick
+ * before the next one. A tick that carries `msg.parts.id` of a sequence acknowledges a part of
+ * that sequence, any other tick one of the oldest sequence still sending. A tick that matches no
+ * sequence (e.g. the one for a sequence's last part) is dropped.
+ */
+export class TickWindow {
+  private readonly sequences = new Map<string, Sequence>();
+  private closedError: MindsDBError | undefined;
+
+  constructor(private readonly window: number) {}
+
+  start(id: string): void {
+    this.sequences.set(id, { id, unacked: 0, wake: undefined });
+  }
+
+  /** Resolves when sequence `id` may send one more part; rejects after `timeoutMs` without a tick, or on close. */
+  ready(id: string, timeoutMs: number): Promise<void> {
+    const seq = this.sequences.get(id);
+    if (this.closedError) return Promise.reject(this.closedError);
+    if (!seq || seq.unacked < this.window) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        seq.wake = undefined;
+        reject(new MindsDBError(`no msg.tick came back within ${timeoutMs} ms to ask for the next part; the rest of the result was dropped`, { kind: 'timeout', code: 'ETICK' }));
+      }, timeoutMs);
+      seq.wake = () => {
+        clearTimeout(timer);
+        seq.wake = undefined;
+        if (this.closedError) reject(this.closedError); else resolve();
+      };
+    });
+  }
+
+  sent(id: string): void {
+    const seq = this.sequences.get(id);
+    if (seq) seq.unacked++;
+  }
+
+  finish(id: string): void {
+    this.sequences.delete(id);
+  }
+
+  /** A message with `tick: true` came back. */
+  tick(partsId: unknown): void {
+    let seq = typeof partsId === 'string' ? this.sequences.get(partsId) : undefined;
+    if (!seq) for (const s of this.sequences.values()) { if (s.unacked > 0) { seq = s; break; } }
+    if (!seq || seq.unacked === 0) return;
+    seq.unacked--;
+    if (seq.wake && seq.unacked < this.window) seq.wake();
+  }
+
+  /** The node is closing: every waiting sequence fails now rather than at its tick timeout. */
+  close(): void {
+    this.closedError = new MindsDBError('the node was stopped (redeploy) while waiting for msg.tick; the rest of the result was dropped', { kind: 'closed' });
+    for (const s of this.sequences.values()) s.wake?.();
+  }
+}
