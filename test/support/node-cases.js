@@ -2,6 +2,7 @@
 /** One valid configuration and message per action node, for the table-driven suites. */
 const NODE_CASES = [
   { type: 'mindsdb-sql', def: { query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 }, msg: () => ({ query: 'SELECT 1' }) },
+  { type: 'mindsdb-sql', label: 'mindsdb-sql (split, streamed)', def: { query: '', database: '', databaseType: 'str', rowFormat: 'arrays', split: true, rowsPerMsg: 1 }, msg: () => ({ query: 'SELECT * FROM rentals' }) },
   { type: 'mindsdb-predict', def: { project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: false, batchSize: 100, batchWindow: 50, keepExplainString: false }, msg: () => ({ payload: { sqft: 1 } }) },
   { type: 'mindsdb-predict', label: 'mindsdb-predict (batched)', def: { project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: true, batchSize: 4, batchWindow: 10, keepExplainString: false }, msg: () => ({ payload: { sqft: 1 } }) },
   { type: 'mindsdb-database', def: { operation: 'msg', dbName: '', dbNameType: 'str', engine: '', host: '', port: '', user: '', database: '', extraParams: '', checkConnection: false }, msg: () => ({ operation: 'list' }) },

@@ -1,15 +1,26 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { helper, node, catchNode, flowWith, nextMessage, collect } = require('../support/nr');
+const { helper, node, coreNode, catchNode, flowWith, nextMessage, collect } = require('../support/nr');
 
 const serverNode = node('mindsdb-server');
 const sqlNode = node('mindsdb-sql');
+const joinNode = coreNode('sequence/17-split.js');
 
 describe('mindsdb-sql node', function () {
   let fake;
   beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
   afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+
+  /** A fault for the next SQL request only (the node first asks GET /status for the version). */
+  const sqlFault = (fn) => {
+    const f = (req, res, entry) => {
+      if (req.url.includes('/sql/query')) return fn(req, res, entry);
+      fake.state.faults.unshift(f);
+      return false;
+    };
+    fake.fault(f);
+  };
 
   const load = (def = {}, server = {}) => helper.load([serverNode, sqlNode, catchNode], flowWith({ type: 'mindsdb-sql', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100, ...def }, { url: fake.url, ...server }));
 
@@ -90,7 +101,7 @@ describe('mindsdb-sql node', function () {
     assert.deepEqual(msg.result.rows, [{ 1: 1 }]);
   });
 
-  it('splits rows into a Join-compatible message sequence', async () => {
+  it('splits rows into a Join-compatible message sequence: the count and msg.complete on the last part', async () => {
     fake.state.sql = () => ({ type: 'table', column_names: ['i'], data: Array.from({ length: 5 }, (_, i) => [i]) });
     await load({ query: 'SELECT i', split: true, rowsPerMsg: 2 });
     const got = collect('out', 3);
@@ -98,8 +109,141 @@ describe('mindsdb-sql node', function () {
     const msgs = await got;
     assert.deepEqual(msgs.map((m) => m.payload), [[{ i: 0 }, { i: 1 }], [{ i: 2 }, { i: 3 }], [{ i: 4 }]]);
     assert.deepEqual(msgs.map((m) => m.parts.index), [0, 1, 2]);
-    assert.ok(msgs.every((m) => m.parts.count === 3 && m.parts.type === 'array' && m.parts.id === msgs[0].parts.id));
-    assert.equal(msgs[2].complete, true);
+    assert.ok(msgs.every((m) => m.parts.type === 'array' && m.parts.id === msgs[0].parts.id));
+    assert.deepEqual(msgs.map((m) => m.parts.count), [undefined, undefined, 3]);
+    assert.deepEqual(msgs.map((m) => m.complete), [undefined, undefined, true]);
+    assert.deepEqual(msgs[2].mindsdb.context, { show_secrets: false, db: 'mindsdb' });
+  });
+
+  for (const version of ['25.14.1', '26.1.0']) {
+    it(`a core join node puts a split result back together (MindsDB ${version})`, async () => {
+      await fake.close();
+      fake = await createFakeMindsDB({ version }).listen();
+      fake.state.sql = () => ({ type: 'table', column_names: ['i', 's'], data: Array.from({ length: 7 }, (_, i) => [i, `r${i}`]) });
+      const flow = flowWith({ type: 'mindsdb-sql', query: 'SELECT i', database: '', databaseType: 'str', rowFormat: 'objects', split: true, rowsPerMsg: 3 }, { url: fake.url });
+      flow[2].wires = [['j1']];
+      flow.push({ id: 'j1', z: 'f1', x: 10, y: 10, type: 'join', mode: 'auto', build: 'array', property: 'payload', propertyType: 'msg', key: 'topic', joiner: '\\n', joinerType: 'str', accumulate: false, timeout: '', count: '', reduceRight: false, wires: [['out']] });
+      await helper.load([serverNode, sqlNode, catchNode, joinNode], flow);
+      const got = nextMessage('out');
+      helper.getNode('n1').receive({});
+      assert.deepEqual((await got).payload, Array.from({ length: 7 }, (_, i) => ({ i, s: `r${i}` })));
+    });
+  }
+
+  it('gives each part only its own rows in msg.mindsdb.data (rows as arrays)', async () => {
+    fake.state.sql = () => ({ type: 'table', column_names: ['i'], data: Array.from({ length: 5 }, (_, i) => [i]) });
+    await load({ query: 'SELECT i', split: true, rowsPerMsg: 2, rowFormat: 'arrays' });
+    const got = collect('out', 3);
+    helper.getNode('n1').receive({});
+    const msgs = await got;
+    assert.deepEqual(msgs.map((m) => m.mindsdb.data), [[[0], [1]], [[2], [3]], [[4]]]);
+    assert.deepEqual(msgs.map((m) => m.payload), [[[0], [1]], [[2], [3]], [[4]]]);
+  });
+
+  it('sends parts while the answer is still arriving', async () => {
+    let finish;
+    sqlFault((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"type":"table","column_names":["i"],"data":[[0],[1],[2]');
+      finish = () => res.end(',[3]],"context":{}}');
+    });
+    await load({ query: 'SELECT i', split: true, rowsPerMsg: 1 });
+    const first = collect('out', 2);
+    helper.getNode('n1').receive({});
+    const msgs = await first; // two parts out, the third waits for the row after it
+    assert.deepEqual(msgs.map((m) => m.payload), [[{ i: 0 }], [{ i: 1 }]]);
+    const rest = collect('out', 2);
+    finish();
+    assert.deepEqual((await rest).map((m) => [m.payload, m.complete]), [[[{ i: 2 }], undefined], [[{ i: 3 }], true]]);
+  });
+
+  it('answers a statement without a table with one message, split or not', async () => {
+    await load({ query: 'CREATE DATABASE x', split: true, rowsPerMsg: 2 });
+    const got = nextMessage('out');
+    helper.getNode('n1').receive({});
+    const msg = await got;
+    assert.deepEqual(msg.payload, []);
+    assert.equal(msg.mindsdb.type, 'ok');
+    assert.equal(msg.parts, undefined);
+  });
+
+  it('ends a sequence broken mid-answer with an error to Catch that names the parts sent', async () => {
+    sqlFault((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"type":"table","column_names":["i"],"data":[[0],[1],[2],[3');
+      setTimeout(() => req.socket.destroy(), 50);
+    });
+    await load({ query: 'SELECT i', split: true, rowsPerMsg: 1 });
+    const out = [];
+    helper.getNode('out').on('input', (m) => out.push(m));
+    const caught = nextMessage('caught');
+    helper.getNode('n1').receive({ marker: 'm' });
+    const err = await caught;
+    assert.equal(err.marker, 'm');
+    assert.equal(err.mindsdbError.kind, 'network');
+    assert.equal(out.length, 2, 'the rows before the break were sent (the third waits for its successor)');
+    assert.ok(out.every((m) => m.complete === undefined && m.parts.count === undefined));
+    assert.equal(err.mindsdb.partsSent, 2);
+    assert.equal(err.mindsdb.partsId, out[0].parts.id);
+  });
+
+  describe('flow control (msg.tick)', () => {
+    const rows = (n) => () => ({ type: 'table', column_names: ['i'], data: Array.from({ length: n }, (_, i) => [i]) });
+    const settle = () => new Promise((r) => setTimeout(r, 150));
+
+    for (const ahead of [1, 3]) {
+      it(`keeps at most ${ahead} part(s) out without a tick, and sends the next one per tick`, async () => {
+        fake.state.sql = rows(10);
+        await load({ query: 'SELECT i', split: true, rowsPerMsg: 2, flowControl: true, partsAhead: ahead });
+        const out = [];
+        helper.getNode('out').on('input', (m) => out.push(m));
+        const n1 = helper.getNode('n1');
+        n1.receive({});
+        await settle();
+        assert.equal(out.length, ahead);
+        n1.receive({ tick: true, parts: out[0].parts });
+        await settle();
+        assert.equal(out.length, ahead + 1);
+        // from now on, a tick back for each part as it arrives (a tick without parts counts too)
+        helper.getNode('out').on('input', () => n1.receive({ tick: true }));
+        for (let i = 0; i < ahead; i++) n1.receive({ tick: true });
+        await settle();
+        assert.equal(out.length, 5);
+        assert.equal(out[4].complete, true);
+        assert.deepEqual(out.flatMap((m) => m.payload.map((r) => r.i)), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        assert.equal(fake.requestsTo('/sql/query').length, 1, 'a tick is never a query');
+      });
+    }
+
+    it('fails the rest of the result when no tick comes back within the timeout', async () => {
+      fake.state.sql = rows(4);
+      await load({ query: 'SELECT i', split: true, rowsPerMsg: 1, flowControl: true, partsAhead: 1 });
+      const caught = nextMessage('caught');
+      helper.getNode('n1').receive({ timeout: 200 });
+      const err = await caught;
+      assert.match(err.error.message, /no msg.tick came back within 200 ms/);
+      assert.equal(err.mindsdb.partsSent, 1);
+    });
+
+    it('ends a sequence waiting for a tick at once on redeploy (not after the tick timeout)', async () => {
+      fake.state.sql = rows(4);
+      await load({ query: 'SELECT i', split: true, rowsPerMsg: 1, flowControl: true, partsAhead: 1 });
+      helper.getNode('n1').receive({});
+      await settle();
+      const t0 = Date.now();
+      await helper.unload();
+      assert.ok(Date.now() - t0 < 2000, `closed in ${Date.now() - t0} ms`);
+      await settle();
+      assert.equal(fake.state.openConnections, 0, 'the paused answer was dropped');
+    });
+  });
+
+  it('ignores a non-string msg.database when the node has its own database', async () => {
+    await load({ query: 'SELECT 1', database: 'files' });
+    const got = nextMessage('out');
+    helper.getNode('n1').receive({ database: 42 });
+    await got;
+    assert.deepEqual(fake.requestsTo('/sql/query').map((r) => r.body.context), [{ db: 'files' }]);
   });
 
   const errorCases = [
@@ -108,6 +252,7 @@ describe('mindsdb-sql node', function () {
     ['msg.params of the wrong type', { query: 'SELECT 1', params: 'x' }, /msg.params must be an object/],
     ['too few positional params', { query: 'SELECT ?', params: [] }, /placeholder/],
     ['a bad msg.timeout', { query: 'SELECT 1', timeout: -5 }, /msg.timeout/],
+    ['a non-string msg.database when the node has none', { query: 'SELECT 1', database: 42 }, /msg.database must be a string \(got number\)/],
     ['a msg.timeout beyond what a timer holds', { query: 'SELECT 1', timeout: 1e12 }, /msg.timeout must be a number of milliseconds between 1 and 2147483647/],
     ['an SQL error from the server', { query: 'SELECT * FROM nope' }, /MindsDB SQL error: Table 'nope' not found/],
   ];
