@@ -1,0 +1,67 @@
+'use strict';
+/**
+ * examples/sql-to-csv-file.json as shipped, against the fake MindsDB: every row reaches the CSV
+ * file, in order, with one header line, and the sql node never has more than one part out
+ * before the tick that the flow sends back.
+ */
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const { helper, node, coreNode, catchNode } = require('../support/nr');
+
+const ROWS = 5500;
+
+describe('example: SQL → CSV → file with msg.tick', function () {
+  this.timeout(20000);
+  let fake;
+  let dir;
+  beforeEach(async () => {
+    fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-example-'));
+    await new Promise((r) => helper.startServer(r));
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+    await fake.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes every row once, in order, one part at a time', async () => {
+    fake.state.sql = () => ({ type: 'table', column_names: ['sensor_id', 'temperature'], data: Array.from({ length: ROWS }, (_, i) => [i, 20 + (i % 10)]) });
+    fake.state.jsonlinesBatch = 700;
+    const file = path.join(dir, 'report.csv');
+    const flow = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'sql-to-csv-file.json'), 'utf8')).map((n) => {
+      if (n.type === 'mindsdb-server') return { ...n, url: fake.url };
+      if (n.type === 'file') return { ...n, filename: file };
+      return n;
+    });
+    fs.writeFileSync(file, 'stale content\n');
+    const types = [node('mindsdb-server'), node('mindsdb-sql'), catchNode, coreNode('common/20-inject.js'), coreNode('common/21-debug.js'), coreNode('common/90-comment.js'),
+      coreNode('storage/10-file.js'), coreNode('parsers/70-CSV.js'), coreNode('function/15-change.js'), coreNode('function/10-switch.js')];
+    await helper.load(types, flow);
+
+    // The sql node's parts and the ticks coming back, in order.
+    const events = [];
+    const sql = helper.getNode('sqlcsv-sql');
+    const origSend = sql.send.bind(sql);
+    sql.send = (m) => { events.push('part'); return origSend(m); };
+    sql.on('input', (m) => { if (m.tick) events.push('tick'); });
+    const done = new Promise((resolve, reject) => {
+      helper.getNode('sqlcsv-last').on('input', (m) => { if (m.complete) setTimeout(resolve, 200); });
+      helper.getNode('sqlcsv-catch').on('input', (m) => reject(m.error));
+    });
+    helper.getNode('sqlcsv-inject').receive({ payload: Date.now() });
+    await done;
+
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+    assert.equal(lines[0], 'sensor_id,temperature');
+    assert.equal(lines.length, ROWS + 1);
+    assert.deepEqual(lines.slice(1).map((l) => Number(l.split(',')[0])), Array.from({ length: ROWS }, (_, i) => i));
+    // one part out at a time: parts and ticks alternate
+    assert.equal(events.filter((e) => e === 'part').length, 6);
+    for (let i = 1; i < events.length; i++) assert.notEqual(events[i], events[i - 1], events.join(' '));
+  });
+});
