@@ -33,8 +33,8 @@ function worker(caseName, options) {
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
-function startServer() {
-  const child = spawn(process.execPath, [path.join(here, 'server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+function startServer(env = {}) {
+  const child = spawn(process.execPath, [path.join(here, 'server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.stdout.once('data', (d) => resolve({ origin: `http://127.0.0.1:${String(d).trim()}`, stop: () => child.kill('SIGTERM') }));
@@ -95,6 +95,8 @@ if (flag('--real-inner')) {
 const started = Date.now();
 const log = (l) => console.log(l);
 const server = await startServer();
+// A stand-in that says it is MindsDB 26.1, so the sql node asks it for jsonlines.
+const server26 = await startServer({ BENCH_VERSION: '26.1.0' });
 const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, settings: { sql: SQL, predict: PREDICT, memory: MEMORY } };
 try {
   log(`MindsDB stand-in at ${server.origin}; ${ROUNDS} rounds`);
@@ -102,15 +104,45 @@ try {
   results.sql = summarise(rounds(['undici', 'sql', 'http', 'bare'], { ...SQL, origin: server.origin }, log));
   log('predict: micro-batching on vs off, 1,000 single-row messages');
   results.predict = summarise(rounds(['predict-on', 'predict-off'], { ...PREDICT, origin: server.origin, model: 'sensor_energy' }, log));
-  log('memory: 100,000 messages into the sql node while the server answers in 50 ms');
+  log('memory: 100,000 messages into the sql node while the server answers in 50 ms, and into a function node that throws (the floor)');
   const mem = worker('memory', { ...MEMORY, origin: server.origin });
   results.memory = { ...mem, growthMB: mem.rssPeakMB - mem.rssStartMB };
+  const floor = worker('memory-floor', { ...MEMORY, origin: server.origin });
+  results.overload = {
+    growth_mb: results.memory.growthMB,
+    floor_growth_mb: floor.rssPeakMB - floor.rssStartMB,
+    vs_floor: results.memory.growthMB / (floor.rssPeakMB - floor.rssStartMB),
+    retained_mb: mem.retainedMB,
+    floor_retained_mb: floor.retainedMB,
+  };
+  log(`  sql node +${results.overload.growth_mb.toFixed(0)} MB peak, ${mem.retainedMB.toFixed(1)} MB retained; floor +${results.overload.floor_growth_mb.toFixed(0)} MB peak, ${floor.retainedMB.toFixed(1)} MB retained`);
+  log('stream: 1,000,000 rows of 5 columns, 1,000-row parts with msg.tick (MindsDB 26.1 stand-in: jsonlines) vs the same result read whole into one message');
+  const streams = { stream: [], 'stream-whole': [], 'stream-json': [] };
+  for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
+    for (const c of r % 2 ? ['stream-whole', 'stream'] : ['stream', 'stream-whole']) streams[c].push(worker(c, { origin: server26.origin, connections: 8 }));
+    // The same parts from a 25.x stand-in: one JSON body, rows before the column names.
+    streams['stream-json'].push(worker('stream', { origin: server.origin, connections: 8 }));
+    log(`  round ${r + 1}: streamed ${Math.round(streams.stream[r].rowsPerSecond).toLocaleString('en')} rows/s +${(streams.stream[r].rssPeakMB - streams.stream[r].rssStartMB).toFixed(0)} MB; whole ${Math.round(streams['stream-whole'][r].rowsPerSecond).toLocaleString('en')} rows/s +${(streams['stream-whole'][r].rssPeakMB - streams['stream-whole'][r].rssStartMB).toFixed(0)} MB; 25.x JSON body ${Math.round(streams['stream-json'][r].rowsPerSecond).toLocaleString('en')} rows/s +${(streams['stream-json'][r].rssPeakMB - streams['stream-json'][r].rssStartMB).toFixed(0)} MB`);
+  }
+  const rate = (c) => median(streams[c].map((x) => x.rowsPerSecond));
+  const growth = (c) => median(streams[c].map((x) => x.rssPeakMB - x.rssStartMB));
+  results.stream = {
+    rows: streams.stream[0].rows,
+    rows_per_s: rate('stream'),
+    peak_rss_growth_mb: growth('stream'),
+    whole_body_rows_per_s: rate('stream-whole'),
+    whole_body_peak_rss_growth_mb: growth('stream-whole'),
+    vs_whole_body: rate('stream') / rate('stream-whole'),
+    json_body_rows_per_s: rate('stream-json'),
+    json_body_peak_rss_growth_mb: growth('stream-json'),
+  };
   log('large result: 200,000 rows, split into 1,000-row messages vs one message');
   const large = { 'large-split': [], 'large-one': [] };
   for (let r = 0; r < Math.min(ROUNDS, 3); r++) for (const c of r % 2 ? ['large-one', 'large-split'] : ['large-split', 'large-one']) large[c].push(worker(c, { ...SQL, origin: server.origin }));
   results.large = Object.fromEntries(Object.entries(large).map(([c, rs]) => [c, { rowsPerSecond: 200000 / median(rs.map((x) => x.seconds)), peakRssMB: median(rs.map((x) => x.maxRssMB)) }]));
 } finally {
   server.stop();
+  server26.stop();
 }
 if (flag('--real')) {
   log('real MindsDB: predict batched vs single (200 single-row messages)');
@@ -134,6 +166,8 @@ const m = results.machine;
 const row = (name, x, unit = 'msg/s') => `| ${name} | ${Math.round(x.perSecond).toLocaleString('en')} ${unit} | ${x.p50ms.toFixed(1)} | ${x.p99ms.toFixed(1)} | ${Math.round(x.peakRssMB)} |`;
 const target = (ok) => (ok ? 'met' : 'NOT met');
 const r = results.ratios;
+const o = results.overload;
+const st = results.stream;
 const table = [
   `${m.cpu}, ${m.cores} cores, Node ${m.node}, Node-RED ${m.nodeRed}; median of ${ROUNDS} rounds`,
   '',
@@ -155,6 +189,13 @@ const table = [
   `| e on/off predict batched vs single | ${r.predict_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.predict_batched_vs_single >= 20)} |`,
   ...(results.real ? [`| real MindsDB predict batched vs single | ${r.real_predict_batched_vs_single.toFixed(1)} | |`] : []),
   `| memory growth, 100k msgs, slow server | ${results.memory_growth_mb.toFixed(0)} MB (${results.memory.answered} answered, ${results.memory.errors} refused: queue full) | < 64 MB: ${target(results.memory_growth_mb < 64)} |`,
+  `| overload.vs_floor: that growth over a function node throwing 100k errors (${o.floor_growth_mb.toFixed(0)} MB) | ${o.vs_floor.toFixed(2)} | ≤ 1.25: ${target(o.vs_floor <= 1.25)} |`,
+  `| overload.retained_mb: RSS after the burst and a forced GC, minus before | ${o.retained_mb.toFixed(1)} MB (floor ${o.floor_retained_mb.toFixed(1)} MB) | < 10 MB: ${target(o.retained_mb < 10)} |`,
+  `| stream.rows: 1,000-row parts with msg.tick | ${st.rows.toLocaleString('en')} rows | 1,000,000: ${target(st.rows === 1_000_000)} |`,
+  `| stream.rows_per_s (jsonlines, 26.1 stand-in) | ${Math.round(st.rows_per_s).toLocaleString('en')} rows/s (whole body: ${Math.round(st.whole_body_rows_per_s).toLocaleString('en')}) | |`,
+  `| stream.vs_whole_body (rows/s ratio) | ${st.vs_whole_body.toFixed(2)} | ≥ 0.9: ${target(st.vs_whole_body >= 0.9)} |`,
+  `| stream.peak_rss_growth_mb | ${st.peak_rss_growth_mb.toFixed(0)} MB (whole body: ${st.whole_body_peak_rss_growth_mb.toFixed(0)} MB) | < 100 MB: ${target(st.peak_rss_growth_mb < 100)} |`,
+  `| the same parts from a 25.x JSON body (rows before column names: held until the names) | ${Math.round(st.json_body_rows_per_s).toLocaleString('en')} rows/s, +${st.json_body_peak_rss_growth_mb.toFixed(0)} MB | |`,
   `| 200k rows, split vs one message | ${Math.round(results.large['large-split'].rowsPerSecond).toLocaleString('en')} vs ${Math.round(results.large['large-one'].rowsPerSecond).toLocaleString('en')} rows/s; peak RSS ${Math.round(results.large['large-split'].peakRssMB)} vs ${Math.round(results.large['large-one'].peakRssMB)} MB | |`,
 ];
 log(`\n${table.join('\n')}\n\n(${results.seconds} s; figures in bench/results.json)`);

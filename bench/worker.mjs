@@ -1,7 +1,7 @@
 // One benchmark case in a fresh process (so its peak RSS is its own), printing one JSON line.
 //   node bench/worker.mjs <case> '<json options>'
 // Cases: undici, sql, http, bare (the SQL workload), predict-on, predict-off, memory,
-// large-split, large-one. Options: origin, messages, concurrency, connections, warmup.
+// large-split, large-one, stream, stream-whole. Options: origin, messages, concurrency, connections, warmup.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { root, startRed } from './lib/red.mjs';
@@ -29,6 +29,13 @@ const FLOWS = {
     { id: 'in', z: 't', type: 'http request', method: 'POST', ret: 'obj', paytoqs: 'ignore', url: `${opt.origin}/api/sql/query`, tls: '', persist: true, proxy: '', insecureHTTPParser: false, authType: '', senderr: true, headers: [{ keyType: 'Content-Type', keyValue: '', valueType: 'application/json', valueValue: '' }], wires: [['map']] },
     { id: 'map', z: 't', type: 'function', func: 'const c = msg.payload.column_names;\nmsg.payload = msg.payload.data.map((r) => Object.fromEntries(c.map((k, i) => [k, r[i]])));\nreturn msg;', outputs: 1, wires: [['sink']] }],
   predict: (batch) => [tab, server(), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-predict', server: 'srv', project: 'mindsdb', projectType: 'str', model: opt.model || 'sensor_energy', modelType: 'str', params: '', paramsType: 'json', batch, batchSize: 100, batchWindow: 20, outputProperty: 'payload', version: 1, wires: [['sink']] }],
+  // 1,000,000 rows: streamed in 1,000-row parts with msg.tick flow control (a core change node
+  // sends each part back as a tick once the sink has it), or read whole into one message.
+  stream: (split) => [tab, server(), sink, catcher,
+    { id: 'in', z: 't', type: 'mindsdb-sql', server: 'srv', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split, rowsPerMsg: 1000, flowControl: split, partsAhead: 1, outputProperty: 'payload', version: 1, wires: [split ? ['sink', 'tick'] : ['sink']] },
+    { id: 'tick', z: 't', type: 'change', name: '', rules: [{ t: 'set', p: 'tick', pt: 'msg', to: 'true', tot: 'bool' }], wires: [['in']] }],
+  // The floor of the overload case: the same burst into a function node that throws, errors to Catch.
+  floor: () => [tab, sink, catcher, { id: 'in', z: 't', type: 'function', func: 'throw new Error("refused");', outputs: 1, wires: [['sink']] }],
   large: (split) => [tab, server(), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-sql', server: 'srv', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split, rowsPerMsg: 1000, outputProperty: 'payload', version: 1, wires: [['sink']] }],
 };
 
@@ -134,13 +141,27 @@ async function inRuntime(flow, makeMsg, { total = opt.messages, concurrency = op
   }
 }
 
-/** Case 2: 100,000 messages pushed in as fast as Node-RED takes them while the server is slow. */
-async function memory() {
-  const red = await startRed(FLOWS.sql());
-  try {
-    await drive(red, () => ({ query: QUERY }), 200, 32); // warm: pool, JIT
+/** RSS after the garbage collector ran to a standstill (the worker runs with --expose-gc). */
+async function settledRss() {
+  for (let i = 0; i < 4; i++) {
     global.gc?.();
-    return await withRss(() => new Promise((resolve) => {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return process.memoryUsage.rss() / 2 ** 20;
+}
+
+/**
+ * Case 2: 100,000 messages pushed in as fast as Node-RED takes them while the server is slow,
+ * into the sql node (`memory`) or into a function node that throws (`memory-floor`: what
+ * Node-RED itself costs for 100,000 errors to Catch). Reports peak RSS growth during the burst
+ * and what is retained after it ended and the GC ran.
+ */
+async function memory(floor) {
+  const red = await startRed(floor ? FLOWS.floor() : FLOWS.sql());
+  try {
+    if (!floor) await drive(red, () => ({ query: QUERY }), 200, 32); // warm: pool, JIT
+    const before = await settledRss();
+    const burst = await withRss(() => new Promise((resolve) => {
       const input = red.node('in');
       const total = opt.messages;
       let outcomes = 0;
@@ -160,12 +181,48 @@ async function memory() {
       };
       burst();
     }));
+    // the burst is over: every message has its outcome; let Node-RED's own queues drain too
+    await new Promise((r) => setTimeout(r, 200));
+    const after = await settledRss();
+    return { ...burst, rssStartMB: before, retainedMB: after - before };
+  } finally {
+    await red.stop();
+  }
+}
+
+/**
+ * One 1,000,000-row query, timed from the feed to the part (or message) with the last row, with
+ * peak RSS sampled every 10 ms; RSS before is taken after a forced GC.
+ */
+async function stream(split) {
+  const red = await startRed(FLOWS.stream(split));
+  try {
+    // Warm-up: the server's version, the pool, the JIT (a small query through the same node).
+    await drive(red, () => ({ query: QUERY }), 50, 1);
+    global.gc?.();
+    return await withRss(() => new Promise((resolve, reject) => {
+      let rows = 0;
+      const t0 = process.hrtime.bigint();
+      globalThis.__bench = {
+        arrived(msg) {
+          if (msg.error) { reject(new Error(msg.error.message)); return; }
+          rows += msg.payload.length;
+          if (!split || msg.complete) {
+            const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+            resolve({ rows, seconds, rowsPerSecond: rows / seconds, perSecond: rows / seconds, p50ms: 0, p99ms: 0, errors: 0 });
+          }
+        },
+      };
+      red.node('in').receive({ query: 'SELECT * FROM sensor_history /* million */' });
+    }));
   } finally {
     await red.stop();
   }
 }
 
 const CASES = {
+  stream: () => stream(true),
+  'stream-whole': () => stream(false),
   undici: rawUndici,
   sql: () => inRuntime(FLOWS.sql(), MESSAGES.sql),
   http: () => inRuntime(FLOWS.http(), MESSAGES.http),
@@ -174,7 +231,8 @@ const CASES = {
   // 1,000 messages of warm-up first, as the SQL cases get: a colder runtime measures the JIT.
   'predict-on': () => inRuntime(FLOWS.predict(true), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.predictWarmup ?? 1000 }),
   'predict-off': () => inRuntime(FLOWS.predict(false), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.predictWarmup ?? 1000 }),
-  memory,
+  memory: () => memory(false),
+  'memory-floor': () => memory(true),
   'large-split': () => inRuntime(FLOWS.large(true), () => ({ query: 'SELECT big' }), { total: 1, concurrency: 1, warmup: 0, outcomesPerMsg: 200 }),
   'large-one': () => inRuntime(FLOWS.large(false), () => ({ query: 'SELECT big' }), { total: 1, concurrency: 1, warmup: 0 }),
 };
