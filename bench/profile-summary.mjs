@@ -7,7 +7,7 @@ const self = new Map();
 const dt = prof.timeDeltas;
 for (let i = 0; i < prof.samples.length; i++) self.set(prof.samples[i], (self.get(prof.samples[i]) || 0) + (dt[i] || 0));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
-const group = (url) => (!url ? 'native/gc/idle' : /node-red-mindsdb|\/work\/main\/nodes\//.test(url) ? 'ours' : /@node-red|node-red\//.test(url) ? 'node-red' : /undici/.test(url) ? 'undici' : url.startsWith('node:') ? 'node core' : 'other');
+const group = (url) => (!url ? 'native/gc/idle' : /node-red-mindsdb|\/nodes\/(client|runtime)\/|\/nodes\/mindsdb-[\w-]+\.js/.test(url) ? 'ours' : /@node-red|node-red\//.test(url) ? 'node-red' : /undici/.test(url) ? 'undici' : url.startsWith('node:') ? 'node core' : 'other');
 const groups = new Map();
 const fns = new Map();
 for (const [id, t] of self) {

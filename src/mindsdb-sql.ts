@@ -25,8 +25,15 @@ function queryFrom(configured: string, msg: Msg): string {
  * The context database: the node's own Database wins, then msg.database. msg.database is checked
  * only when it is used, so a stray non-string msg.database never fails a node that has its own.
  */
-async function databaseFrom(RED: NodeAPI, node: Node, config: SqlNodeConfig, msg: Msg): Promise<string | undefined> {
-  const own = nonEmptyString(await evaluateProperty(RED, node, config.database, config.databaseType, msg));
+function databaseFrom(RED: NodeAPI, node: Node, config: SqlNodeConfig, msg: Msg): Promise<string | undefined> | string | undefined {
+  const evaluated = evaluateProperty(RED, node, config.database, config.databaseType, msg);
+  // Only JSONata and context stores answer later; a plain string is used at once (no await per message).
+  if (evaluated instanceof Promise) return evaluated.then((v) => fromOwnOrMsg(nonEmptyString(v), msg));
+  return fromOwnOrMsg(nonEmptyString(evaluated), msg);
+}
+
+
+function fromOwnOrMsg(own: string | undefined, msg: Msg): string | undefined {
   if (own) return own;
   if (msg.database !== undefined && msg.database !== null && typeof msg.database !== 'string') {
     throw inputError(`msg.database must be a string (got ${describeType(msg.database)})`);
@@ -92,21 +99,28 @@ export = function register(RED: NodeAPI): void {
       }
     };
 
-    handleInput(node, status, async (msg: Msg, send: Send) => {
+    /** Split off: one request, one message; a plain promise chain (this is the per-message hot path). */
+    const whole = (msg: Msg, send: Send, request: SqlRequest, timeoutMs: number | undefined, client: MindsDBClient): Promise<void> =>
+      client.sql(request, { timeoutMs }).then((answer) => {
+        msg.mindsdb = metadata(answer);
+        setOutput(RED, msg, outputProperty, answer.type === 'table' ? shape(answer) : []);
+        send(msg);
+        status.set(answer.type === 'table' ? STATUS.ok(`${answer.data.length} rows`) : STATUS.ok('ok'));
+      });
+
+    handleInput(node, status, (msg: Msg, send: Send) => {
       // A tick coming back from the flow: it acknowledges a part and is never a query.
-      if (msg.tick) { window?.tick((msg.parts as { id?: unknown } | undefined)?.id); return; }
+      if (msg.tick) { window?.tick((msg.parts as { id?: unknown } | undefined)?.id); return Promise.resolve(); }
       const client = clientFor(RED, config.server);
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);
-      const database = await databaseFrom(RED, node, config, msg);
-      const request: SqlRequest = { query, params, context: database ? { db: database } : undefined };
-      status.set(STATUS.requesting);
-      if (rowsPerMsg > 0) return streamed(msg, send, request, timeoutMs, client);
-      const answer = await client.sql(request, { timeoutMs });
-      msg.mindsdb = metadata(answer);
-      setOutput(RED, msg, outputProperty, answer.type === 'table' ? shape(answer) : []);
-      send(msg);
-      status.set(answer.type === 'table' ? STATUS.ok(`${answer.data.length} rows`) : STATUS.ok('ok'));
+      const run = (database: string | undefined): Promise<void> => {
+        const request: SqlRequest = { query, params, context: database ? { db: database } : undefined };
+        status.set(STATUS.requesting);
+        return rowsPerMsg > 0 ? streamed(msg, send, request, timeoutMs, client) : whole(msg, send, request, timeoutMs, client);
+      };
+      const database = databaseFrom(RED, node, config, msg);
+      return database instanceof Promise ? database.then(run) : run(database);
     }, () => window?.close());
 
     const shape = (answer: SqlAnswer): unknown[] => (asArrays ? answer.data : rowsToObjects(answer.column_names, answer.data));

@@ -62,6 +62,15 @@ export interface SqlAnswer {
 
 export type Row = Record<string, unknown>;
 
+/** A request as `execute` prepared it: full path, body text, deadline, whether it may be repeated. */
+interface PreparedRequest {
+  method: string;
+  path: string;
+  body: string | undefined;
+  timeoutMs: number;
+  mayRepeat: boolean;
+}
+
 const DEFAULTS = {
   timeoutMs: 60_000,
   retries: 2,
@@ -210,10 +219,11 @@ export class MindsDBClient {
   }
 
   /** Runs one SQL statement. A `type: "error"` answer becomes a MindsDBError of kind 'sql'. */
-  async sql(req: SqlRequest, opts?: RequestOptions): Promise<SqlAnswer> {
-    const body = sqlBody(req);
-    const answer = await this.request<unknown>('POST', '/sql/query', body, opts);
-    return checkSqlAnswer(answer, this.redactor, `${this.prefix}/sql/query`);
+  sql(req: SqlRequest, opts?: RequestOptions): Promise<SqlAnswer> {
+    let body: Record<string, unknown>;
+    try { body = sqlBody(req); } catch (err) { return Promise.reject(err); }
+    return this.limiter.run(() => this.execute('POST', '/sql/query', body, opts))
+      .then((answer) => checkSqlAnswer(answer, this.redactor, `${this.prefix}/sql/query`));
   }
 
   /**
@@ -291,40 +301,69 @@ export class MindsDBClient {
     await this.transport.close(graceMs);
   }
 
-  private async execute(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
-    const full = this.prefix + path;
-    const bodyText = body === undefined ? undefined : JSON.stringify(body);
-    const timeoutMs = Math.min(MAX_TIMER_MS, opts?.timeoutMs ?? this.timeoutMs);
-    const mayRepeat = method !== 'POST' || this.retryPost;
+  /**
+   * One API request. The usual case (headers ready, a 2xx answer) is a single promise chain from
+   * the limiter to the parsed body; anything else (a login to make, a failure, a retry, a 401)
+   * continues in `recover`, which has the full retry loop.
+   */
+  private execute(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
+    const req: PreparedRequest = {
+      method,
+      path: this.prefix + path,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: Math.min(MAX_TIMER_MS, opts?.timeoutMs ?? this.timeoutMs),
+      mayRepeat: method !== 'POST' || this.retryPost,
+    };
+    // Headers are a plain object except while a login is under way.
+    const headers = this.auth.current();
+    if (headers instanceof Promise) return this.recover(req, undefined);
+    return this.transport.send({ method, path: req.path, headers: headers as Record<string, string>, body: req.body, timeoutMs: req.timeoutMs }, this.maxResponseBytes)
+      .then(
+        (res) => (res.status >= 200 && res.status < 300 ? parseSuccessBody(res, method, req.path) : this.recover(req, { res, headers })),
+        (err: unknown) => this.recover(req, { err }),
+      );
+  }
+
+  /** Retries, re-login and errors, from the outcome of a first attempt (or from scratch). */
+  private async recover(req: PreparedRequest, first: { res: TextResponse; headers: Readonly<Record<string, string>> } | { err: unknown } | undefined): Promise<unknown> {
+    const { method, path } = req;
     let renewed = false;
+    let outcome = first;
     for (let attempt = 0; ; attempt++) {
       let res: TextResponse;
       let headers: Readonly<Record<string, string>> | undefined;
       try {
-        // Headers are a plain object except while a login is under way: no extra await per request.
-        const current = this.auth.current();
-        headers = current instanceof Promise ? await current : current;
-        res = await this.transport.send({ method, path: full, headers: headers as Record<string, string>, body: bodyText, timeoutMs }, this.maxResponseBytes);
+        if (outcome && 'err' in outcome) throw outcome.err;
+        if (outcome) {
+          res = outcome.res;
+          headers = outcome.headers;
+        } else {
+          const current = this.auth.current();
+          headers = current instanceof Promise ? await current : current;
+          res = await this.transport.send({ method, path, headers: headers as Record<string, string>, body: req.body, timeoutMs: req.timeoutMs }, this.maxResponseBytes);
+        }
       } catch (err) {
+        outcome = undefined;
         const e = this.scrub(err);
         if (e instanceof MindsDBError && e.kind === 'network') this.version = undefined;
         // Connection refused and friends: the request never left, so any method may be repeated.
-        const retriable = e instanceof MindsDBError && (isNotSent(e) || (mayRepeat && e.kind === 'network'));
+        const retriable = e instanceof MindsDBError && (isNotSent(e) || (req.mayRepeat && e.kind === 'network'));
         if (retriable && attempt < this.retries && !this.closed) { await this.backoff(attempt); continue; }
         throw e;
       }
-      if (res.status >= 200 && res.status < 300) return parseSuccessBody(res, method, full);
+      outcome = undefined;
+      if (res.status >= 200 && res.status < 300) return parseSuccessBody(res, method, path);
       if (res.status === 401 && !renewed && this.auth.mode === 'login') {
         renewed = true;
         try { await this.auth.renewAfter401(headers as Readonly<Record<string, string>>); } catch (err) { throw this.scrub(err); }
         attempt--; // a re-login is not one of the configured retries
         continue;
       }
-      if ((res.status === 502 || res.status === 503) && mayRepeat && attempt < this.retries && !this.closed) {
+      if ((res.status === 502 || res.status === 503) && req.mayRepeat && attempt < this.retries && !this.closed) {
         await this.backoff(attempt);
         continue;
       }
-      throw httpError(res, method, full, this.redactor);
+      throw httpError(res, method, path, this.redactor);
     }
   }
 

@@ -1,5 +1,4 @@
-import { EventEmitter } from 'node:events';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { MindsDBError } from './errors';
@@ -65,18 +64,20 @@ export class HttpTransport {
     this.pool.on('connectionError', () => { /* surfaced per request */ });
   }
 
-  /** Sends a request and reads the whole body as text, up to `maxBytes`. */
-  async send(opts: SendOptions, maxBytes: number): Promise<TextResponse> {
+  /**
+   * Sends a request and reads the whole body as text, up to `maxBytes`. The common case (no
+   * redirect, a body of known size) is one promise chain from the request to the text, with no
+   * async frames in between: this is the per-message path of every node.
+   */
+  send(opts: SendOptions, maxBytes: number): Promise<TextResponse> {
     const deadline = new Deadline(opts);
-    try {
-      const res = await this.openWith(opts, deadline);
-      const text = await readText(res, maxBytes, opts);
-      return { status: res.status, headers: res.headers, text };
-    } catch (err) {
-      throw deadline.expired ? timeoutError(opts) : err;
-    } finally {
-      deadline.clear();
-    }
+    return this.dispatch(opts, opts.path, deadline, opts.timeoutMs)
+      .then((res) => (isRedirect(res) ? this.followRedirects(opts, deadline, res, opts.timeoutMs) : opened(res)))
+      .then((res) => readText(res, maxBytes, opts).then((text): TextResponse => ({ status: res.status, headers: res.headers, text })))
+      .then(
+        (res) => { deadline.clear(); return res; },
+        (err: unknown) => { deadline.clear(); throw deadline.expired ? timeoutError(opts) : err; },
+      );
   }
 
   /**
@@ -121,54 +122,66 @@ export class HttpTransport {
     if (!closed) await this.pool.destroy().catch(() => undefined);
   }
 
-  private async openWith(opts: SendOptions, deadline: Deadline, bodyTimeout = opts.timeoutMs): Promise<OpenedResponse> {
+  private openWith(opts: SendOptions, deadline: Deadline, bodyTimeout = opts.timeoutMs): Promise<OpenedResponse> {
+    return this.dispatch(opts, opts.path, deadline, bodyTimeout)
+      .then((res) => (isRedirect(res) ? this.followRedirects(opts, deadline, res, bodyTimeout) : opened(res)));
+  }
+
+  private dispatch(opts: SendOptions, path: string, deadline: Deadline, bodyTimeout: number): Promise<Dispatched> {
+    return this.pool.request({
+      method: opts.method as 'GET',
+      path,
+      headers: opts.headers,
+      body: opts.body,
+      signal: deadline,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout,
+    }).catch((err: unknown) => { throw networkError(err, opts); });
+  }
+
+  /** Follows 307/308 on the same origin only (the request keeps its method, body and credentials). */
+  private async followRedirects(opts: SendOptions, deadline: Deadline, first: Dispatched, bodyTimeout: number): Promise<OpenedResponse> {
+    let res = first;
     let path = opts.path;
-    for (let hop = 0; ; hop++) {
-      let res;
-      try {
-        res = await this.pool.request({
-          method: opts.method as 'GET',
-          path,
-          headers: opts.headers,
-          body: opts.body,
-          signal: deadline,
-          headersTimeout: opts.timeoutMs,
-          bodyTimeout,
-        });
-      } catch (err) {
-        throw networkError(err, opts);
+    for (let hop = 0; isRedirect(res) && hop < MAX_REDIRECTS; hop++) {
+      res.body.resume();
+      const target = new URL(String(res.headers.location), this.origin + path);
+      if (target.origin !== this.origin) {
+        throw new MindsDBError(
+          `the server redirected ${opts.method} ${opts.path} to another host (${target.origin}); not followed, so no credentials are sent there`,
+          { kind: 'http', status: res.statusCode, method: opts.method, path: opts.path });
       }
-      const { statusCode, headers, body } = res;
-      if ((statusCode === 307 || statusCode === 308) && typeof headers.location === 'string' && hop < MAX_REDIRECTS) {
-        body.resume();
-        const target = new URL(headers.location, this.origin + path);
-        if (target.origin !== this.origin) {
-          throw new MindsDBError(
-            `the server redirected ${opts.method} ${opts.path} to another host (${target.origin}); not followed, so no credentials are sent there`,
-            { kind: 'http', status: statusCode, method: opts.method, path: opts.path });
-        }
-        path = target.pathname + target.search;
-        continue;
-      }
-      return { status: statusCode, headers, body: body as OpenedResponse['body'] };
+      path = target.pathname + target.search;
+      res = await this.dispatch(opts, path, deadline, bodyTimeout);
     }
+    return opened(res);
   }
 }
 
-export async function readText(res: OpenedResponse, maxBytes: number, opts: SendOptions): Promise<string> {
+type Dispatched = Dispatcher.ResponseData;
+
+function isRedirect(res: Dispatched): boolean {
+  return (res.statusCode === 307 || res.statusCode === 308) && typeof res.headers.location === 'string';
+}
+
+function opened(res: Dispatched): OpenedResponse {
+  return { status: res.statusCode, headers: res.headers, body: res.body as unknown as OpenedResponse['body'] };
+}
+
+/** Reads a whole body as text, up to `maxBytes`; a body of declared size is handed to undici in one go. */
+export function readText(res: OpenedResponse, maxBytes: number, opts: SendOptions): Promise<string> {
   const declared = Number(res.headers['content-length']);
   if (declared > maxBytes) {
     res.body.destroy();
-    throw tooLarge(opts, maxBytes);
+    return Promise.reject(tooLarge(opts, maxBytes));
   }
   if (declared >= 0 && Number.isFinite(declared)) {
-    // The size is known and within the limit: let undici collect it in one go.
-    try {
-      return await res.body.text();
-    } catch (err) {
-      throw networkError(err, opts);
-    }
+    return res.body.text().catch((err: unknown) => { throw networkError(err, opts); });
   }
+  return readChunks(res, maxBytes, opts);
+}
+
+async function readChunks(res: OpenedResponse, maxBytes: number, opts: SendOptions): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -188,26 +201,39 @@ export async function readText(res: OpenedResponse, maxBytes: number, opts: Send
 }
 
 /**
- * A deadline for a whole exchange, and the abort signal undici listens to. undici takes an
- * EventEmitter as a signal; an AbortController per request (an EventTarget and an AbortSignal)
- * cost about 5% of the CPU time of a small SQL request in the benchmark, this costs one emitter.
+ * A deadline for a whole exchange, and the abort signal undici listens to. undici accepts any
+ * object with `once`/`removeListener` as a signal; an AbortController per request (an EventTarget
+ * and an AbortSignal) cost about 5% of the CPU time of a small SQL request in the benchmark, and
+ * an EventEmitter still more than this: one timer and the one or two listeners undici adds.
  */
-class Deadline extends EventEmitter {
+class Deadline {
   aborted = false;
   reason: MindsDBError | undefined;
+  private listeners: Array<() => void> = [];
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly opts: SendOptions) {
-    super();
     this.timer = setTimeout(() => {
       this.aborted = true;
       this.reason = timeoutError(this.opts);
-      this.emit('abort');
+      const listeners = this.listeners;
+      this.listeners = [];
+      for (const l of listeners) l();
     }, opts.timeoutMs);
   }
 
   get expired(): boolean { return this.aborted; }
-  clear(): void { clearTimeout(this.timer); this.removeAllListeners(); }
+
+  // The part of the EventEmitter interface that undici uses for a signal ('abort' only).
+  on(_event: 'abort', listener: () => void): this { this.listeners.push(listener); return this; }
+  once(event: 'abort', listener: () => void): this { return this.on(event, listener); }
+  removeListener(_event: 'abort', listener: () => void): this {
+    const i = this.listeners.indexOf(listener);
+    if (i >= 0) this.listeners.splice(i, 1);
+    return this;
+  }
+
+  clear(): void { clearTimeout(this.timer); this.listeners = []; }
 }
 
 /** Network error codes that mean the request never reached the server (safe to retry). */
