@@ -36,6 +36,7 @@ const suites = [
   [`unit (Node-RED 3.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
   ['unit (Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
   ['runtime (packed tarball in Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/runtime/.mocharc.json'], {}],
+  ['scale-out (2 Node-RED runtimes, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [process.execPath, mocha, '--timeout', '120000', '--exit', 'test/scale/scale-out.test.js'], {}],
   ['e2e (real MindsDB 25.14.1)', e2e, { MINDSDB_VERSION: '25.14.1' }],
   ['e2e (real MindsDB 26.1.0)', e2e, { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_AUTH_PORT: String(authPort26) }],
   [`browser (Node-RED 4.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], {}],
