@@ -110,7 +110,7 @@ export = function register(RED: NodeAPI): void {
 
     handleInput(node, status, (msg: Msg, send: Send) => {
       // A tick coming back from the flow: it acknowledges a part and is never a query.
-      if (msg.tick) { window?.tick((msg.parts as { id?: unknown } | undefined)?.id); return Promise.resolve(); }
+      if (msg.tick) { window?.tick(msg.parts); return Promise.resolve(); }
       const client = clientFor(RED, config.server);
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);

@@ -1,5 +1,11 @@
 import { MindsDBError } from '../client';
 
+const ENDED_KEPT = 64;
+
+function isParts(v: unknown): v is { id?: unknown; parts?: unknown } {
+  return typeof v === 'object' && v !== null;
+}
+
 /** One message sequence under flow control: parts sent and not yet acknowledged by a tick. */
 interface Sequence {
   id: string;
@@ -10,12 +16,15 @@ interface Sequence {
 /**
  * Flow control by ticks, the convention of node-red-contrib-postgresql: a sequence may have at
  * most `window` parts out that no `msg.tick` has acknowledged yet; the sender waits for a tick
- * before the next one. A tick that carries `msg.parts.id` of a sequence acknowledges a part of
- * that sequence, any other tick one of the oldest sequence still sending. A tick that matches no
- * sequence (e.g. the one for a sequence's last part) is dropped.
+ * before the next one. A tick whose `msg.parts` (or a `msg.parts.parts` nested by a split
+ * downstream) names a sequence acknowledges a part of that sequence; one that names a sequence
+ * that recently ended (the tick for its last part) is dropped; any other tick acknowledges a part
+ * of the oldest sequence with parts out.
  */
 export class TickWindow {
   private readonly sequences = new Map<string, Sequence>();
+  /** Ids of the last sequences that ended, so their late ticks are not taken for another's. */
+  private readonly ended: string[] = [];
   private closedError: MindsDBError | undefined;
 
   constructor(private readonly window: number) {}
@@ -49,11 +58,18 @@ export class TickWindow {
 
   finish(id: string): void {
     this.sequences.delete(id);
+    this.ended.push(id);
+    if (this.ended.length > ENDED_KEPT) this.ended.shift();
   }
 
-  /** A message with `tick: true` came back. */
-  tick(partsId: unknown): void {
-    let seq = typeof partsId === 'string' ? this.sequences.get(partsId) : undefined;
+  /** A message with a truthy `tick` came back; `parts` is its msg.parts. */
+  tick(parts: unknown): void {
+    let seq: Sequence | undefined;
+    for (let p = parts, depth = 0; isParts(p) && depth < 8 && !seq; p = p.parts, depth++) {
+      if (typeof p.id !== 'string') continue;
+      if (this.ended.includes(p.id)) return;
+      seq = this.sequences.get(p.id);
+    }
     if (!seq) for (const s of this.sequences.values()) { if (s.unacked > 0) { seq = s; break; } }
     if (!seq || seq.unacked === 0) return;
     seq.unacked--;
