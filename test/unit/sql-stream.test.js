@@ -202,6 +202,38 @@ describe('streamed SQL answers', function () {
       assert.equal(fake.requestsTo('/sql/query').length, 1, 'never repeated once the answer started');
     });
 
+    it('follows a same-origin redirect and refuses one to another host, as sql() does', async () => {
+      const other = http.createServer((req, res) => { res.end('{}'); });
+      await new Promise((r) => other.listen(0, '127.0.0.1', r));
+      const server = http.createServer((req, res) => {
+        if (req.url.endsWith('/status')) { res.end(JSON.stringify({ mindsdb_version: '26.1.0' })); return; }
+        if (req.url === '/api/sql/query') { res.writeHead(307, { location: '/api/sql/query/' }); res.end(); return; }
+        if (req.url === '/api/sql/query/') {
+          res.writeHead(200, { 'content-type': 'application/jsonlines' });
+          res.end('{"type":"table","column_names":["a"]}\n[[1],[2]]\n');
+          return;
+        }
+        res.writeHead(404); res.end();
+      });
+      await new Promise((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        client = new MindsDBClient({ baseUrl: `http://127.0.0.1:${server.address().port}`, retries: 0 });
+        const s = await client.sqlStream({ query: 'SELECT a' });
+        assert.deepEqual(await s.read(5), [[1], [2]]);
+        s.close();
+        server.removeAllListeners('request');
+        server.on('request', (req, res) => {
+          if (req.url.endsWith('/status')) { res.end(JSON.stringify({ mindsdb_version: '26.1.0' })); return; }
+          res.writeHead(307, { location: `http://127.0.0.1:${other.address().port}/api/sql/query` }); res.end();
+        });
+        await assert.rejects(client.sqlStream({ query: 'SELECT a' }), (e) => /redirected .* to another host/.test(e.message));
+      } finally {
+        server.closeAllConnections(); other.closeAllConnections();
+        await new Promise((r) => server.close(r));
+        await new Promise((r) => other.close(r));
+      }
+    });
+
     it('retries before the answer starts (503 with retryPost), as sql() does', async () => {
       fake = await createFakeMindsDB().listen();
       client = new MindsDBClient({ baseUrl: fake.url, retries: 2, retryBaseDelayMs: 5, retryPost: true });
