@@ -50,15 +50,45 @@ function percentile(sorted, p) {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0;
 }
 
-/** Peak RSS sampled while `work` runs (and the process's own high-water mark). */
+/**
+ * With BENCH_CPU_PROFILE=<file>, a CPU profile of the measured phase only (no start-up, no
+ * warm-up), for `node bench/profile-summary.mjs <file>`.
+ */
+async function startProfile() {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file) return undefined;
+  const { Session } = await import('node:inspector/promises');
+  const fs = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+/**
+ * Peak RSS sampled while `work` runs (and the process's own high-water mark), and the CPU time the
+ * process spent on it: on a shared machine, CPU per message moves far less than messages per second.
+ */
 async function withRss(work) {
+  const profile = await startProfile();
   const start = process.memoryUsage.rss();
   let peak = start;
   const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 10);
+  const cpu = process.cpuUsage();
   try {
     const result = await work();
     peak = Math.max(peak, process.memoryUsage.rss());
-    return { ...result, rssStartMB: start / 2 ** 20, rssPeakMB: peak / 2 ** 20 };
+    const used = process.cpuUsage(cpu);
+    await profile?.stop();
+    const cpuMs = (used.user + used.system) / 1000;
+    return { ...result, rssStartMB: start / 2 ** 20, rssPeakMB: peak / 2 ** 20, cpuMs, ...(result.messages ? { cpuUsPerMsg: (cpuMs * 1000) / result.messages } : {}) };
   } finally {
     clearInterval(timer);
   }

@@ -52,7 +52,11 @@ export class RequestLimiter {
     this.active++;
     let p: Promise<T>;
     try { p = task(); } catch (err) { p = Promise.reject(err); }
-    return p.finally(() => this.release());
+    // then() rather than finally(): finally costs two more promise jobs per request on the hot path.
+    return p.then(
+      (value) => { this.release(); return value; },
+      (err: unknown) => { this.release(); throw err; },
+    );
   }
 
   private release(): void {

@@ -71,14 +71,20 @@ export class HttpTransport {
    */
   send(opts: SendOptions, maxBytes: number): Promise<TextResponse> {
     const deadline = new Deadline(opts);
-    return this.dispatch(opts, opts.path, deadline, opts.timeoutMs)
-      .then((res) => (isRedirect(res) ? this.followRedirects(opts, deadline, res, opts.timeoutMs) : opened(res)))
-      .then((res) => readText(res, maxBytes, opts).then((text): TextResponse => ({ status: res.status, headers: res.headers, text })))
-      .then(
-        (res) => { deadline.clear(); return res; },
-        (err: unknown) => { deadline.clear(); throw deadline.expired ? timeoutError(opts) : err; },
-      );
+    const fail = (err: unknown): never => {
+      deadline.clear();
+      throw deadline.expired ? timeoutError(opts) : networkError(err, opts);
+    };
+    const finish = (res: OpenedResponse): Promise<TextResponse> => readText(res, maxBytes, opts).then(
+      (text) => { deadline.clear(); return { status: res.status, headers: res.headers, text }; },
+      fail,
+    );
+    return this.pool.request(this.requestOptions(opts, opts.path, deadline, opts.timeoutMs)).then(
+      (res) => (isRedirect(res) ? this.followRedirects(opts, deadline, res, opts.timeoutMs).then(finish, fail) : finish(opened(res))),
+      fail,
+    );
   }
+
 
   /**
    * Opens a request and hands back the streaming body (for server-sent events). The deadline
@@ -128,15 +134,19 @@ export class HttpTransport {
   }
 
   private dispatch(opts: SendOptions, path: string, deadline: Deadline, bodyTimeout: number): Promise<Dispatched> {
-    return this.pool.request({
-      method: opts.method as 'GET',
+    return this.pool.request(this.requestOptions(opts, path, deadline, bodyTimeout)).catch((err: unknown) => { throw networkError(err, opts); });
+  }
+
+  private requestOptions(opts: SendOptions, path: string, deadline: Deadline, bodyTimeout: number): Dispatcher.RequestOptions {
+    return {
+      method: opts.method as Dispatcher.HttpMethod,
       path,
       headers: opts.headers,
       body: opts.body,
       signal: deadline,
       headersTimeout: opts.timeoutMs,
       bodyTimeout,
-    }).catch((err: unknown) => { throw networkError(err, opts); });
+    };
   }
 
   /** Follows 307/308 on the same origin only (the request keeps its method, body and credentials). */
@@ -175,9 +185,9 @@ export function readText(res: OpenedResponse, maxBytes: number, opts: SendOption
     res.body.destroy();
     return Promise.reject(tooLarge(opts, maxBytes));
   }
-  if (declared >= 0 && Number.isFinite(declared)) {
-    return res.body.text().catch((err: unknown) => { throw networkError(err, opts); });
-  }
+  // The size is known and within the limit: undici collects it in one go (a network error while
+  // reading is mapped by the caller, which knows whether the deadline cut it).
+  if (declared >= 0 && Number.isFinite(declared)) return res.body.text();
   return readChunks(res, maxBytes, opts);
 }
 
