@@ -11,7 +11,9 @@ import type { Redactor } from './redact';
 export class JsonLinesParser implements AnswerParser {
   head: AnswerHead | undefined;
   fields: Record<string, unknown> = {};
-  private buf = '';
+  /** The pieces of a line that has not ended yet. */
+  private pending: string[] = [];
+  private pendingLength = 0;
   private readonly rows = new RowQueue();
   private readonly bad = (): never => { throw invalidAnswer(this.path, 'a jsonlines line that is not an array of row arrays'); };
 
@@ -20,20 +22,34 @@ export class JsonLinesParser implements AnswerParser {
   get ready(): number { return this.rows.length; }
 
   push(text: string): void {
-    let buf = this.buf.length ? this.buf + text : text;
+    let nl = text.indexOf('\n');
+    if (nl < 0) {
+      // No line ends here: keep the piece without re-scanning what came before (a line can be a
+      // whole result when the server sends it in one batch).
+      this.pending.push(text);
+      this.pendingLength += text.length;
+      // Characters, not bytes: a UTF-8 line is at least as many bytes, so this never lets more through.
+      if (this.pendingLength > this.maxLineBytes) throw rowTooLarge(this.path, this.maxLineBytes, 'one line');
+      return;
+    }
     let start = 0;
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n', start)) {
-      this.line(buf.slice(start, nl));
+    if (this.pending.length) {
+      this.pending.push(text.slice(0, nl));
+      this.line(this.pending.join(''));
+      this.pending = [];
+      this.pendingLength = 0;
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    for (; nl >= 0; nl = text.indexOf('\n', start)) {
+      this.line(text.slice(start, nl));
       start = nl + 1;
     }
-    buf = start ? buf.slice(start) : buf;
-    // Characters, not bytes: a UTF-8 line is at least as many bytes, so this never lets more through.
-    if (buf.length > this.maxLineBytes) throw rowTooLarge(this.path, this.maxLineBytes, 'one line');
-    this.buf = buf;
+    if (start < text.length) this.push(text.slice(start));
   }
 
   end(): void {
-    if (this.buf.trim() !== '') throw invalidAnswer(this.path, 'the answer ended in the middle of a line');
+    if (this.pending.join('').trim() !== '') throw invalidAnswer(this.path, 'the answer ended in the middle of a line');
     if (!this.head) throw invalidAnswer(this.path, 'an empty answer');
   }
 

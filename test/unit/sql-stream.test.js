@@ -95,6 +95,12 @@ describe('streamed SQL answers', function () {
       assert.throws(() => parseInPieces(new JsonLinesParser(P, 1 << 20, new Redactor()), `${lines}{"type":"error","error_message":"boom"}\n`, 8), (e) => e.kind === 'sql' && /boom/.test(e.message));
       assert.throws(() => parseInPieces(new JsonLinesParser(P, 1 << 20, new Redactor()), lines.slice(0, -3), 8), (e) => e.kind === 'invalid-response');
     });
+    it('reads a line that spans many chunks (a whole result in one batch)', () => {
+      const rows = Array.from({ length: 5000 }, (_, i) => [i, `s${i}`]);
+      const text = `{"type":"table","column_names":["i","s"]}\n${JSON.stringify(rows)}\n`;
+      assert.deepEqual(parseInPieces(new JsonLinesParser(P, 1 << 20, new Redactor()), text, 100).rows, rows);
+    });
+
     it('bounds one line', () => {
       const long = `{"type":"table","column_names":["a"]}\n[${Array(200).fill('["abcdefgh"]').join(',')}]\n`;
       assert.throws(() => parseInPieces(new JsonLinesParser(P, 1000, new Redactor()), long, 64), (e) => e.kind === 'too-large');
