@@ -37,6 +37,15 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+/**
+ * A request body that is not JSON (a multipart file upload): its bytes and content type go out as
+ * they are. Such a request is never repeated after it may have reached the server (like a POST),
+ * because the server may have stored the upload before the connection broke.
+ */
+export class RawBody {
+  constructor(readonly data: Buffer, readonly contentType: string) {}
+}
+
 export interface ServerStatus {
   mindsdb_version?: string;
   environment?: string;
@@ -66,9 +75,17 @@ export type Row = Record<string, unknown>;
 interface PreparedRequest {
   method: string;
   path: string;
-  body: string | undefined;
+  /** JSON text, or the bytes of a RawBody. */
+  body: string | Buffer | undefined;
+  /** A RawBody's content type, sent instead of JSON's. */
+  contentType?: string;
   timeoutMs: number;
   mayRepeat: boolean;
+}
+
+/** The auth headers, with a RawBody's content type when the request has one. */
+function headersFor(req: PreparedRequest, headers: Readonly<Record<string, string>>): Record<string, string> {
+  return (req.contentType ? { ...headers, 'content-type': req.contentType } : headers) as Record<string, string>;
 }
 
 const DEFAULTS = {
@@ -307,17 +324,20 @@ export class MindsDBClient {
    * continues in `recover`, which has the full retry loop.
    */
   private execute(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<unknown> {
+    const raw = body instanceof RawBody ? body : undefined;
     const req: PreparedRequest = {
       method,
       path: this.prefix + path,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: raw ? raw.data : body === undefined ? undefined : JSON.stringify(body),
+      contentType: raw?.contentType,
       timeoutMs: Math.min(MAX_TIMER_MS, opts?.timeoutMs ?? this.timeoutMs),
-      mayRepeat: method !== 'POST' || this.retryPost,
+      // An upload may have been stored before the connection broke: never repeated, like a POST.
+      mayRepeat: (method !== 'POST' && !raw) || this.retryPost,
     };
     // Headers are a plain object except while a login is under way.
     const headers = this.auth.current();
     if (headers instanceof Promise) return this.recover(req, undefined);
-    return this.transport.send({ method, path: req.path, headers: headers as Record<string, string>, body: req.body, timeoutMs: req.timeoutMs }, this.maxResponseBytes)
+    return this.transport.send({ method, path: req.path, headers: headersFor(req, headers), body: req.body, timeoutMs: req.timeoutMs }, this.maxResponseBytes)
       .then(
         (res) => (res.status >= 200 && res.status < 300 ? parseSuccessBody(res, method, req.path) : this.recover(req, { res, headers })),
         (err: unknown) => this.recover(req, { err }),
@@ -340,7 +360,7 @@ export class MindsDBClient {
         } else {
           const current = this.auth.current();
           headers = current instanceof Promise ? await current : current;
-          res = await this.transport.send({ method, path, headers: headers as Record<string, string>, body: req.body, timeoutMs: req.timeoutMs }, this.maxResponseBytes);
+          res = await this.transport.send({ method, path, headers: headersFor(req, headers), body: req.body, timeoutMs: req.timeoutMs }, this.maxResponseBytes);
         }
       } catch (err) {
         outcome = undefined;

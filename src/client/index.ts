@@ -21,3 +21,6 @@ export type { AgentSettings } from './agent-body';
 export type { AgentMessage, Completion } from './agent-completions';
 export { SseParser } from './sse';
 export { isPlainObject, describeType, MAX_TIMER_MS } from './values';
+export { RawBody } from './client';
+export { FilesApi, fileContent, toCsv, checkFileName, multipartBody } from './files';
+export type { FileContent, RowFormat, UploadResult } from './files';

@@ -38,7 +38,8 @@ export interface SendOptions {
   /** Absolute path on the server, query string included. */
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  /** JSON text, or the bytes of a multipart upload. */
+  body?: string | Buffer;
   timeoutMs: number;
 }
 

@@ -33,6 +33,9 @@ const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
   ['chatbots', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/chatbots`))],
   ['skills', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/skills`))],
   ['agents', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/agents`))],
+  ['files', async (c) => names(await c.request('GET', '/files/'))],
+  ['jobs', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/jobs`))],
+  ['knowledge_bases', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/knowledge_bases`))],
 ]);
 
 /** The slice of Express that these routes use. */

@@ -149,3 +149,20 @@ export interface ResourceNodeConfig extends ActionNodeBase {
   /** Agents only, completions: 'final' (one msg with the answer) or 'chunks' (a message sequence). */
   streamMode?: 'final' | 'chunks';
 }
+
+export type FileOperation = 'upload' | 'list' | 'delete' | 'msg';
+
+/** mindsdb-file. */
+export interface FileNodeConfig extends ActionNodeBase {
+  /** Operation, or 'msg' to take it from msg.operation. */
+  operation: FileOperation;
+  /** The file's name in MindsDB (the table files.<name>, no extension); TypedInput. Blank → msg.name. */
+  fileName: string;
+  fileNameType: TypedInputType;
+  /** How an array of row objects is written: 'csv' or 'json'. */
+  format: 'csv' | 'json';
+  /** Upload: delete an existing file of that name first, instead of failing. */
+  replace: boolean;
+  /** Upload: the largest file sent, in megabytes. */
+  maxSizeMB: number | string;
+}

@@ -66,6 +66,14 @@ const NODES = [
     change: { select: ['#node-input-streamMode', 'chunks'] },
     expect: { streamMode: 'chunks' },
   },
+  {
+    type: 'mindsdb-file', id: 'file1',
+    config: { operation: 'upload', fileName: 'readings', fileNameType: 'str', format: 'csv', replace: false, maxSizeMB: 100 },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-fileName', '#node-input-format', '#node-input-replace', '#node-input-maxSizeMB', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 2,
+    change: { select: ['#node-input-format', 'json'], check: '#node-input-replace' },
+    expect: { format: 'json', replace: true },
+  },
 ];
 
 function testFlow(mindsdbUrl) {

@@ -37,6 +37,8 @@ function createFakeMindsDB(options = {}) {
     chatbots: new Map(),
     skills: new Map(),
     agents: new Map(),
+    /** Uploaded files by lower-case name: {name, fields, filename, content (Buffer)}. */
+    files: new Map(),
     nextId: 1,
     /** Set by tests: a function (req) => answer object for /sql/query, or undefined for the default. */
     sql: null,
@@ -52,8 +54,9 @@ function createFakeMindsDB(options = {}) {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const entry = { method: req.method, path: req.url, headers: req.headers, rawBody: raw, body: undefined };
+      const bytes = Buffer.concat(chunks);
+      const raw = bytes.toString('utf8');
+      const entry = { method: req.method, path: req.url, headers: req.headers, rawBody: raw, bytes, body: undefined };
       try { entry.body = raw ? JSON.parse(raw) : undefined; } catch { entry.body = raw; }
       state.requests.push(entry);
       const fault = state.faults.length ? state.faults.shift() : null;
@@ -131,6 +134,7 @@ function createFakeMindsDB(options = {}) {
       return;
     }
     if (!isAuthorised(req)) { problem(res, 401, 'Unauthorized', 'Authorization is required to complete the request'); return; }
+    if (seg[0] === 'files') return files(res, method, seg.slice(1), entry, ct);
     if (needsJson && !ct.startsWith('application/json')) {
       send(res, 415, { title: 'Unsupported Media Type', detail: "Did not attempt to load JSON data because the request Content-Type was not 'application/json'." });
       return;
@@ -186,6 +190,56 @@ function createFakeMindsDB(options = {}) {
     }
     if (/^(create|insert|update|delete|drop|use)\b/i.test(q)) { answer(res, body, { type: 'ok', affected_rows: null, context }); return; }
     answer(res, body, { type: 'error', error_code: 0, error_message: `Table '${q.split(/\s+/).pop()}' not found in database`, context });
+  }
+
+  /** Splits a multipart/form-data body into {fields, file: {field, filename, content}}. */
+  function parseMultipart(bytes, ct) {
+    const m = /boundary=(.+)$/.exec(ct);
+    if (!m) return null;
+    const text = bytes.toString('latin1');
+    const out = { fields: {}, file: null };
+    for (const part of text.split(`--${m[1]}`).slice(1, -1)) {
+      const [head, ...rest] = part.replace(/^\r\n/, '').split('\r\n\r\n');
+      const body = rest.join('\r\n\r\n').replace(/\r\n$/, '');
+      const name = /name="([^"]*)"/.exec(head)[1];
+      const filename = /filename="([^"]*)"/.exec(head);
+      if (filename) out.file = { field: name, filename: filename[1], content: Buffer.from(body, 'latin1') };
+      else out.fields[name] = Buffer.from(body, 'latin1').toString('utf8');
+    }
+    return out;
+  }
+
+  /** /api/files/ as 25.14.1 answers it (26.x: only file, source_type, original_file_name fields). */
+  function files(res, method, seg, entry, ct) {
+    if (seg.length === 1 && seg[0] === '') {
+      if (method === 'GET') { send(res, 200, [...state.files.values()].map((f) => ({ name: f.name, row_count: f.rows, columns: f.columns }))); return; }
+      html405(res); return;
+    }
+    if (seg.length !== 1) { problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.'); return; }
+    const name = seg[0].toLowerCase();
+    if (method === 'DELETE') {
+      if (!state.files.has(name)) { problem(res, 400, 'Error deleting file', `There was an error while trying to delete file with name '${seg[0]}'`); return; }
+      state.files.delete(name);
+      send(res, 200, '', { 'content-type': 'application/json' });
+      return;
+    }
+    if (method !== 'PUT') { html405(res); return; }
+    if (!ct.startsWith('multipart/form-data')) { problem(res, 400, 'File field is missed', 'The "field" field is missed in the form'); return; }
+    const form = parseMultipart(entry.bytes, ct);
+    if (v26()) {
+      const extra = Object.keys(form.fields).filter((k) => !['source_type', 'original_file_name'].includes(k));
+      if (extra.length) { problem(res, 400, 'Unexpected parameters in request', `Unexpected parameters: ${extra.join(', ')}`); return; }
+    }
+    entry.form = form;
+    if (state.files.has(name)) { problem(res, 400, 'File already exists', `File with name '${name}' already exists`); return; }
+    if (!form.file) { problem(res, 400, 'File field is missed', 'The "field" field is missed in the form'); return; }
+    if (/\.[^.]+$/.test(name)) { problem(res, 400, 'Error', 'File name cannot contain extension.'); return; }
+    const text = form.file.content.toString('utf8');
+    let rows = 0;
+    let columns = [];
+    if (/\.json$/i.test(form.file.filename)) { const j = JSON.parse(text); rows = Array.isArray(j) ? j.length : 1; columns = Object.keys(Array.isArray(j) ? j[0] || {} : j); } else { const lines = text.split(/\r?\n/).filter(Boolean); rows = lines.length - 1; columns = lines[0].split(','); }
+    state.files.set(name, { name, fields: form.fields, filename: form.file.filename, content: form.file.content, rows, columns });
+    send(res, 200, '', { 'content-type': 'application/json' });
   }
 
   function databases(res, method, seg, body) {

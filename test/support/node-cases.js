@@ -1,4 +1,6 @@
 'use strict';
+let uploads = 0;
+
 /** One valid configuration and message per action node, for the table-driven suites. */
 const NODE_CASES = [
   { type: 'mindsdb-sql', def: { query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 }, msg: () => ({ query: 'SELECT 1' }) },
@@ -11,6 +13,8 @@ const NODE_CASES = [
   { type: 'mindsdb-agent', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', streamMode: 'final' }, msg: () => ({ operation: 'list' }) },
   { type: 'mindsdb-agent', label: 'mindsdb-agent (completions)', setup: withAgent, def: { operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'a1', itemNameType: 'str', streamMode: 'final' }, msg: () => ({ payload: 'How warm is it?' }) },
   { type: 'mindsdb-agent', label: 'mindsdb-agent (completions, streamed in chunks)', setup: withAgent, def: { operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'a1', itemNameType: 'str', streamMode: 'chunks' }, msg: () => ({ payload: 'How warm is it?' }) },
+  // a fresh name per message: every upload can succeed, faults or not
+  { type: 'mindsdb-file', def: { operation: 'msg', fileName: '', fileNameType: 'str', format: 'csv', replace: false, maxSizeMB: 100 }, msg: () => ({ operation: 'upload', name: `f${++uploads}`, payload: [{ a: 1, b: 'x' }] }) },
 ];
 
 /** The agent the completions cases ask (the fake, like the real server, answers 404 for unknown agents). */

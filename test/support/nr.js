@@ -21,7 +21,7 @@ function coreNode(rel) {
 const catchNode = coreNode('common/25-catch.js');
 
 const node = (name) => require(path.join(NODES_DIR, `${name}.js`));
-const ALL = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-database', 'mindsdb-chatbot', 'mindsdb-skill', 'mindsdb-agent'];
+const ALL = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-database', 'mindsdb-chatbot', 'mindsdb-skill', 'mindsdb-agent', 'mindsdb-file', 'mindsdb-job', 'mindsdb-model', 'mindsdb-knowledge-base'];
 
 /** Every node module of the package that has been built. */
 function allNodes() {

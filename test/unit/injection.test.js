@@ -20,6 +20,7 @@ describe('injection and addressing through the nodes', function () {
     ['mindsdb-chatbot name', 'mindsdb-chatbot', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/chatbots/'],
     ['mindsdb-skill name', 'mindsdb-skill', (name) => ({ operation: 'delete', name }), {}, '/api/projects/mindsdb/skills/'],
     ['mindsdb-agent name', 'mindsdb-agent', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/agents/'],
+    ['mindsdb-file name', 'mindsdb-file', (name) => ({ operation: 'delete', name }), {}, '/api/files/'],
   ];
   for (const [what, type, msgFor, defOverride, prefix] of cases) {
     it(`${what}: /, .., %2e%2e, ?, # and spaces stay inside one segment`, async () => {

@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import { RawBody, type MindsDBClient, type RequestOptions } from './client';
+import { inputError, MindsDBError } from './errors';
+import { segment } from './paths';
+
+/** What is uploaded: the bytes, and the file name whose extension tells MindsDB the format. */
+export interface FileContent {
+  data: Buffer;
+  /** e.g. "readings.csv"; MindsDB reads the format from the extension. */
+  filename: string;
+  /** Rows, when the content was built from row objects. */
+  rows?: number;
+}
+
+export type RowFormat = 'csv' | 'json';
+
+export interface UploadResult {
+  uploaded: true;
+  name: string;
+  /** The table to query: files.<name>. */
+  table: string;
+  bytes: number;
+  rows?: number;
+  /** An existing file of that name was deleted first. */
+  replaced: boolean;
+}
+
+/** MindsDB stores a file as files.<name>; the name is a table name, so it has no extension. */
+export function checkFileName(name: string): string {
+  // The server's own test (Python's Path(name).suffix): a dot that is neither first nor last.
+  const dot = name.lastIndexOf('.');
+  if (dot > 0 && dot < name.length - 1) {
+    throw inputError(`the file name "${name}" has an extension: MindsDB names a file like a table (files.<name>), use "${name.slice(0, dot)}"`);
+  }
+  return name;
+}
+
+/**
+ * Turns msg.payload into a file: an array of row objects (written as CSV or JSON), a CSV or JSON
+ * string, or a Buffer with its file name (any format MindsDB reads: csv, json, xlsx, parquet, txt,
+ * pdf). Strings and rows need no file name: one is made from the table name.
+ */
+export function fileContent(payload: unknown, name: string, format: RowFormat, filename?: string): FileContent {
+  if (Buffer.isBuffer(payload)) {
+    if (!filename) throw inputError('msg.payload is a Buffer: set msg.filename (e.g. "readings.csv") so MindsDB knows its format');
+    if (payload.length === 0) throw inputError('msg.payload is an empty Buffer: there is nothing to upload');
+    return { data: payload, filename: baseName(filename) };
+  }
+  if (typeof payload === 'string') {
+    const text = payload.trim();
+    if (text === '') throw inputError('msg.payload is an empty string: there is nothing to upload');
+    const isJson = text.startsWith('[') || text.startsWith('{');
+    if (isJson) {
+      try { JSON.parse(text); } catch { throw inputError('msg.payload looks like JSON (it starts with [ or {) but does not parse'); }
+    }
+    return { data: Buffer.from(payload, 'utf8'), filename: filename ? baseName(filename) : `${name}.${isJson ? 'json' : 'csv'}` };
+  }
+  if (Array.isArray(payload)) {
+    if (payload.length === 0) throw inputError('msg.payload is an empty array: there are no rows to upload');
+    payload.forEach((row, i) => {
+      if (typeof row !== 'object' || row === null || Array.isArray(row) || Buffer.isBuffer(row)) {
+        throw inputError(`msg.payload[${i}] must be a row object ({column: value}), not ${Array.isArray(row) ? 'an array' : row === null ? 'null' : typeof row}`);
+      }
+    });
+    const rows = payload as Array<Record<string, unknown>>;
+    const text = format === 'json' ? JSON.stringify(rows) : toCsv(rows);
+    return { data: Buffer.from(text, 'utf8'), filename: `${name}.${format}`, rows: rows.length };
+  }
+  throw inputError(`msg.payload must be an array of row objects, a CSV or JSON string, or a Buffer with msg.filename, not ${payload === null ? 'null' : typeof payload}`);
+}
+
+/** The last path component of a user-given file name (MindsDB refuses names with a path). */
+function baseName(filename: string): string {
+  const base = filename.split(/[\\/]/).pop() ?? '';
+  if (base === '' || base === '.' || base === '..') throw inputError(`msg.filename "${filename}" is not a file name`);
+  return base;
+}
+
+/**
+ * Rows as CSV (RFC 4180): the header is every column in the order first seen, a missing or null
+ * value is an empty field, objects and arrays are written as JSON, dates as ISO text.
+ */
+export function toCsv(rows: ReadonlyArray<Record<string, unknown>>): string {
+  const columns: string[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    for (const key of Object.keys(row)) if (!seen.has(key)) { seen.add(key); columns.push(key); }
+  }
+  if (columns.length === 0) throw inputError('the rows in msg.payload have no columns');
+  const lines = [columns.map(csvField).join(',')];
+  for (const row of rows) lines.push(columns.map((c) => csvField(cellText(Object.prototype.hasOwnProperty.call(row, c) ? row[c] : undefined))).join(','));
+  return lines.join('\r\n') + '\r\n';
+}
+
+function cellText(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? '' : v.toISOString();
+  return JSON.stringify(v) ?? '';
+}
+
+function csvField(s: string): string {
+  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** A multipart/form-data body: text fields, then the file. */
+export function multipartBody(fields: Record<string, string>, file: { field: string; filename: string; data: Buffer }): RawBody {
+  const boundary = `----mindsdb-node-red-${randomBytes(12).toString('hex')}`;
+  const parts: Buffer[] = [];
+  const quoted = (s: string) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(k)}"\r\n\r\n${v}\r\n`, 'utf8'));
+  }
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.field)}"; filename="${quoted(file.filename)}"\r\nContent-Type: application/octet-stream\r\n\r\n`, 'utf8'));
+  parts.push(file.data);
+  parts.push(Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'));
+  return new RawBody(Buffer.concat(parts), `multipart/form-data; boundary=${boundary}`);
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The files API (`/api/files/`): uploads become tables files.<name>. The upload sends only the
+ * multipart fields every version reads (`file`, `source_type`, `original_file_name`): MindsDB 26
+ * answers 400 to any other field.
+ */
+export class FilesApi {
+  constructor(private readonly client: MindsDBClient) {}
+
+  list(opts?: RequestOptions): Promise<Json[]> {
+    return this.client.request<Json[]>('GET', '/files/', undefined, opts);
+  }
+
+  async delete(name: string, opts?: RequestOptions): Promise<{ deleted: true; name: string }> {
+    try {
+      await this.client.request('DELETE', `/files/${segment(name, 'file name')}`, undefined, opts);
+    } catch (err) {
+      // MindsDB answers a missing file with 400 "Error deleting file", not 404.
+      if (err instanceof MindsDBError && err.status === 400 && /error deleting file/i.test(err.serverMessage ?? '')) {
+        throw new MindsDBError(`file "${name}" does not exist (MindsDB answered: ${err.serverMessage})`, { ...err });
+      }
+      throw err;
+    }
+    return { deleted: true, name };
+  }
+
+  /**
+   * Uploads `content` as files.<name>. With `replace`, an existing file of that name (MindsDB
+   * compares names without case) is deleted first; without it, an existing name is an error.
+   */
+  async upload(name: string, content: FileContent, replace: boolean, maxBytes: number, opts?: RequestOptions): Promise<UploadResult> {
+    checkFileName(name);
+    if (content.data.length > maxBytes) {
+      throw inputError(`the file is ${megabytes(content.data.length)} MB, over the upload limit of ${megabytes(maxBytes)} MB set in the node`);
+    }
+    const path = `/files/${segment(name, 'file name')}`;
+    let replaced = false;
+    if (replace) {
+      const existing = await this.list(opts);
+      if (Array.isArray(existing) && existing.some((f) => typeof f?.name === 'string' && f.name.toLowerCase() === name.toLowerCase())) {
+        await this.delete(name, opts);
+        replaced = true;
+      }
+    }
+    const body = multipartBody(
+      { source_type: 'file', original_file_name: content.filename },
+      { field: 'file', filename: content.filename, data: content.data },
+    );
+    try {
+      await this.client.request('PUT', path, body, opts);
+    } catch (err) {
+      throw explainUploadError(err, name);
+    }
+    const result: UploadResult = { uploaded: true, name, table: `files.${name}`, bytes: content.data.length, replaced };
+    if (content.rows !== undefined) result.rows = content.rows;
+    return result;
+  }
+}
+
+function megabytes(n: number): string {
+  return (n / 1048576).toFixed(n < 1048576 ? 2 : 1);
+}
+
+/** The server's terse 400s and 413s, said so that the user knows what to change. */
+function explainUploadError(err: unknown, name: string): unknown {
+  if (!(err instanceof MindsDBError)) return err;
+  const server = err.serverMessage ?? '';
+  if (err.status === 400 && /already exists/i.test(server)) {
+    return new MindsDBError(`file "${name}" already exists in MindsDB: turn on "Replace an existing file" in the node, or delete it first`, { ...err });
+  }
+  if (err.status === 413) {
+    return new MindsDBError(`the server (or a proxy in front of it) refused the upload as too large (HTTP 413): ${server}`, { ...err });
+  }
+  if (err.status === 400 && /extension/i.test(server)) {
+    return new MindsDBError(`MindsDB refused the file name "${name}": ${server}`, { ...err });
+  }
+  return err;
+}

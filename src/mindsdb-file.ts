@@ -1,0 +1,65 @@
+import { FilesApi, fileContent, inputError } from './client';
+import { handleInput, timeoutFrom } from './runtime/input';
+import { migrateConfig } from './runtime/migrations';
+import type { FileNodeConfig, FileOperation } from './runtime/node-configs';
+import { outputPropertyOf, setOutput } from './runtime/output';
+import { configNumber, describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
+import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { clientFor } from './runtime/server';
+import { STATUS, ThrottledStatus } from './runtime/status';
+
+type Operation = Exclude<FileOperation, 'msg'>;
+const OPERATIONS: readonly Operation[] = ['upload', 'list', 'delete'];
+
+/** The file node: uploads msg.payload as the table files.<name>, lists and deletes files. */
+export = function register(RED: NodeAPI): void {
+  function MindsDBFileNode(this: Node, config: FileNodeConfig): void {
+    RED.nodes.createNode(this, config);
+    migrateConfig('mindsdb-file', config);
+    const node = this;
+    const status = new ThrottledStatus(node);
+    const outputProperty = outputPropertyOf(config.outputProperty);
+    const format = config.format === 'json' ? 'json' : 'csv';
+    const maxBytes = configNumber(config.maxSizeMB, 100) * 1024 * 1024;
+
+    const operationOf = (msg: Msg): Operation => {
+      const op = config.operation === 'msg' || !config.operation ? msg.operation : config.operation;
+      if (typeof op !== 'string' || !OPERATIONS.includes(op as Operation)) {
+        throw inputError(`the file operation must be one of ${OPERATIONS.join(', ')} (got ${JSON.stringify(op) ?? 'nothing'})`);
+      }
+      return op as Operation;
+    };
+
+    handleInput(node, status, async (msg: Msg, send: Send) => {
+      const api = new FilesApi(clientFor(RED, config.server));
+      const operation = operationOf(msg);
+      const timeoutMs = timeoutFrom(msg);
+      let result: unknown;
+      let name: string | undefined;
+      if (operation === 'list') {
+        status.set(STATUS.requesting);
+        result = await api.list({ timeoutMs });
+        status.set(STATUS.ok(`${Array.isArray(result) ? result.length : 0} files`));
+      } else {
+        name = nonEmptyString(await evaluateProperty(RED, node, config.fileName, config.fileNameType, msg)) ?? nonEmptyString(msg.name);
+        if (!name) throw inputError('no file name: set it in the node or in msg.name (the table will be files.<name>)');
+        if (operation === 'delete') {
+          status.set(STATUS.requesting);
+          result = await api.delete(name, { timeoutMs });
+          status.set(STATUS.ok(`deleted ${name}`));
+        } else {
+          if (msg.filename !== undefined && typeof msg.filename !== 'string') throw inputError(`msg.filename must be a string, not ${describeType(msg.filename)}`);
+          const content = fileContent(msg.payload, name, format, nonEmptyString(msg.filename));
+          status.set({ fill: 'blue', shape: 'dot', text: `uploading ${Math.ceil(content.data.length / 1024)} kB` });
+          result = await api.upload(name, content, config.replace === true, maxBytes, { timeoutMs });
+          status.set(STATUS.ok(`uploaded files.${name}`));
+        }
+      }
+      setOutput(RED, msg, outputProperty, result);
+      msg.mindsdb = { operation, name };
+      send(msg);
+    });
+  }
+
+  RED.nodes.registerType('mindsdb-file', MindsDBFileNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1]);
+};

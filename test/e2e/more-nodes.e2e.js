@@ -1,0 +1,91 @@
+'use strict';
+/**
+ * End-to-end for the file, job, model and knowledge-base nodes against a real MindsDB (25.14.1,
+ * and 26.1 when MINDSDB_URL points at one): each check goes through the node inside Node-RED's
+ * test helper and reads the result back through another node or the server. Where a version
+ * lacks a feature, the test is skipped and says why.
+ */
+const assert = require('node:assert/strict');
+const { helper, node, catchNode, flowWith } = require('../support/nr');
+
+const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
+const run_id = `e2e${Date.now().toString(36)}`;
+const all = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-file', 'mindsdb-job', 'mindsdb-model', 'mindsdb-knowledge-base']
+  .filter((n) => { try { node(n); return true; } catch { return false; } }).map(node).concat([catchNode]);
+
+/** A flow with n1 (the node under test) and n2 (a second node, e.g. sql to read back), both wired to out. */
+async function load(def, second) {
+  const flow = flowWith(def, { url: URL_, timeout: 120000 });
+  if (second) flow.push({ id: 'n2', z: 'f1', server: 'srv', wires: [['out']], name: '', outputProperty: 'payload', version: 1, ...second });
+  await helper.load(all, flow);
+}
+function send(msg, id = 'n1') {
+  return new Promise((resolve) => {
+    const onOut = (m) => { cleanup(); resolve({ out: m }); };
+    const onErr = (m) => { cleanup(); resolve({ error: m }); };
+    const cleanup = () => { helper.getNode('out').removeListener('input', onOut); helper.getNode('caught').removeListener('input', onErr); };
+    helper.getNode('out').on('input', onOut);
+    helper.getNode('caught').on('input', onErr);
+    helper.getNode(id).receive(msg);
+  });
+}
+async function ok(msg, id) { const r = await send(msg, id); assert.ok(r.out, `expected an output, got error: ${r.error && r.error.error.message}`); return r.out; }
+async function fails(msg, id) { const r = await send(msg, id); assert.ok(r.error, `expected an error, got output: ${JSON.stringify(r.out && r.out.payload)}`); return r.error; }
+const sqlDef = { type: 'mindsdb-sql', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 };
+
+let version = '';
+const major = () => Number(version.split('.')[0]);
+/** Skips the current test, printing why (a feature this MindsDB version does not have). */
+function skipBecause(ctx, reason) {
+  console.log(`      skipped on MindsDB ${version}: ${reason}`);
+  ctx.skip();
+}
+
+describe('e2e: file, job, model and knowledge-base nodes against a real MindsDB', function () {
+  before(async function () {
+    const res = await fetch(`${URL_}/api/status`).catch(() => null);
+    if (!res || !res.ok) throw new Error(`no MindsDB at ${URL_}: run through "npm run test:e2e"`);
+    version = String((await res.json()).mindsdb_version || '');
+    console.log(`    MindsDB ${version} at ${URL_}`);
+  });
+  beforeEach((done) => { helper.startServer(done); });
+  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+
+  describe('mindsdb-file', () => {
+    const def = { type: 'mindsdb-file', operation: 'msg', fileName: '', fileNameType: 'str', format: 'csv', replace: false, maxSizeMB: 100 };
+    const name = `${run_id}_readings`;
+    const rows = [{ sensor: 'a, north', temperature: 20.5, ok: true }, { sensor: 'b "south"', temperature: 21, ok: false }];
+
+    it('uploads rows as CSV and reads them back through the sql node', async () => {
+      await load(def, sqlDef);
+      const up = await ok({ operation: 'upload', name, payload: rows });
+      assert.deepEqual(up.payload, { uploaded: true, name, table: `files.${name}`, bytes: up.payload.bytes, rows: 2, replaced: false });
+      const back = await ok({ query: `SELECT sensor, temperature FROM files.${name} ORDER BY temperature` }, 'n2');
+      assert.deepEqual(back.payload, [{ sensor: 'a, north', temperature: 20.5 }, { sensor: 'b "south"', temperature: 21 }]);
+    });
+    it('refuses an existing name, then replaces the file when asked', async () => {
+      await load(def, { ...def, operation: 'upload', replace: true });
+      assert.match((await fails({ operation: 'upload', name, payload: rows })).error.message, /already exists.*Replace/);
+      const m = await ok({ name, payload: [{ sensor: 'c', temperature: 5, ok: true }] }, 'n2');
+      assert.equal(m.payload.replaced, true);
+      await helper.unload();
+      await load(sqlDef);
+      assert.deepEqual((await ok({ query: `SELECT count(*) AS n FROM files.${name}` })).payload, [{ n: 1 }]);
+    });
+    it('uploads rows as JSON and a Buffer with its file name', async () => {
+      await load({ ...def, format: 'json' }, sqlDef);
+      await ok({ operation: 'upload', name: `${name}_j`, payload: [{ x: 1, y: 'one' }, { x: 2, y: 'two' }] });
+      assert.deepEqual((await ok({ query: `SELECT x, y FROM files.${name}_j ORDER BY x` }, 'n2')).payload, [{ x: 1, y: 'one' }, { x: 2, y: 'two' }]);
+      await ok({ operation: 'upload', name: `${name}_b`, payload: Buffer.from('x,y\n7,seven\n'), filename: 'numbers.csv' });
+      assert.deepEqual((await ok({ query: `SELECT x, y FROM files.${name}_b` }, 'n2')).payload, [{ x: 7, y: 'seven' }]);
+    });
+    it('lists and deletes files; a name with an extension and a missing file are clear errors', async () => {
+      await load(def);
+      const list = (await ok({ operation: 'list' })).payload;
+      assert.ok(list.some((f) => f.name === name), JSON.stringify(list.map((f) => f.name)));
+      for (const n of [name, `${name}_j`, `${name}_b`]) assert.deepEqual((await ok({ operation: 'delete', name: n })).payload, { deleted: true, name: n });
+      assert.match((await fails({ operation: 'delete', name })).error.message, /does not exist/);
+      assert.match((await fails({ operation: 'upload', name: 'x.csv', payload: 'a\n1\n' })).error.message, /has an extension/);
+    });
+  });
+});
