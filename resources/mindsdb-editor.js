@@ -244,7 +244,29 @@
         };
     }
 
+    /**
+     * Code editors for SQL text properties: a div #node-input-<field>-editor shows node[field];
+     * closeSqlEditors copies each back into its hidden #node-input-<field> (on save) and destroys it.
+     */
+    function sqlEditors(node, fields) {
+        var editors = {};
+        fields.forEach(function (field) {
+            editors[field] = RED.editor.createEditor({ id: "node-input-" + field + "-editor", mode: "ace/mode/sql", value: node[field] || "" });
+        });
+        node.mindsdbSqlEditors = editors;
+    }
+    function closeSqlEditors(node, save) {
+        var editors = node.mindsdbSqlEditors || {};
+        Object.keys(editors).forEach(function (field) {
+            if (save) { $("#node-input-" + field).val(editors[field].getValue()); }
+            editors[field].destroy();
+        });
+        delete node.mindsdbSqlEditors;
+    }
+
     global.MindsDBEditor = {
+        sqlEditors: sqlEditors,
+        closeSqlEditors: closeSqlEditors,
         catalogue: catalogue,
         fillMissingDefaults: fillMissingDefaults,
         wholeNumber: wholeNumber,

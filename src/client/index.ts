@@ -24,3 +24,5 @@ export { isPlainObject, describeType, MAX_TIMER_MS } from './values';
 export { RawBody } from './client';
 export { FilesApi, fileContent, toCsv, checkFileName, multipartBody } from './files';
 export type { FileContent, RowFormat, UploadResult } from './files';
+export { JobsApi, checkSchedule, jobDate } from './jobs';
+export type { JobSpec } from './jobs';

@@ -4,7 +4,7 @@ import { inputError, MindsDBError } from './errors';
 import { segment } from './paths';
 import { refuseMaskedValues } from './redact';
 
-export type ResourceKind = 'chatbot' | 'skill' | 'agent';
+export type ResourceKind = 'chatbot' | 'skill' | 'agent' | 'job' | 'knowledge_base';
 export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
 
 /**
@@ -35,6 +35,10 @@ export const RESOURCES: Readonly<Record<ResourceKind, ResourceSpec>> = {
     missingText: 'this MindsDB server has no skills (skills were removed in MindsDB 26.0)',
   },
   agent: { collection: 'agents', wrapper: 'agent', updateCreates: false, nameInUpdateBody: false, deleteFallbackCollection: 'agent', bodyFor: agentBody },
+  // Jobs have no update route; their node adds the history (GET …/jobs/{name}/history).
+  job: { collection: 'jobs', wrapper: 'job', updateCreates: false, nameInUpdateBody: false },
+  // A knowledge base's PUT inserts content ({rows | urls | query}); search is SQL (src/client/knowledge-bases.ts).
+  knowledge_base: { collection: 'knowledge_bases', wrapper: 'knowledge_base', updateCreates: false, nameInUpdateBody: false },
 };
 
 export interface ResourceRequest {

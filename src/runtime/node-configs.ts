@@ -166,3 +166,27 @@ export interface FileNodeConfig extends ActionNodeBase {
   /** Upload: the largest file sent, in megabytes. */
   maxSizeMB: number | string;
 }
+
+export type JobOperation = 'create' | 'list' | 'get' | 'history' | 'delete' | 'msg';
+
+/** mindsdb-job. */
+export interface JobNodeConfig extends ActionNodeBase {
+  /** Operation, or 'msg' to take it from msg.operation. */
+  operation: JobOperation;
+  /** Project; TypedInput, default "mindsdb". Blank → msg.project, else "mindsdb". */
+  project: string;
+  projectType: TypedInputType;
+  /** Job name; TypedInput. Blank → msg.name. */
+  itemName: string;
+  itemNameType: TypedInputType;
+  /** Create: the SQL the job runs (statements separated by ";"). Blank → msg.payload.query or a string msg.payload. */
+  query: string;
+  /** Create: "every 1 day" …; blank → msg.payload.schedule, else the job runs once. */
+  schedule: string;
+  /** Create: first run ("2026-01-31 08:00:00"); blank → msg.payload.start_at, else now. */
+  startAt: string;
+  /** Create: no runs after this; blank → msg.payload.end_at, else none. */
+  endAt: string;
+  /** Create: run only when this query returns rows; blank → msg.payload.if_query. */
+  ifQuery: string;
+}

@@ -74,6 +74,14 @@ const NODES = [
     change: { select: ['#node-input-format', 'json'], check: '#node-input-replace' },
     expect: { format: 'json', replace: true },
   },
+  {
+    type: 'mindsdb-job', id: 'job1',
+    config: { operation: 'create', project: 'mindsdb', projectType: 'str', itemName: 'nightly', itemNameType: 'str', query: 'RETRAIN mindsdb.sensor_energy', schedule: 'every 1 day', startAt: '', endAt: '', ifQuery: '' },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-itemName', '#node-input-query-editor', '#node-input-schedule', '#node-input-startAt', '#node-input-endAt', '#node-input-ifQuery', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 3,
+    change: { fill: ['#node-input-endAt', '2099-12-31'] },
+    expect: { endAt: '2099-12-31', query: 'RETRAIN mindsdb.sensor_energy' },
+  },
 ];
 
 function testFlow(mindsdbUrl) {

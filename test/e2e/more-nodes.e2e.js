@@ -88,4 +88,29 @@ describe('e2e: file, job, model and knowledge-base nodes against a real MindsDB'
       assert.match((await fails({ operation: 'upload', name: 'x.csv', payload: 'a\n1\n' })).error.message, /has an extension/);
     });
   });
+
+  describe('mindsdb-job', () => {
+    const def = { type: 'mindsdb-job', operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', query: '', schedule: '', startAt: '', endAt: '', ifQuery: '' };
+    const name = `${run_id}_job`;
+    it('creates a scheduled job (start and end sent as null), lists, gets, reads its history and deletes it', async () => {
+      await load(def);
+      const created = await ok({ operation: 'create', name, payload: { query: 'SELECT * FROM files.sensor_readings LIMIT 1', schedule: 'every 1 day', end_at: '2099-12-31' } });
+      assert.equal(created.payload.name, name);
+      assert.equal(created.payload.schedule_str, 'every 1 day');
+      assert.match(String(created.payload.end_at), /^2099-12-31/);
+      assert.ok((await ok({ operation: 'list' })).payload.some((j) => j.name === name));
+      assert.equal((await ok({ operation: 'get', name })).payload.query, 'SELECT * FROM files.sensor_readings LIMIT 1');
+      assert.ok(Array.isArray((await ok({ operation: 'history', name })).payload));
+      assert.match((await fails({ operation: 'create', name, payload: 'SELECT 1' })).error.message, /already exists/);
+      assert.deepEqual((await ok({ operation: 'delete', name })).payload, { deleted: true, resource: 'job', project: 'mindsdb', name });
+      assert.ok(!(await ok({ operation: 'list' })).payload.some((j) => j.name === name));
+    });
+    it('a one-off job (no schedule, no dates) is accepted; a missing job is a clear error', async () => {
+      await load(def);
+      await ok({ operation: 'create', name: `${name}_once`, payload: 'SELECT 1' });
+      await ok({ operation: 'delete', name: `${name}_once` });
+      assert.match((await fails({ operation: 'delete', name: `${name}_once` })).error.message, /does not exist/);
+      assert.match((await fails({ operation: 'get', name: `${name}_once` })).error.message, /404/);
+    });
+  });
 });

@@ -39,6 +39,7 @@ function createFakeMindsDB(options = {}) {
     agents: new Map(),
     /** Uploaded files by lower-case name: {name, fields, filename, content (Buffer)}. */
     files: new Map(),
+    jobs: new Map(),
     nextId: 1,
     /** Set by tests: a function (req) => answer object for /sql/query, or undefined for the default. */
     sql: null,
@@ -299,13 +300,45 @@ function createFakeMindsDB(options = {}) {
     const missingRoute = () => (method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res));
     if (rest.length === 0) { method === 'GET' ? (state.projects.has(project) ? send(res, 200, { name: project }) : problem(res, 404, 'Project not exists', `Project with name ${project} does not exist`)) : html405(res); return; }
     const kind = rest[0];
-    if (!['models', 'chatbots', 'skills', 'agents'].includes(kind) || (kind === 'skills' && v26())) {
+    if (!['models', 'chatbots', 'skills', 'agents', 'jobs'].includes(kind) || (kind === 'skills' && v26())) {
       // the specification's singular agent DELETE path is not a route on the real server
       missingRoute(); return;
     }
     if (!state.projects.has(project)) { problem(res, 404, 'Project not found', `Project with name ${project} does not exist`); return; }
     if (kind === 'models') return models(res, method, project, rest.slice(1), body);
+    if (kind === 'jobs') return jobs(res, method, project, rest.slice(1), body);
     return resources(res, method, kind, project, rest.slice(1), body, missingRoute);
+  }
+
+  /** Jobs as 25.14.1 and 26.1 answer: 500 for a missing start_at/end_at key, a duplicate, or deleting a missing job. */
+  function jobs(res, method, project, rest, body) {
+    const key = (n) => `${project}/${n}`;
+    if (rest.length === 0) {
+      if (method === 'GET') { send(res, 200, [...state.jobs.values()].filter((j) => j.project === project)); return; }
+      if (method !== 'POST') { html405(res); return; }
+      const job = body && body.job;
+      if (!job) { problem(res, 400, 'Missing parameter', 'Must provide "job" parameter in POST body'); return; }
+      for (const k of ['start_at', 'end_at']) if (!(k in job)) { send(res, 500, { title: 'KeyError', detail: `'${k}'`, message: `'${k}'` }); return; }
+      if (state.jobs.has(key(job.name))) { send(res, 500, { title: 'EntityExistsError', detail: `Job already exists: ${job.name}`, message: `Job already exists: ${job.name}` }); return; }
+      const rec = { id: state.nextId++, name: job.name, project, start_at: job.start_at || '2026-01-01 00:00:00', end_at: job.schedule_str ? job.end_at : null, next_run_at: job.start_at || '2026-01-01 00:00:00', schedule_str: job.schedule_str || null, query: job.query, if_query: job.if_query || null, variables: [] };
+      state.jobs.set(key(job.name), rec);
+      send(res, 200, rec);
+      return;
+    }
+    const rec = state.jobs.get(key(rest[0]));
+    if (rest.length === 2 && rest[1] === 'history' && method === 'GET') {
+      rec ? send(res, 200, [{ name: rec.name, project, run_start: '2026-01-01 00:00:00', run_end: '2026-01-01 00:00:01', error: null, query: rec.query }]) : problem(res, 404, 'Job not found', `Job with name ${rest[0]} does not exist`);
+      return;
+    }
+    if (rest.length !== 1) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
+    if (method === 'GET') { rec ? send(res, 200, rec) : problem(res, 404, 'Job not found', `Job with name ${rest[0]} does not exist`); return; }
+    if (method === 'DELETE') {
+      if (!rec) { send(res, 500, { title: 'EntityNotExistsError', detail: `Job does not exist: ${rest[0]}`, message: `Job does not exist: ${rest[0]}` }); return; }
+      state.jobs.delete(key(rest[0]));
+      send(res, 204);
+      return;
+    }
+    html405(res);
   }
 
   function models(res, method, project, rest, body) {

@@ -15,6 +15,7 @@ const NODE_CASES = [
   { type: 'mindsdb-agent', label: 'mindsdb-agent (completions, streamed in chunks)', setup: withAgent, def: { operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'a1', itemNameType: 'str', streamMode: 'chunks' }, msg: () => ({ payload: 'How warm is it?' }) },
   // a fresh name per message: every upload can succeed, faults or not
   { type: 'mindsdb-file', def: { operation: 'msg', fileName: '', fileNameType: 'str', format: 'csv', replace: false, maxSizeMB: 100 }, msg: () => ({ operation: 'upload', name: `f${++uploads}`, payload: [{ a: 1, b: 'x' }] }) },
+  { type: 'mindsdb-job', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', query: '', schedule: '', startAt: '', endAt: '', ifQuery: '' }, msg: () => ({ operation: 'create', name: `j${++uploads}`, payload: { query: 'SELECT 1', schedule: 'every 1 day' } }) },
 ];
 
 /** The agent the completions cases ask (the fake, like the real server, answers 404 for unknown agents). */

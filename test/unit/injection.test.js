@@ -21,6 +21,8 @@ describe('injection and addressing through the nodes', function () {
     ['mindsdb-skill name', 'mindsdb-skill', (name) => ({ operation: 'delete', name }), {}, '/api/projects/mindsdb/skills/'],
     ['mindsdb-agent name', 'mindsdb-agent', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/agents/'],
     ['mindsdb-file name', 'mindsdb-file', (name) => ({ operation: 'delete', name }), {}, '/api/files/'],
+    ['mindsdb-job name', 'mindsdb-job', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/jobs/'],
+    ['mindsdb-job project', 'mindsdb-job', (name) => ({ operation: 'list', project: name }), { project: '' }, '/api/projects/'],
   ];
   for (const [what, type, msgFor, defOverride, prefix] of cases) {
     it(`${what}: /, .., %2e%2e, ?, # and spaces stay inside one segment`, async () => {

@@ -1,0 +1,90 @@
+import { checkSchedule, inputError, JobsApi, jobDate, type JobSpec } from './client';
+import { handleInput, timeoutFrom } from './runtime/input';
+import { migrateConfig } from './runtime/migrations';
+import type { JobNodeConfig, JobOperation } from './runtime/node-configs';
+import { outputPropertyOf, setOutput } from './runtime/output';
+import { evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
+import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { clientFor } from './runtime/server';
+import { STATUS, ThrottledStatus } from './runtime/status';
+
+type Operation = Exclude<JobOperation, 'msg'>;
+const OPERATIONS: readonly Operation[] = ['create', 'list', 'get', 'history', 'delete'];
+
+/** The first value that is set: a node field (text) wins over the message's. */
+function pick(nodeValue: string | undefined, ...msgValues: unknown[]): unknown {
+  if (nodeValue !== undefined && nodeValue.trim() !== '') return nodeValue.trim();
+  return msgValues.find((v) => v !== undefined && v !== null && v !== '');
+}
+
+function text(value: unknown, what: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw inputError(`the job's ${what} must be a string, not ${Array.isArray(value) ? 'an array' : typeof value}`);
+  return value;
+}
+
+/** The job node: create (query, schedule, start, end, condition), list, get, history, delete. */
+export = function register(RED: NodeAPI): void {
+  function MindsDBJobNode(this: Node, config: JobNodeConfig): void {
+    RED.nodes.createNode(this, config);
+    migrateConfig('mindsdb-job', config);
+    const node = this;
+    const status = new ThrottledStatus(node);
+    const outputProperty = outputPropertyOf(config.outputProperty);
+    // A schedule typed in the node is checked once, so a typo shows at deploy, not at the first message.
+    if (config.schedule && config.schedule.trim() !== '') {
+      try { checkSchedule(config.schedule); } catch (err) { node.warn((err as Error).message); }
+    }
+
+    const operationOf = (msg: Msg): Operation => {
+      const op = config.operation === 'msg' || !config.operation ? msg.operation : config.operation;
+      if (typeof op !== 'string' || !OPERATIONS.includes(op as Operation)) {
+        throw inputError(`the job operation must be one of ${OPERATIONS.join(', ')} (got ${JSON.stringify(op) ?? 'nothing'})`);
+      }
+      return op as Operation;
+    };
+
+    /** Node fields win; msg.payload ({query, schedule, start_at, end_at, if_query} or the query as a string) fills blanks. */
+    const specFrom = (msg: Msg): JobSpec => {
+      const p = isPlainObject(msg.payload) ? msg.payload : {};
+      if (msg.payload !== undefined && msg.payload !== null && !isPlainObject(msg.payload) && typeof msg.payload !== 'string') {
+        throw inputError('msg.payload must be the job\'s query (a string) or an object {query, schedule, start_at, end_at, if_query}');
+      }
+      const query = text(pick(config.query, p.query, typeof msg.payload === 'string' ? msg.payload : undefined), 'query');
+      if (!query || query.trim() === '') throw inputError('no job query: set it in the node, in msg.payload.query, or as a string msg.payload');
+      return {
+        query,
+        schedule_str: text(pick(config.schedule, p.schedule, p.schedule_str), 'schedule'),
+        start_at: jobDate(pick(config.startAt, p.start_at, p.startAt), 'start'),
+        end_at: jobDate(pick(config.endAt, p.end_at, p.endAt), 'end'),
+        if_query: text(pick(config.ifQuery, p.if_query, p.ifQuery), 'condition (if_query)'),
+      };
+    };
+
+    handleInput(node, status, async (msg: Msg, send: Send) => {
+      const api = new JobsApi(clientFor(RED, config.server));
+      const operation = operationOf(msg);
+      const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? nonEmptyString(msg.project) ?? 'mindsdb';
+      const name = nonEmptyString(await evaluateProperty(RED, node, config.itemName, config.itemNameType, msg)) ?? nonEmptyString(msg.name);
+      if (operation !== 'list' && !name) throw inputError('no job name: set it in the node or in msg.name');
+      const timeoutMs = timeoutFrom(msg);
+      const spec = operation === 'create' ? specFrom(msg) : undefined;
+      status.set(STATUS.requesting);
+      let result: unknown;
+      switch (operation) {
+        case 'list': result = await api.list(project, { timeoutMs }); break;
+        case 'get': result = await api.get(project, name as string, { timeoutMs }); break;
+        case 'create': result = await api.create(project, name as string, spec as JobSpec, { timeoutMs }); break;
+        case 'history': result = await api.history(project, name as string, { timeoutMs }); break;
+        case 'delete': result = await api.delete(project, name as string, { timeoutMs }); break;
+      }
+      setOutput(RED, msg, outputProperty, result);
+      msg.mindsdb = { resource: 'job', operation, project, name };
+      send(msg);
+      const count = Array.isArray(result) ? result.length : 0;
+      status.set(STATUS.ok(operation === 'list' ? `${count} jobs` : operation === 'history' ? `${count} runs` : `${operation} ok`));
+    });
+  }
+
+  RED.nodes.registerType('mindsdb-job', MindsDBJobNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1]);
+};
