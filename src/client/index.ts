@@ -26,3 +26,5 @@ export { FilesApi, fileContent, toCsv, checkFileName, multipartBody } from './fi
 export type { FileContent, RowFormat, UploadResult } from './files';
 export { JobsApi, checkSchedule, jobDate } from './jobs';
 export type { JobSpec } from './jobs';
+export { ModelsApi, createModelSql, ident, sqlLiteral } from './models';
+export type { TrainSpec, UpdateSpec, TrainingRun, WaitOptions, AbortLike } from './models';

@@ -190,3 +190,35 @@ export interface JobNodeConfig extends ActionNodeBase {
   /** Create: run only when this query returns rows; blank → msg.payload.if_query. */
   ifQuery: string;
 }
+
+export type ModelOperation = 'train' | 'get' | 'describe' | 'retrain' | 'finetune' | 'list' | 'versions' | 'activate' | 'delete' | 'msg';
+
+/** mindsdb-model. */
+export interface ModelNodeConfig extends ActionNodeBase {
+  /** Operation, or 'msg' to take it from msg.operation. */
+  operation: ModelOperation;
+  /** Project; TypedInput, default "mindsdb". Blank → msg.project, else "mindsdb". */
+  project: string;
+  projectType: TypedInputType;
+  /** Model name; TypedInput. Blank → msg.model. */
+  model: string;
+  modelType: TypedInputType;
+  /** A model version (get, describe, activate, delete); blank → msg.version, else the active one / all. */
+  modelVersion: string;
+  /** Train: a whole CREATE MODEL statement; wins over the fields below. Blank → the fields, else msg. */
+  statement: string;
+  /** Train/retrain/finetune: the database the SELECT runs in, e.g. "files". Blank → msg.payload.database. */
+  database: string;
+  /** Train/retrain/finetune: the training data query. Blank → msg.payload.select. */
+  select: string;
+  /** Train: the column to predict. Blank → msg.payload.predict. */
+  predict: string;
+  /** Train/retrain: the ML engine. Blank → msg.payload.engine. */
+  engine: string;
+  /** USING options as a JSON object text; msg.payload.using fills the keys the node leaves out. */
+  using: string;
+  /** Train/retrain/finetune: wait until the new version is complete (or failed) before sending. */
+  wait: boolean;
+  /** The longest wait, in seconds. */
+  waitTimeout: number | string;
+}

@@ -82,6 +82,14 @@ const NODES = [
     change: { fill: ['#node-input-endAt', '2099-12-31'] },
     expect: { endAt: '2099-12-31', query: 'RETRAIN mindsdb.sensor_energy' },
   },
+  {
+    type: 'mindsdb-model', id: 'model1',
+    config: { operation: 'train', project: 'mindsdb', projectType: 'str', model: 'energy', modelType: 'str', modelVersion: '', statement: '', database: 'files', select: 'SELECT * FROM sensor_readings', predict: 'energy', engine: 'linear', using: '', wait: true, waitTimeout: 600 },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-model', '#node-input-statement-editor', '#node-input-database', '#node-input-select-editor', '#node-input-predict', '#node-input-engine', '#node-input-using', '#node-input-wait', '#node-input-waitTimeout', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 4,
+    change: { fill: ['#node-input-waitTimeout', '900'] },
+    expect: { waitTimeout: '900', select: 'SELECT * FROM sensor_readings', wait: true },
+  },
 ];
 
 function testFlow(mindsdbUrl) {

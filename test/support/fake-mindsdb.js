@@ -40,6 +40,12 @@ function createFakeMindsDB(options = {}) {
     /** Uploaded files by lower-case name: {name, fields, filename, content (Buffer)}. */
     files: new Map(),
     jobs: new Map(),
+    /**
+     * Trained models by "project/name": an array of versions {version, active, status, polls,
+     * predict, engine, error}. A new version answers "generating", then "training", then
+     * "complete" ("error" for engine 'broken') on successive GETs of that version.
+     */
+    trained: new Map(),
     nextId: 1,
     /** Set by tests: a function (req) => answer object for /sql/query, or undefined for the default. */
     sql: null,
@@ -181,6 +187,8 @@ function createFakeMindsDB(options = {}) {
     const context = { show_secrets: false, db: (body.context && body.context.db) || 'mindsdb' };
     if (state.sql) { const a = state.sql(body); if (a) { answer(res, body, { context, ...a }); return; } }
     const q = body.query.trim();
+    const modelAnswer = modelStatement(q, context);
+    if (modelAnswer) { send(res, 200, { context, ...modelAnswer }); return; }
     const missing = (q.match(/:([a-zA-Z_]\w*)/g) || []).map((m) => m.slice(1)).filter((n) => !body.params || !(n in body.params));
     if (missing.length) { answer(res, body, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
     if (/^select\s+1\b/i.test(q)) { answer(res, body, { type: 'table', column_names: ['1'], data: [[1]], context }); return; }
@@ -241,6 +249,61 @@ function createFakeMindsDB(options = {}) {
     if (/\.json$/i.test(form.file.filename)) { const j = JSON.parse(text); rows = Array.isArray(j) ? j.length : 1; columns = Object.keys(Array.isArray(j) ? j[0] || {} : j); } else { const lines = text.split(/\r?\n/).filter(Boolean); rows = lines.length - 1; columns = lines[0].split(','); }
     state.files.set(name, { name, fields: form.fields, filename: form.file.filename, content: form.file.content, rows, columns });
     send(res, 200, '', { 'content-type': 'application/json' });
+  }
+
+  function modelRecord(v) {
+    return { name: v.name, version: v.version, active: v.active, status: v.status, predict: v.predict, engine: v.engine, error: v.error || null, project: v.project, fetch_data_query: v.select || null };
+  }
+  const MODEL_COLUMNS = ['NAME', 'ENGINE', 'PROJECT', 'ACTIVE', 'VERSION', 'STATUS', 'PREDICT', 'ERROR'];
+  const modelRow = (v) => [v.name, v.engine, v.project, v.active, v.version, v.status, v.predict, v.error || null];
+  const unquote = (s) => s.replace(/^`|`$/g, '');
+  const sqlError = (text) => ({ type: 'error', error_code: 0, error_message: text });
+
+  /** CREATE MODEL, RETRAIN, FINETUNE, DESCRIBE, SET active, DROP MODEL p.m.v, as MindsDB's SQL answers them. */
+  function modelStatement(q, context) {
+    const name = '(`[^`]+`|\\w+)';
+    let m = new RegExp(`^CREATE MODEL ${name}\\.${name}(?: FROM ${name} \\(([\\s\\S]*)\\))? PREDICT ${name}(?: USING ([\\s\\S]*))?$`, 'i').exec(q);
+    if (m) {
+      const [project, model, , select, predict, using] = [unquote(m[1]), unquote(m[2]), m[3], m[4], unquote(m[5]), m[6] || ''];
+      const key = `${project}/${model}`;
+      if (state.trained.has(key)) return sqlError(`Model already exists: ${model}`);
+      const engine = (/engine = '([^']*)'/.exec(using) || [])[1];
+      if (!engine) return sqlError('ML engine is not set (no default engine)');
+      const v = { name: model, project, version: 1, active: true, status: 'generating', polls: 0, predict, engine, select, using };
+      state.trained.set(key, [v]);
+      return { type: 'table', column_names: MODEL_COLUMNS, data: [modelRow(v)] };
+    }
+    m = new RegExp(`^(RETRAIN|FINETUNE) ${name}\\.${name}(?: FROM ${name} \\(([\\s\\S]*)\\))?(?: USING ([\\s\\S]*))?$`, 'i').exec(q);
+    if (m) {
+      const versions = state.trained.get(`${unquote(m[2])}/${unquote(m[3])}`);
+      if (!versions) return sqlError(`Model not found: ${unquote(m[3])}`);
+      const last = versions[versions.length - 1];
+      const v = { ...last, version: last.version + 1, active: false, status: 'generating', polls: 0, error: null, select: m[5] || last.select, using: m[6] || '' };
+      if (/engine = '([^']*)'/.test(m[6] || '')) v.engine = /engine = '([^']*)'/.exec(m[6])[1];
+      versions.push(v);
+      return { type: 'table', column_names: MODEL_COLUMNS, data: [modelRow(v)] };
+    }
+    m = new RegExp(`^DESCRIBE ${name}\\.${name}(?:\\.${name})?$`, 'i').exec(q);
+    if (m) {
+      const versions = state.trained.get(`${unquote(m[1])}/${unquote(m[2])}`);
+      if (!versions) return sqlError(`Model not found: ${unquote(m[2])}`);
+      const v = m[3] ? versions.find((x) => x.version === Number(unquote(m[3]))) : versions.find((x) => x.active);
+      if (!v) return sqlError('Version not found');
+      return { type: 'table', column_names: ['TABLES', ...MODEL_COLUMNS], data: [[[], ...modelRow(v)]] };
+    }
+    m = new RegExp(`^(SET active|DROP MODEL) ${name}\\.${name}\\.${name}$`, 'i').exec(q);
+    if (m) {
+      const [project, model, version] = [unquote(m[2]), unquote(m[3]), Number(unquote(m[4]))];
+      const versions = state.trained.get(`${project}/${model}`);
+      const v = versions && versions.find((x) => x.version === version);
+      if (!v) return sqlError(`Model ${model} with version ${version} is not found in ${project}`);
+      if (/^SET/i.test(m[1])) { for (const x of versions) x.active = x === v; } else {
+        if (v.active) return sqlError(`Can't remove active version: ${project}.${model}.${version}`);
+        versions.splice(versions.indexOf(v), 1);
+      }
+      return { type: 'ok', affected_rows: null };
+    }
+    return null;
   }
 
   function databases(res, method, seg, body) {
@@ -343,9 +406,22 @@ function createFakeMindsDB(options = {}) {
 
   function models(res, method, project, rest, body) {
     if (rest.length === 0 && method === 'GET') {
-      send(res, 200, [...state.models.entries()].filter(([k]) => k.startsWith(project + '/')).map(([, m]) => ({ ...m, version: 1, active: true })));
+      const trainedRecords = [...state.trained.entries()].filter(([k]) => k.startsWith(project + '/')).flatMap(([, vs]) => vs.map(modelRecord));
+      send(res, 200, [...[...state.models.entries()].filter(([k]) => k.startsWith(project + '/')).map(([, m]) => ({ ...m, version: 1, active: true })), ...trainedRecords]);
       return;
     }
+    const versioned = /^(.+)\.(\d+)$/.exec(rest[0] || '');
+    const trainedVersions = state.trained.get(`${project}/${versioned ? versioned[1] : rest[0]}`);
+    if (trainedVersions && rest.length === 1 && method === 'GET') {
+      const v = versioned ? trainedVersions.find((x) => x.version === Number(versioned[2])) : trainedVersions.find((x) => x.active);
+      if (!v) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
+      v.polls++;
+      if (v.status !== 'complete' && v.status !== 'error') v.status = v.polls >= 2 ? (v.engine === 'broken' ? 'error' : 'complete') : 'training';
+      if (v.status === 'error') v.error = 'the engine failed to train';
+      send(res, 200, modelRecord(v));
+      return;
+    }
+    if (trainedVersions && rest.length === 1 && method === 'DELETE') { state.trained.delete(`${project}/${rest[0]}`); send(res, 204); return; }
     const m = state.models.get(`${project}/${rest[0]}`);
     if (rest.length === 1 && method === 'GET') { m ? send(res, 200, { ...m, version: 1, active: true }) : problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
     if (rest.length === 2 && rest[1] === 'predict' && method === 'POST') {

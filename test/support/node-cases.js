@@ -16,6 +16,8 @@ const NODE_CASES = [
   // a fresh name per message: every upload can succeed, faults or not
   { type: 'mindsdb-file', def: { operation: 'msg', fileName: '', fileNameType: 'str', format: 'csv', replace: false, maxSizeMB: 100 }, msg: () => ({ operation: 'upload', name: `f${++uploads}`, payload: [{ a: 1, b: 'x' }] }) },
   { type: 'mindsdb-job', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', query: '', schedule: '', startAt: '', endAt: '', ifQuery: '' }, msg: () => ({ operation: 'create', name: `j${++uploads}`, payload: { query: 'SELECT 1', schedule: 'every 1 day' } }) },
+  { type: 'mindsdb-model', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', model: '', modelType: 'str', modelVersion: '', statement: '', database: '', select: '', predict: '', engine: '', using: '', wait: false, waitTimeout: 600 }, msg: () => ({ operation: 'get', model: 'home_rentals' }) },
+  { type: 'mindsdb-model', label: 'mindsdb-model (train and wait)', def: { operation: 'train', project: 'mindsdb', projectType: 'str', model: '', modelType: 'str', modelVersion: '', statement: '', database: 'files', select: 'SELECT * FROM r', predict: 'y', engine: 'linear', using: '', wait: true, waitTimeout: 5 }, msg: () => ({ model: `m${++uploads}` }) },
 ];
 
 /** The agent the completions cases ask (the fake, like the real server, answers 404 for unknown agents). */

@@ -21,6 +21,7 @@ describe('injection and addressing through the nodes', function () {
     ['mindsdb-skill name', 'mindsdb-skill', (name) => ({ operation: 'delete', name }), {}, '/api/projects/mindsdb/skills/'],
     ['mindsdb-agent name', 'mindsdb-agent', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/agents/'],
     ['mindsdb-file name', 'mindsdb-file', (name) => ({ operation: 'delete', name }), {}, '/api/files/'],
+    ['mindsdb-model name', 'mindsdb-model', (name) => ({ operation: 'get', model: name }), {}, '/api/projects/mindsdb/models/'],
     ['mindsdb-job name', 'mindsdb-job', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/jobs/'],
     ['mindsdb-job project', 'mindsdb-job', (name) => ({ operation: 'list', project: name }), { project: '' }, '/api/projects/'],
   ];

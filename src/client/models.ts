@@ -1,0 +1,259 @@
+import type { MindsDBClient, RequestOptions, Row } from './client';
+import { inputError, MindsDBError } from './errors';
+import { segment } from './paths';
+import { rowsToObjects } from './rows';
+
+/**
+ * Models: train, retrain, finetune, describe, versions, activate, delete, and waiting for training.
+ * Reads go through REST (`GET /projects/{p}/models[/{m}[.{v}]]`). Writes go through SQL
+ * (`CREATE MODEL`, `RETRAIN`, `FINETUNE`, `DESCRIBE`, `SET active`, `DROP MODEL p.m.v`): MindsDB has
+ * no REST route for most of them, its REST train needs a two-part model name, its REST describe
+ * needs a JSON body on a GET, and its REST delete of one version answers 500 (25.14.1).
+ * Names are quoted as identifiers, values in USING as SQL literals; the training SELECT is the
+ * user's own SQL, as in the sql node.
+ */
+
+/** The fields of a CREATE MODEL built by the node. */
+export interface TrainSpec {
+  model: string;
+  /** The database the SELECT runs in (`files`, a data source, a project). */
+  database?: string;
+  /** The training data query, run inside `database`. */
+  select?: string;
+  /** The column to predict. */
+  predict?: string;
+  /** The ML engine (`USING engine = …`); MindsDB 26 has no default. */
+  engine?: string;
+  /** Further USING options. */
+  using?: Record<string, unknown>;
+}
+
+/** New data or options for RETRAIN / FINETUNE. */
+export interface UpdateSpec {
+  database?: string;
+  select?: string;
+  using?: Record<string, unknown>;
+}
+
+/** Where a training run can be followed: the model and the version it creates. */
+export interface TrainingRun {
+  project: string;
+  model: string;
+  version: number;
+}
+
+export interface WaitOptions {
+  /** Give up after this many ms (the model keeps training in MindsDB). */
+  deadlineMs: number;
+  /** First pause between polls; grows by half each time up to maxDelayMs. */
+  firstDelayMs?: number;
+  maxDelayMs?: number;
+  /** Called after each poll with the model's status and the seconds waited. */
+  onProgress?: (status: string, seconds: number) => void;
+  /** Ends the wait early (the node is closing). */
+  signal?: AbortLike;
+  timeoutMs?: number;
+}
+
+type Json = Record<string, unknown>;
+
+/** Enough of an abort signal for the wait: whether it fired, and a listener that can be removed. */
+export interface AbortLike {
+  readonly aborted: boolean;
+  /** Calls `listener` once on abort; returns a function that removes it. */
+  onAbort(listener: () => void): () => void;
+}
+
+/** A name as a quoted SQL identifier (`name`); a backtick cannot be escaped safely, so it is refused. */
+export function ident(name: unknown, what: string): string {
+  if (typeof name === 'number' && Number.isFinite(name)) name = String(name);
+  if (typeof name !== 'string' || name.trim() === '') throw inputError(`${what} must be a non-empty string`);
+  if (/[`\u0000]/.test(name)) throw inputError(`${what} "${name}" contains a character MindsDB cannot take in a name (\` or NUL)`);
+  return `\`${name}\``;
+}
+
+/** A value for USING as MindsDB's SQL parser reads it: strings quoted ('' for a quote), numbers, booleans, null, lists, objects. */
+export function sqlLiteral(v: unknown, depth = 0): string {
+  if (depth > 16) throw inputError('a USING value is nested too deeply');
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw inputError(`a USING value must be a finite number, not ${v}`);
+    return String(v);
+  }
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (Array.isArray(v)) return `[${v.map((x) => sqlLiteral(x, depth + 1)).join(', ')}]`;
+  if (typeof v === 'object') {
+    return `{${Object.entries(v as Json).map(([k, x]) => `${sqlLiteral(k)}: ${sqlLiteral(x, depth + 1)}`).join(', ')}}`;
+  }
+  throw inputError(`a USING value cannot be ${typeof v}`);
+}
+
+function usingClause(options: Record<string, unknown>): string {
+  const entries = Object.entries(options).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return '';
+  return ` USING ${entries.map(([k, v]) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw inputError(`the USING option "${k}" is not a plain name (letters, digits, underscores)`);
+    return `${k} = ${sqlLiteral(v)}`;
+  }).join(', ')}`;
+}
+
+function fromClause(database: string | undefined, select: string | undefined, required: boolean, what: string): string {
+  if (!select || select.trim() === '') {
+    if (required) throw inputError(`${what} needs training data: set the source database and SELECT in the node, or in msg.payload ({database, select})`);
+    return '';
+  }
+  if (!database) throw inputError(`${what}: the SELECT needs the database it runs in (e.g. "files")`);
+  return ` FROM ${ident(database, 'the source database')} (${select.trim().replace(/;\s*$/, '')})`;
+}
+
+/** The CREATE MODEL statement for the node's fields. */
+export function createModelSql(project: string, spec: TrainSpec): string {
+  if (!spec.predict) throw inputError('no column to predict: set it in the node or in msg.payload.predict');
+  // The engine field wins over an engine key in the USING options; it is written first either way.
+  const { engine: usingEngine, ...rest } = spec.using ?? {};
+  const engine = spec.engine || usingEngine;
+  const using: Record<string, unknown> = engine === undefined || engine === '' ? rest : { engine, ...rest };
+  return `CREATE MODEL ${ident(project, 'the project')}.${ident(spec.model, 'the model name')}${fromClause(spec.database, spec.select, false, 'CREATE MODEL')} PREDICT ${ident(spec.predict, 'the column to predict')}${usingClause(using)}`;
+}
+
+
+export class ModelsApi {
+  constructor(private readonly client: MindsDBClient) {}
+
+  private base(project: string): string {
+    return `/projects/${segment(project, 'project')}/models`;
+  }
+
+  /** The project's models, one record each (the active version). */
+  async list(project: string, opts?: RequestOptions): Promise<Json[]> {
+    const all = await this.client.request<Json[]>('GET', this.base(project), undefined, opts);
+    return (Array.isArray(all) ? all : []).filter((m) => m && m.active === true);
+  }
+
+  /** Every version of one model, oldest first. */
+  async versions(project: string, model: string, opts?: RequestOptions): Promise<Json[]> {
+    const all = await this.client.request<Json[]>('GET', this.base(project), undefined, opts);
+    const mine = (Array.isArray(all) ? all : []).filter((m) => typeof m?.name === 'string' && m.name.toLowerCase() === model.toLowerCase());
+    if (mine.length === 0) {
+      throw new MindsDBError(`model "${model}" does not exist in project "${project}"`, { kind: 'http', status: 404, method: 'GET', path: this.base(project) });
+    }
+    return mine.sort((a, b) => Number(a.version) - Number(b.version));
+  }
+
+  /** One model (its active version) or one version of it. */
+  get(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Json> {
+    const name = version === undefined ? model : `${model}.${version}`;
+    return this.client.request<Json>('GET', `${this.base(project)}/${segment(name, 'model name')}`, undefined, opts);
+  }
+
+  /** DESCRIBE: what the engine says about the model (rows as objects). */
+  async describe(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Row[]> {
+    const target = `${ident(project, 'the project')}.${ident(model, 'the model name')}${version === undefined ? '' : `.${ident(String(version), 'the version')}`}`;
+    return this.rows(`DESCRIBE ${target}`, project, opts);
+  }
+
+  /** CREATE MODEL, from the node's fields or from a whole statement; training goes on in MindsDB. */
+  async train(project: string, what: TrainSpec | { statement: string }, opts?: RequestOptions): Promise<TrainingRun> {
+    const sql = 'statement' in what ? checkStatement(what.statement) : createModelSql(project, what);
+    return this.started(await this.rows(sql, project, opts), project, 'CREATE MODEL');
+  }
+
+  /** RETRAIN: a new version, from the model's own data query unless new data is given. */
+  async retrain(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
+    const sql = `RETRAIN ${ident(project, 'the project')}.${ident(model, 'the model name')}${fromClause(spec.database, spec.select, false, 'RETRAIN')}${usingClause(spec.using ?? {})}`;
+    return this.started(await this.rows(sql, project, opts), project, 'RETRAIN');
+  }
+
+  /** FINETUNE: a new version trained further on new data (the engine must support it). */
+  async finetune(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
+    const sql = `FINETUNE ${ident(project, 'the project')}.${ident(model, 'the model name')}${fromClause(spec.database, spec.select, true, 'FINETUNE')}${usingClause(spec.using ?? {})}`;
+    return this.started(await this.rows(sql, project, opts), project, 'FINETUNE');
+  }
+
+  /** Makes `version` the one predictions use. */
+  async activate(project: string, model: string, version: number, opts?: RequestOptions): Promise<Json> {
+    await this.rows(`SET active ${ident(project, 'the project')}.${ident(model, 'the model name')}.${ident(String(version), 'the version')}`, project, opts);
+    return this.get(project, model, version, opts);
+  }
+
+  /** Deletes the model with every version, or one (inactive) version. */
+  async delete(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Json> {
+    if (version === undefined) {
+      await this.client.request('DELETE', `${this.base(project)}/${segment(model, 'model name')}`, undefined, opts);
+    } else {
+      await this.rows(`DROP MODEL ${ident(project, 'the project')}.${ident(model, 'the model name')}.${ident(String(version), 'the version')}`, project, opts);
+    }
+    return version === undefined ? { deleted: true, project, model } : { deleted: true, project, model, version };
+  }
+
+  /**
+   * Polls the version `run` until its status is complete or error, with growing pauses and a
+   * deadline. Resolves with the model record when complete; an error status, the deadline and an
+   * abort reject with an error that says so.
+   */
+  async waitFor(run: TrainingRun, w: WaitOptions): Promise<Json> {
+    const started = Date.now();
+    let delay = Math.max(10, w.firstDelayMs ?? 1000);
+    const maxDelay = Math.max(delay, w.maxDelayMs ?? 10_000);
+    const label = `${run.project}.${run.model} version ${run.version}`;
+    let status = 'unknown';
+    for (;;) {
+      if (w.signal?.aborted) throw aborted(label);
+      const record = await this.get(run.project, run.model, run.version, { timeoutMs: w.timeoutMs });
+      status = typeof record?.status === 'string' ? record.status : 'unknown';
+      const seconds = Math.round((Date.now() - started) / 1000);
+      w.onProgress?.(status, seconds);
+      if (status === 'complete') return record;
+      if (status === 'error') {
+        const why = this.client.redactor.text(String(record.error ?? 'no reason given'));
+        throw new MindsDBError(`training ${label} failed: ${why}`, { kind: 'http', status: 200, serverMessage: why, method: 'GET', path: `${this.base(run.project)}/${run.model}.${run.version}` });
+      }
+      const left = w.deadlineMs - (Date.now() - started);
+      if (left <= 0) {
+        throw new MindsDBError(`${label} is still "${status}" after ${seconds} s, the wait's limit; it goes on training in MindsDB`, { kind: 'timeout', code: 'ETIMEDOUT' });
+      }
+      await pause(Math.min(delay, left), w.signal);
+      delay = Math.min(maxDelay, Math.round(delay * 1.5));
+    }
+  }
+
+  private async rows(sql: string, project: string, opts?: RequestOptions): Promise<Row[]> {
+    const answer = await this.client.sql({ query: sql, context: { db: project } }, opts);
+    return answer.type === 'table' ? rowsToObjects(answer.column_names, answer.data) : [];
+  }
+
+  /** The model and version a CREATE/RETRAIN/FINETUNE answered with (its row of NAME, PROJECT, VERSION …). */
+  private started(rows: Row[], project: string, what: string): TrainingRun {
+    const row = rows[0] ?? {};
+    const value = (key: string): unknown => Object.entries(row).find(([k]) => k.toLowerCase() === key)?.[1];
+    const name = value('name');
+    const version = Number(value('version'));
+    if (typeof name !== 'string' || !Number.isInteger(version)) {
+      throw new MindsDBError(`MindsDB answered ${what} without the model's name and version`, { kind: 'invalid-response', method: 'POST', path: 'sql/query' });
+    }
+    const p = value('project');
+    return { project: typeof p === 'string' && p ? p : project, model: name, version };
+  }
+}
+
+/** A whole statement from the user: it must be one CREATE MODEL (anything else has its own node). */
+function checkStatement(statement: string): string {
+  const s = statement.trim().replace(/;\s*$/, '');
+  if (!/^create\s+(or\s+replace\s+)?(model|predictor)\b/i.test(s)) {
+    throw inputError('the statement must be a CREATE MODEL statement (use the sql node for anything else)');
+  }
+  return s;
+}
+
+function aborted(label: string): MindsDBError {
+  return new MindsDBError(`stopped waiting for ${label}: the node was closed (redeploy); training goes on in MindsDB`, { kind: 'closed' });
+}
+
+function pause(ms: number, signal?: AbortLike): Promise<void> {
+  return new Promise((resolve) => {
+    let remove = (): void => undefined;
+    const timer = setTimeout(() => { remove(); resolve(); }, ms);
+    if (signal) remove = signal.onAbort(() => { clearTimeout(timer); resolve(); });
+  });
+}
