@@ -28,3 +28,5 @@ export { JobsApi, checkSchedule, jobDate } from './jobs';
 export type { JobSpec } from './jobs';
 export { ModelsApi, createModelSql, ident, sqlLiteral } from './models';
 export type { TrainSpec, UpdateSpec, TrainingRun, WaitOptions, AbortLike } from './models';
+export { KnowledgeBasesApi, knowledgeInsert } from './knowledge-bases';
+export type { KnowledgeInsert, SearchRequest, SearchAnswer } from './knowledge-bases';

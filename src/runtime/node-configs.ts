@@ -222,3 +222,42 @@ export interface ModelNodeConfig extends ActionNodeBase {
   /** The longest wait, in seconds. */
   waitTimeout: number | string;
 }
+
+export type KnowledgeBaseOperation = 'create' | 'insert' | 'search' | 'list' | 'get' | 'delete' | 'msg';
+
+/** mindsdb-knowledge-base. */
+export interface KnowledgeBaseNodeConfig extends ActionNodeBase {
+  /** Operation, or 'msg' to take it from msg.operation. */
+  operation: KnowledgeBaseOperation;
+  /** Project; TypedInput, default "mindsdb". Blank → msg.project, else "mindsdb". */
+  project: string;
+  projectType: TypedInputType;
+  /** Knowledge base name; TypedInput. Blank → msg.name. */
+  itemName: string;
+  itemNameType: TypedInputType;
+  /** Create: embedding provider, e.g. "openai"; blank → msg.payload.embedding_model.provider. */
+  provider: string;
+  /** Create: embedding model, e.g. "text-embedding-3-small". */
+  embeddingModel: string;
+  /** Create: the provider's base URL (an OpenAI-compatible server); blank → the provider's default. */
+  baseUrl: string;
+  /** Create: the vector database and table that store the embeddings; blank → the server's default store. */
+  storageDatabase: string;
+  storageTable: string;
+  /** Create: comma-separated column lists; blank → the server's defaults (content, id). */
+  contentColumns: string;
+  metadataColumns: string;
+  idColumn: string;
+  /** Insert: a SELECT whose rows are inserted; blank → msg.payload (rows, texts, URLs or a SELECT). */
+  insertQuery: string;
+  /** Search: rows returned; blank → msg.limit, else 10. */
+  limit: number | string;
+  /** Search: only chunks with relevance ≥ this (0…1); blank → msg.threshold, else none. */
+  threshold: number | string;
+}
+
+/** Credentials of mindsdb-knowledge-base. */
+export interface KnowledgeBaseNodeCredentials {
+  /** The embedding provider's API key. */
+  apiKey?: string;
+}

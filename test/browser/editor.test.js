@@ -90,6 +90,14 @@ const NODES = [
     change: { fill: ['#node-input-waitTimeout', '900'] },
     expect: { waitTimeout: '900', select: 'SELECT * FROM sensor_readings', wait: true },
   },
+  {
+    type: 'mindsdb-knowledge-base', id: 'kb1',
+    config: { operation: 'create', project: 'mindsdb', projectType: 'str', itemName: 'docs', itemNameType: 'str', provider: 'openai', embeddingModel: 'text-embedding-3-small', baseUrl: '', storageDatabase: 'kb_vectors', storageTable: 'docs', contentColumns: '', metadataColumns: 'area', idColumn: '', insertQuery: '', limit: 10, threshold: '' },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-itemName', '#node-input-provider', '#node-input-embeddingModel', '#node-input-baseUrl', '#node-input-apiKey', '#node-input-storageDatabase', '#node-input-storageTable', '#node-input-metadataColumns', '#node-input-insertQuery-editor', '#node-input-limit', '#node-input-threshold', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 3,
+    change: { select: ['#node-input-operation', 'search'], fill: ['#node-input-threshold', '0.5'] },
+    expect: { operation: 'search', threshold: '0.5' },
+  },
 ];
 
 function testFlow(mindsdbUrl) {

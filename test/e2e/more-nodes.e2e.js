@@ -161,4 +161,62 @@ describe('e2e: file, job, model and knowledge-base nodes against a real MindsDB'
       assert.match(e.error.message, /no_such_engine/i);
     });
   });
+
+  describe('mindsdb-knowledge-base', () => {
+    const { startLlmDouble } = require('../support/llm-double');
+    const name = `${run_id}_docs`;
+    const vectorDb = `${run_id}_vectors`;
+    let llm;
+    let storage = { storageDatabase: '', storageTable: '' };
+    const def = () => ({ type: 'mindsdb-knowledge-base', operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', provider: 'openai', embeddingModel: 'text-embedding-3-small', baseUrl: llm.url, ...storage, contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: '', threshold: '' });
+    const docs = [
+      { id: 'pump', content: 'The pump in hall A overheats when its filter is clogged', area: 'hall A' },
+      { id: 'filter', content: 'Replace the air filter of every pump every three months', area: 'all' },
+      { id: 'lunch', content: 'The cafeteria serves lunch from noon until two', area: 'canteen' },
+    ];
+    before(async function () {
+      llm = await startLlmDouble();
+      // A vector store that needs no server: duckdb_faiss (installed with mindsdb[duckdb-faiss]).
+      const res = await fetch(`${URL_}/api/databases/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ database: { name: vectorDb, engine: 'duckdb_faiss', parameters: {} } }) });
+      if (res.ok) storage = { storageDatabase: vectorDb, storageTable: name };
+      else console.log(`      no duckdb_faiss vector store on MindsDB ${version} (HTTP ${res.status}): using the server's default store`);
+    });
+    after(async () => {
+      if (llm) await llm.close();
+      await fetch(`${URL_}/api/databases/${vectorDb}`, { method: 'DELETE', headers: { 'content-type': 'application/json' } }).catch(() => undefined);
+    });
+
+    it('creates a knowledge base (embeddings from the loopback LLM double, the api key a credential), fills it and searches it', async function () {
+      this.timeout(180000);
+      await helper.load(all, flowWith(def(), { url: URL_, timeout: 120000 }), { n1: { apiKey: 'sk-e2e-kb-secret' } });
+      const created = await ok({ operation: 'create', name, payload: { metadata_columns: ['area'] } });
+      assert.equal(created.payload.name, name);
+      assert.ok(!JSON.stringify(created).includes('sk-e2e-kb-secret'), 'the api key is not in the output');
+      assert.ok(llm.calls.some((c) => c.path === '/v1/embeddings'), 'MindsDB asked the double for embeddings');
+      const ins = await ok({ operation: 'insert', name, payload: docs });
+      assert.deepEqual(ins.payload, { inserted: true, name, rows: 3 });
+      const found = await ok({ operation: 'search', name, payload: 'why does the pump overheat', limit: 2 });
+      assert.equal(found.payload.length, 2);
+      assert.equal(found.payload[0].id, 'pump', JSON.stringify(found.payload));
+      assert.ok('relevance' in found.payload[0] && 'chunk_content' in found.payload[0]);
+      assert.ok(found.mindsdb.columns.includes('relevance'));
+      const strict = await ok({ operation: 'search', name, payload: 'pump filter', threshold: 0.99 });
+      assert.deepEqual(strict.payload, []);
+      // The text is bound, not spliced: quotes and SQL in it are just text.
+      const odd = await ok({ operation: 'search', name, payload: "lunch'; DROP TABLE x; --" });
+      assert.ok(Array.isArray(odd.payload));
+    });
+    it('inserts the rows of a SELECT, lists, gets (api key masked) and deletes', async function () {
+      this.timeout(180000);
+      await helper.load(all, flowWith(def(), { url: URL_, timeout: 120000 }), { n1: { apiKey: 'sk-e2e-kb-secret' } });
+      await ok({ operation: 'insert', name, payload: "SELECT 'sensor_readings holds temperature and humidity' AS content, 'readme' AS id" });
+      const found = await ok({ operation: 'search', name, payload: 'temperature humidity', limit: 1 });
+      assert.equal(found.payload[0].id, 'readme');
+      assert.ok((await ok({ operation: 'list' })).payload.some((k) => k.name === name));
+      const got = await ok({ operation: 'get', name });
+      assert.ok(!JSON.stringify(got.payload).includes('sk-e2e-kb-secret'));
+      assert.deepEqual((await ok({ operation: 'delete', name })).payload, { deleted: true, resource: 'knowledge_base', project: 'mindsdb', name });
+      assert.match((await fails({ operation: 'get', name })).error.message, /404/);
+    });
+  });
 });

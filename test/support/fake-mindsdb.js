@@ -46,6 +46,8 @@ function createFakeMindsDB(options = {}) {
      * "complete" ("error" for engine 'broken') on successive GETs of that version.
      */
     trained: new Map(),
+    /** Knowledge bases by "project/name": {record, rows: [{id, content, metadata}]}. */
+    kbs: new Map(),
     nextId: 1,
     /** Set by tests: a function (req) => answer object for /sql/query, or undefined for the default. */
     sql: null,
@@ -187,6 +189,8 @@ function createFakeMindsDB(options = {}) {
     const context = { show_secrets: false, db: (body.context && body.context.db) || 'mindsdb' };
     if (state.sql) { const a = state.sql(body); if (a) { answer(res, body, { context, ...a }); return; } }
     const q = body.query.trim();
+    const kbAnswer = kbSearch(q, body.params || {});
+    if (kbAnswer) { send(res, 200, { context, ...kbAnswer }); return; }
     const modelAnswer = modelStatement(q, context);
     if (modelAnswer) { send(res, 200, { context, ...modelAnswer }); return; }
     const missing = (q.match(/:([a-zA-Z_]\w*)/g) || []).map((m) => m.slice(1)).filter((n) => !body.params || !(n in body.params));
@@ -249,6 +253,56 @@ function createFakeMindsDB(options = {}) {
     if (/\.json$/i.test(form.file.filename)) { const j = JSON.parse(text); rows = Array.isArray(j) ? j.length : 1; columns = Object.keys(Array.isArray(j) ? j[0] || {} : j); } else { const lines = text.split(/\r?\n/).filter(Boolean); rows = lines.length - 1; columns = lines[0].split(','); }
     state.files.set(name, { name, fields: form.fields, filename: form.file.filename, content: form.file.content, rows, columns });
     send(res, 200, '', { 'content-type': 'application/json' });
+  }
+
+  /** Knowledge bases as 25.14.1 answers (api_key masked); insert is PUT {knowledge_base: {rows | urls | query}}. */
+  function knowledgeBases(res, method, project, rest, body) {
+    const key = (n) => `${project}/${n}`;
+    const masked = (r) => ({ ...r, embedding_model: r.embedding_model ? { ...r.embedding_model, ...(r.embedding_model.api_key ? { api_key: '******' } : {}) } : {} });
+    if (rest.length === 0) {
+      if (method === 'GET') { send(res, 200, [...state.kbs.values()].filter((k) => k.record.project === project).map((k) => masked(k.record))); return; }
+      if (method !== 'POST') { html405(res); return; }
+      const kb = body && body.knowledge_base;
+      if (!kb) { problem(res, 400, 'Missing parameter', 'Must provide "knowledge_base" parameter in POST body'); return; }
+      if (!kb.name) { problem(res, 400, 'Missing parameter', 'Must provide "name" field in "knowledge_base"'); return; }
+      if (kb.storage && (!kb.storage.database || !kb.storage.table)) { problem(res, 400, 'Missing parameter', 'Must provide "database" and "table" field in "storage" param'); return; }
+      if (state.kbs.has(key(kb.name))) { problem(res, 409, 'Knowledge Base already exists', `Knowledge Base with name ${kb.name} already exists`); return; }
+      const record = { id: state.nextId++, name: kb.name, project, embedding_model: kb.embedding_model || {}, vector_database: kb.storage ? kb.storage.database : `${kb.name}_chromadb`, metadata_columns: kb.metadata_columns || null, content_columns: kb.content_columns || null, id_column: kb.id_column || null };
+      state.kbs.set(key(kb.name), { record, rows: [] });
+      send(res, 201, masked(record));
+      return;
+    }
+    const entry = state.kbs.get(key(rest[0]));
+    if (rest.length !== 1) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
+    const missing = () => problem(res, 404, 'Knowledge Base not found', `Knowledge Base with name ${rest[0]} does not exist`);
+    if (method === 'GET') { entry ? send(res, 200, masked(entry.record)) : missing(); return; }
+    if (method === 'DELETE') { if (!entry) { missing(); return; } state.kbs.delete(key(rest[0])); send(res, 204); return; }
+    if (method === 'PUT') {
+      const kb = body && body.knowledge_base;
+      if (!kb) { problem(res, 400, 'Missing parameter', 'Must provide "knowledge_base" parameter in PUT body'); return; }
+      if (!entry) { missing(); return; }
+      for (const r of kb.rows || []) entry.rows.push({ id: String(r.id ?? entry.rows.length), content: String(r.content ?? ''), metadata: r });
+      for (const u of kb.urls || []) entry.rows.push({ id: u, content: `page at ${u}`, metadata: { url: u } });
+      if (kb.query) entry.rows.push({ id: 'q', content: `result of ${kb.query}`, metadata: {} });
+      send(res, 200, '', { 'content-type': 'application/json' });
+      return;
+    }
+    html405(res);
+  }
+
+  /** SELECT * FROM `p`.`kb` WHERE content = :q [AND relevance >= :r] [LIMIT n]: word overlap as relevance. */
+  function kbSearch(q, params) {
+    const m = /^SELECT \* FROM `([^`]+)`\.`([^`]+)` WHERE content = :q( AND relevance >= :r)?( LIMIT (\d+))?$/.exec(q);
+    if (!m) return null;
+    const entry = state.kbs.get(`${m[1]}/${m[2]}`);
+    if (!entry) return { type: 'error', error_code: 0, error_message: `Table '${m[2]}' not found in database` };
+    const words = new Set(String(params.q).toLowerCase().split(/\W+/).filter(Boolean));
+    const scored = entry.rows.map((r) => {
+      const mine = r.content.toLowerCase().split(/\W+/).filter(Boolean);
+      const relevance = mine.length ? mine.filter((w) => words.has(w)).length / mine.length : 0;
+      return [r.id, `${r.id}:content:1of1`, r.content, r.metadata, 1 - relevance, relevance];
+    }).filter((row) => !m[3] || row[5] >= params.r).sort((a, b) => b[5] - a[5]).slice(0, m[5] ? Number(m[5]) : 10);
+    return { type: 'table', column_names: ['id', 'chunk_id', 'chunk_content', 'metadata', 'distance', 'relevance'], data: scored };
   }
 
   function modelRecord(v) {
@@ -363,13 +417,14 @@ function createFakeMindsDB(options = {}) {
     const missingRoute = () => (method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res));
     if (rest.length === 0) { method === 'GET' ? (state.projects.has(project) ? send(res, 200, { name: project }) : problem(res, 404, 'Project not exists', `Project with name ${project} does not exist`)) : html405(res); return; }
     const kind = rest[0];
-    if (!['models', 'chatbots', 'skills', 'agents', 'jobs'].includes(kind) || (kind === 'skills' && v26())) {
+    if (!['models', 'chatbots', 'skills', 'agents', 'jobs', 'knowledge_bases'].includes(kind) || (kind === 'skills' && v26())) {
       // the specification's singular agent DELETE path is not a route on the real server
       missingRoute(); return;
     }
     if (!state.projects.has(project)) { problem(res, 404, 'Project not found', `Project with name ${project} does not exist`); return; }
     if (kind === 'models') return models(res, method, project, rest.slice(1), body);
     if (kind === 'jobs') return jobs(res, method, project, rest.slice(1), body);
+    if (kind === 'knowledge_bases') return knowledgeBases(res, method, project, rest.slice(1), body);
     return resources(res, method, kind, project, rest.slice(1), body, missingRoute);
   }
 

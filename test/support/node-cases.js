@@ -18,6 +18,7 @@ const NODE_CASES = [
   { type: 'mindsdb-job', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', query: '', schedule: '', startAt: '', endAt: '', ifQuery: '' }, msg: () => ({ operation: 'create', name: `j${++uploads}`, payload: { query: 'SELECT 1', schedule: 'every 1 day' } }) },
   { type: 'mindsdb-model', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', model: '', modelType: 'str', modelVersion: '', statement: '', database: '', select: '', predict: '', engine: '', using: '', wait: false, waitTimeout: 600 }, msg: () => ({ operation: 'get', model: 'home_rentals' }) },
   { type: 'mindsdb-model', label: 'mindsdb-model (train and wait)', def: { operation: 'train', project: 'mindsdb', projectType: 'str', model: '', modelType: 'str', modelVersion: '', statement: '', database: 'files', select: 'SELECT * FROM r', predict: 'y', engine: 'linear', using: '', wait: true, waitTimeout: 5 }, msg: () => ({ model: `m${++uploads}` }) },
+  { type: 'mindsdb-knowledge-base', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', provider: 'openai', embeddingModel: 'e', baseUrl: '', storageDatabase: '', storageTable: '', contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: 10, threshold: '' }, msg: () => ({ operation: 'create', name: `kb${++uploads}` }) },
 ];
 
 /** The agent the completions cases ask (the fake, like the real server, answers 404 for unknown agents). */

@@ -23,7 +23,7 @@ const nasty = fc.oneof(
   fc.array(fc.record({ sqft: fc.oneof(fc.integer(), fc.string()) }), { maxLength: 5 }),
   fc.object({ key: fc.constantFrom('__proto__', 'constructor', 'sqft', 'name', 'engine', 'parameters', 'polluted'), maxDepth: 2 }),
 );
-const MSG_KEYS = ['payload', 'query', 'params', 'database', 'timeout', 'project', 'model', 'predictParams', 'operation', 'name', 'agent', 'version', 'filename'];
+const MSG_KEYS = ['payload', 'query', 'params', 'database', 'timeout', 'project', 'model', 'predictParams', 'operation', 'name', 'agent', 'version', 'filename', 'limit', 'threshold'];
 // A Node-RED message is always a plain object (Node-RED's own error routing calls
 // msg.hasOwnProperty); what is inside it can be anything.
 const message = fc.dictionary(fc.constantFrom(...MSG_KEYS), nasty, { maxKeys: 6 }).map((d) => Object.assign({}, d));

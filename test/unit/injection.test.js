@@ -22,6 +22,7 @@ describe('injection and addressing through the nodes', function () {
     ['mindsdb-agent name', 'mindsdb-agent', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/agents/'],
     ['mindsdb-file name', 'mindsdb-file', (name) => ({ operation: 'delete', name }), {}, '/api/files/'],
     ['mindsdb-model name', 'mindsdb-model', (name) => ({ operation: 'get', model: name }), {}, '/api/projects/mindsdb/models/'],
+    ['mindsdb-knowledge-base name', 'mindsdb-knowledge-base', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/knowledge_bases/'],
     ['mindsdb-job name', 'mindsdb-job', (name) => ({ operation: 'get', name }), {}, '/api/projects/mindsdb/jobs/'],
     ['mindsdb-job project', 'mindsdb-job', (name) => ({ operation: 'list', project: name }), { project: '' }, '/api/projects/'],
   ];
@@ -40,6 +41,17 @@ describe('injection and addressing through the nodes', function () {
       }
     });
   }
+
+  it('knowledge-base search text is bound by the server, never spliced into the query text', async () => {
+    await helper.load(allNodes(), flowWith({ type: 'mindsdb-knowledge-base', ...byType('mindsdb-knowledge-base').def }, { url: fake.url }));
+    const counter = outcomeCounter(helper);
+    const evil = "1'; DROP TABLE users; --\"";
+    helper.getNode('n1').receive({ operation: 'search', name: 'kb', payload: evil, marker: 0 });
+    await counter.settled(1);
+    const r = fake.requestsTo('/sql/query').at(-1);
+    assert.ok(!r.body.query.includes(evil), r.body.query);
+    assert.equal(r.body.params.q, evil);
+  });
 
   it('SQL parameters never reach the server spliced into the query text', async () => {
     await helper.load(allNodes(), flowWith({ type: 'mindsdb-sql', ...byType('mindsdb-sql').def }, { url: fake.url }));

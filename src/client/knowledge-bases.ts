@@ -1,0 +1,114 @@
+import type { MindsDBClient, RequestOptions, Row } from './client';
+import { inputError, MindsDBError } from './errors';
+import { ident } from './models';
+import { ResourcesApi } from './resources';
+import { rowsToObjects } from './rows';
+
+/**
+ * Knowledge bases: list, get, create, delete and insert through the RESOURCES table (insert is the
+ * PUT of {knowledge_base: {rows | urls | query}}); search through SQL, because MindsDB 26 has no
+ * REST search route: `SELECT * FROM p.kb WHERE content = :q [AND relevance >= :r] LIMIT n`, with
+ * the query text and the threshold bound by the server, never spliced into the SQL.
+ */
+
+/** What is inserted: rows of {content, id?, metadata…}, web pages to crawl, or a SELECT's result. */
+export type KnowledgeInsert =
+  | { rows: Array<Record<string, unknown>> }
+  | { urls: string[] }
+  | { query: string };
+
+export interface SearchRequest {
+  text: string;
+  /** Rows to return (the server's default is 10). */
+  limit?: number;
+  /** Only chunks with relevance ≥ this (0…1). */
+  threshold?: number;
+}
+
+export interface SearchAnswer {
+  rows: Row[];
+  columns: string[];
+}
+
+/** Turns msg.payload into an insert: rows (objects), URLs (http(s) strings) or a SELECT statement. */
+export function knowledgeInsert(payload: unknown): KnowledgeInsert {
+  if (typeof payload === 'string') {
+    const s = payload.trim();
+    if (/^https?:\/\//i.test(s)) return { urls: [s] };
+    if (/^(select|with)\b/i.test(s)) return { query: s.replace(/;\s*$/, '') };
+    if (s !== '') return { rows: [{ content: payload }] };
+  }
+  if (Array.isArray(payload) && payload.length > 0) {
+    if (payload.every((x) => typeof x === 'string' && /^https?:\/\//i.test(x.trim()))) return { urls: payload.map((x: string) => x.trim()) };
+    if (payload.every((x) => typeof x === 'string')) return { rows: payload.map((content: string) => ({ content })) };
+    payload.forEach((row, i) => {
+      if (typeof row !== 'object' || row === null || Array.isArray(row) || Buffer.isBuffer(row)) {
+        throw inputError(`msg.payload[${i}] must be a row object ({content, …}), a text or a URL`);
+      }
+    });
+    return { rows: payload as Array<Record<string, unknown>> };
+  }
+  if (typeof payload === 'object' && payload !== null && !Array.isArray(payload) && !Buffer.isBuffer(payload)) {
+    return { rows: [payload as Record<string, unknown>] };
+  }
+  throw inputError('msg.payload must be what to insert: rows ({content, …} objects or texts), URLs, or a SELECT statement');
+}
+
+export class KnowledgeBasesApi {
+  private readonly resources: ResourcesApi;
+
+  constructor(private readonly client: MindsDBClient) {
+    this.resources = new ResourcesApi(client);
+  }
+
+  list(project: string, opts?: RequestOptions): Promise<unknown> {
+    return this.resources.run('knowledge_base', 'list', { project }, opts);
+  }
+
+  get(project: string, name: string, opts?: RequestOptions): Promise<unknown> {
+    return this.resources.run('knowledge_base', 'get', { project, name }, opts);
+  }
+
+  create(project: string, name: string, settings: Record<string, unknown>, opts?: RequestOptions): Promise<unknown> {
+    return this.resources.run('knowledge_base', 'create', { project, name, payload: settings }, opts);
+  }
+
+  delete(project: string, name: string, opts?: RequestOptions): Promise<unknown> {
+    return this.resources.run('knowledge_base', 'delete', { project, name }, opts);
+  }
+
+  /** Embeds and stores the content; resolves with what was sent (the server answers with nothing). */
+  async insert(project: string, name: string, what: KnowledgeInsert, opts?: RequestOptions): Promise<Record<string, unknown>> {
+    await this.resources.run('knowledge_base', 'update', { project, name, payload: what as Record<string, unknown> }, opts);
+    if ('rows' in what) return { inserted: true, name, rows: what.rows.length };
+    if ('urls' in what) return { inserted: true, name, urls: what.urls.length };
+    return { inserted: true, name, query: what.query };
+  }
+
+  /** The chunks most similar to `text`: id, chunk_id, chunk_content, metadata, distance, relevance. */
+  async search(project: string, name: string, req: SearchRequest, opts?: RequestOptions): Promise<SearchAnswer> {
+    if (typeof req.text !== 'string' || req.text.trim() === '') throw inputError('the search text is empty: set it in the node or as a string msg.payload');
+    const params: Record<string, unknown> = { q: req.text };
+    let where = 'content = :q';
+    if (req.threshold !== undefined) {
+      if (!Number.isFinite(req.threshold) || req.threshold < 0 || req.threshold > 1) throw inputError(`the relevance threshold must be a number from 0 to 1 (got ${req.threshold})`);
+      where += ' AND relevance >= :r';
+      params.r = req.threshold;
+    }
+    let limit = '';
+    if (req.limit !== undefined) {
+      if (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > 100_000) throw inputError(`the search limit must be a whole number from 1 to 100000 (got ${req.limit})`);
+      limit = ` LIMIT ${req.limit}`;
+    }
+    const sql = `SELECT * FROM ${ident(project, 'the project')}.${ident(name, 'the knowledge base name')} WHERE ${where}${limit}`;
+    try {
+      const answer = await this.client.sql({ query: sql, params, context: { db: project } }, opts);
+      return { rows: answer.type === 'table' ? rowsToObjects(answer.column_names, answer.data) : [], columns: answer.column_names };
+    } catch (err) {
+      if (err instanceof MindsDBError && err.kind === 'sql' && /not found|does not exist|unknown/i.test(err.serverMessage ?? '')) {
+        throw new MindsDBError(`knowledge base "${name}" cannot be searched in project "${project}": ${err.serverMessage}`, { ...err });
+      }
+      throw err;
+    }
+  }
+}

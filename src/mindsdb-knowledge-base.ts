@@ -1,0 +1,142 @@
+import { inputError, knowledgeInsert, KnowledgeBasesApi, MindsDBError, Redactor, redactSecretFields } from './client';
+import { handleInput, timeoutFrom } from './runtime/input';
+import { migrateConfig } from './runtime/migrations';
+import type { KnowledgeBaseNodeConfig, KnowledgeBaseNodeCredentials, KnowledgeBaseOperation } from './runtime/node-configs';
+import { outputPropertyOf, setOutput } from './runtime/output';
+import { describeType, evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
+import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { clientFor } from './runtime/server';
+import { STATUS, ThrottledStatus } from './runtime/status';
+
+type Operation = Exclude<KnowledgeBaseOperation, 'msg'>;
+const OPERATIONS: readonly Operation[] = ['create', 'insert', 'search', 'list', 'get', 'delete'];
+
+const columnList = (text: string | undefined): string[] | undefined => {
+  const list = (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return list.length ? list : undefined;
+};
+
+/** A number from the node's text field, else from the message, else undefined. */
+function numberFrom(nodeValue: number | string | undefined, msgValue: unknown, what: string): number | undefined {
+  const raw = nodeValue !== undefined && String(nodeValue).trim() !== '' ? nodeValue : msgValue;
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const n = typeof raw === 'string' ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw inputError(`the search ${what} must be a number, not ${describeType(raw)}`);
+  return n;
+}
+
+/** The knowledge-base node: create (embedding settings, api key as a credential), insert, search, list, get, delete. */
+export = function register(RED: NodeAPI): void {
+  function MindsDBKnowledgeBaseNode(this: Node<KnowledgeBaseNodeCredentials>, config: KnowledgeBaseNodeConfig): void {
+    RED.nodes.createNode(this, config);
+    migrateConfig('mindsdb-knowledge-base', config);
+    const node = this;
+    const status = new ThrottledStatus(node);
+    const outputProperty = outputPropertyOf(config.outputProperty);
+    const apiKey = node.credentials?.apiKey || undefined;
+    const keyRedactor = new Redactor();
+    keyRedactor.setSecrets([apiKey]);
+
+    const operationOf = (msg: Msg): Operation => {
+      const op = config.operation === 'msg' || !config.operation ? msg.operation : config.operation;
+      if (typeof op !== 'string' || !OPERATIONS.includes(op as Operation)) {
+        throw inputError(`the knowledge base operation must be one of ${OPERATIONS.join(', ')} (got ${JSON.stringify(op) ?? 'nothing'})`);
+      }
+      return op as Operation;
+    };
+
+    /** Node fields win; msg.payload ({embedding_model, storage, content_columns, …}) fills what the node leaves blank. */
+    const settingsFrom = (msg: Msg): Record<string, unknown> => {
+      if (msg.payload !== undefined && msg.payload !== null && !isPlainObject(msg.payload)) {
+        throw inputError(`for create, msg.payload must be an object of the knowledge base's settings (or nothing), not ${describeType(msg.payload)}`);
+      }
+      const p = isPlainObject(msg.payload) ? msg.payload : {};
+      if (p.embedding_model !== undefined && !isPlainObject(p.embedding_model)) throw inputError('msg.payload.embedding_model must be an object');
+      const embedding: Record<string, unknown> = { ...(p.embedding_model as Record<string, unknown> | undefined) };
+      const put = (key: string, value: string | undefined) => { if (value && value.trim() !== '') embedding[key] = value.trim(); };
+      put('provider', config.provider);
+      put('model_name', config.embeddingModel);
+      put('base_url', config.baseUrl);
+      if (apiKey) embedding.api_key = apiKey;
+      const settings: Record<string, unknown> = { ...p };
+      if (Object.keys(embedding).length) settings.embedding_model = embedding;
+      if (config.storageDatabase && config.storageDatabase.trim() !== '') {
+        if (!config.storageTable || config.storageTable.trim() === '') throw inputError('the storage needs both a vector database and a table');
+        settings.storage = { database: config.storageDatabase.trim(), table: config.storageTable.trim() };
+      }
+      const lists: Array<[string, string | undefined]> = [['content_columns', config.contentColumns], ['metadata_columns', config.metadataColumns]];
+      for (const [key, text] of lists) { const l = columnList(text); if (l) settings[key] = l; }
+      if (config.idColumn && config.idColumn.trim() !== '') settings.id_column = config.idColumn.trim();
+      return settings;
+    };
+
+    /** The API key must not reach a flow even if the server quotes it back in an error. */
+    const scrub = (err: unknown): unknown => {
+      if (!apiKey || !(err instanceof Error) || !err.message.includes(apiKey)) return err;
+      return err instanceof MindsDBError
+        ? new MindsDBError(keyRedactor.text(err.message), { ...err, serverMessage: err.serverMessage && keyRedactor.text(err.serverMessage) })
+        : new Error(keyRedactor.text(err.message));
+    };
+
+    handleInput(node, status, async (msg: Msg, send: Send) => {
+      const api = new KnowledgeBasesApi(clientFor(RED, config.server));
+      const operation = operationOf(msg);
+      const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? nonEmptyString(msg.project) ?? 'mindsdb';
+      const name = nonEmptyString(await evaluateProperty(RED, node, config.itemName, config.itemNameType, msg)) ?? nonEmptyString(msg.name);
+      if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
+      const kb = name as string;
+      const timeoutMs = timeoutFrom(msg);
+      const opts = { timeoutMs };
+      const meta: Record<string, unknown> = { resource: 'knowledge_base', operation, project, name };
+      let result: unknown;
+      let done: string;
+      try {
+        switch (operation) {
+          case 'list': {
+            result = redactSecretFields(await api.list(project, opts));
+            done = `${Array.isArray(result) ? result.length : 0} knowledge bases`;
+            break;
+          }
+          case 'get': result = redactSecretFields(await api.get(project, kb, opts)); done = 'get ok'; break;
+          case 'delete': result = await api.delete(project, kb, opts); done = `deleted ${kb}`; break;
+          case 'create': {
+            const settings = settingsFrom(msg);
+            status.set(STATUS.requesting);
+            result = redactSecretFields(await api.create(project, kb, settings, opts));
+            done = `created ${kb}`;
+            break;
+          }
+          case 'insert': {
+            const what = config.insertQuery && config.insertQuery.trim() !== '' ? knowledgeInsert(config.insertQuery) : knowledgeInsert(msg.payload);
+            status.set({ fill: 'blue', shape: 'dot', text: 'embedding…' });
+            result = await api.insert(project, kb, what, opts);
+            done = 'inserted';
+            break;
+          }
+          case 'search': {
+            const text = typeof msg.payload === 'string' ? msg.payload : typeof msg.query === 'string' ? msg.query : undefined;
+            if (text === undefined) throw inputError(`for search, msg.payload must be the text to search for, not ${describeType(msg.payload)}`);
+            const limit = numberFrom(config.limit, msg.limit, 'limit');
+            const threshold = numberFrom(config.threshold, msg.threshold, 'threshold');
+            status.set(STATUS.requesting);
+            const answer = await api.search(project, kb, { text, limit: limit ?? 10, threshold }, opts);
+            result = answer.rows;
+            meta.columns = answer.columns;
+            done = `${answer.rows.length} rows`;
+            break;
+          }
+        }
+      } catch (err) {
+        throw scrub(err);
+      }
+      setOutput(RED, msg, outputProperty, result);
+      msg.mindsdb = meta;
+      send(msg);
+      status.set(STATUS.ok(done));
+    });
+  }
+
+  RED.nodes.registerType('mindsdb-knowledge-base', MindsDBKnowledgeBaseNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1], {
+    credentials: { apiKey: { type: 'password' } },
+  });
+};

@@ -1,0 +1,114 @@
+'use strict';
+const assert = require('node:assert/strict');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
+const { knowledgeInsert } = require('../../nodes/client');
+
+const nodes = [node('mindsdb-server'), node('mindsdb-knowledge-base'), catchNode];
+const base = {
+  type: 'mindsdb-knowledge-base', operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str',
+  provider: 'openai', embeddingModel: 'text-embedding-3-small', baseUrl: 'http://127.0.0.1:9/v1', storageDatabase: '', storageTable: '',
+  contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: '', threshold: '',
+};
+const SECRET = 'sk-unit-kb-secret-123';
+
+describe('mindsdb-knowledge-base node', function () {
+  let fake;
+  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
+  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+  const load = (def = {}) => helper.load(nodes, flowWith({ ...base, ...def }, { url: fake.url }), { n1: { apiKey: SECRET } });
+  const run = async (msg) => { const got = nextMessage('out'); helper.getNode('n1').receive(msg); return got; };
+  const fail = async (msg) => { const got = nextMessage('caught'); helper.getNode('n1').receive(msg); return got; };
+
+  it('creates with the embedding settings and the api key from the credential; the key never comes back', async () => {
+    await load({ operation: 'create', itemName: 'docs', storageDatabase: 'vec', storageTable: 'docs', metadataColumns: 'area, kind', idColumn: 'doc_id' });
+    const m = await run({ payload: { embedding_model: { dimensions: 256, provider: 'other' }, params: { x: 1 } } });
+    assert.deepEqual(fake.requests.at(-1).body, { knowledge_base: {
+      embedding_model: { dimensions: 256, provider: 'openai', model_name: 'text-embedding-3-small', base_url: 'http://127.0.0.1:9/v1', api_key: SECRET },
+      params: { x: 1 }, storage: { database: 'vec', table: 'docs' }, metadata_columns: ['area', 'kind'], id_column: 'doc_id', name: 'docs',
+    } });
+    assert.equal(m.payload.name, 'docs');
+    assert.ok(!JSON.stringify(m).includes(SECRET));
+    assert.deepEqual(m.mindsdb, { resource: 'knowledge_base', operation: 'create', project: 'mindsdb', name: 'docs' });
+  });
+
+  it('inserts rows, texts, URLs and a SELECT; searches with bound text, limit and threshold; rows out like the sql node', async () => {
+    await load({ itemName: 'kb' });
+    await run({ operation: 'create' });
+    assert.deepEqual((await run({ operation: 'insert', payload: [{ id: 'a', content: 'pump overheats' }, { id: 'b', content: 'lunch at noon' }] })).payload, { inserted: true, name: 'kb', rows: 2 });
+    assert.deepEqual(fake.requests.at(-1).body, { knowledge_base: { rows: [{ id: 'a', content: 'pump overheats' }, { id: 'b', content: 'lunch at noon' }] } });
+    await run({ operation: 'insert', payload: ['just text'] });
+    assert.deepEqual(fake.requests.at(-1).body.knowledge_base, { rows: [{ content: 'just text' }] });
+    assert.deepEqual((await run({ operation: 'insert', payload: ['https://example.com/a'] })).payload, { inserted: true, name: 'kb', urls: 1 });
+    assert.deepEqual(fake.requests.at(-1).body.knowledge_base, { urls: ['https://example.com/a'] });
+    await run({ operation: 'insert', payload: 'SELECT content FROM files.docs;' });
+    assert.deepEqual(fake.requests.at(-1).body.knowledge_base, { query: 'SELECT content FROM files.docs' });
+    const evil = "pump'; DROP TABLE x; --";
+    const m = await run({ operation: 'search', payload: evil, limit: 1, threshold: 0.1 });
+    const sql = fake.requestsTo('/sql/query').at(-1).body;
+    assert.equal(sql.query, 'SELECT * FROM `mindsdb`.`kb` WHERE content = :q AND relevance >= :r LIMIT 1');
+    assert.deepEqual(sql.params, { q: evil, r: 0.1 });
+    assert.equal(m.payload.length, 1);
+    assert.equal(m.payload[0].id, 'a');
+    assert.deepEqual(m.mindsdb.columns, ['id', 'chunk_id', 'chunk_content', 'metadata', 'distance', 'relevance']);
+    assert.deepEqual((await run({ operation: 'search', payload: 'nothing matches', threshold: 0.5 })).payload, []);
+  });
+
+  it('takes the insert SELECT from the node, node limit over msg.limit, default limit 10', async () => {
+    await load({ itemName: 'kb', insertQuery: 'SELECT 1 AS content', limit: '3' });
+    await run({ operation: 'create' });
+    await run({ operation: 'insert', payload: [{ content: 'ignored' }] });
+    assert.deepEqual(fake.requests.at(-1).body.knowledge_base, { query: 'SELECT 1 AS content' });
+    await run({ operation: 'search', payload: 'x', limit: 50 });
+    assert.match(fake.requestsTo('/sql/query').at(-1).body.query, /LIMIT 3$/);
+    await helper.unload();
+    await load({ itemName: 'kb' });
+    await run({ operation: 'search', payload: 'x' });
+    assert.match(fake.requestsTo('/sql/query').at(-1).body.query, /LIMIT 10$/);
+  });
+
+  it('lists, gets (key masked) and deletes', async () => {
+    await load();
+    await run({ operation: 'create', name: 'k1' });
+    assert.deepEqual((await run({ operation: 'list' })).payload.map((k) => k.name), ['k1']);
+    assert.equal((await run({ operation: 'get', name: 'k1' })).payload.embedding_model.api_key, '******');
+    assert.deepEqual((await run({ operation: 'delete', name: 'k1' })).payload, { deleted: true, resource: 'knowledge_base', project: 'mindsdb', name: 'k1' });
+  });
+
+  it('an error that quotes the api key reaches Catch without it', async () => {
+    await load({ operation: 'create', itemName: 'k' });
+    fake.fault((req, res) => { res.writeHead(400, { 'content-type': 'application/json' }); res.end(JSON.stringify({ title: 'Bad key', detail: `key ${SECRET} refused` })); });
+    const e = await fail({});
+    assert.match(e.error.message, /Bad key/);
+    assert.ok(!JSON.stringify(e).includes(SECRET));
+  });
+
+  for (const [what, def, msg, pattern] of [
+    ['a duplicate knowledge base (409)', { operation: 'create', itemName: 'dup' }, { twice: true }, /409.*already exists/],
+    ['search of a missing knowledge base', { operation: 'search', itemName: 'ghost' }, { payload: 'x' }, /knowledge base "ghost" cannot be searched/],
+    ['search without text', { operation: 'search', itemName: 'k' }, { payload: 5 }, /must be the text to search for/],
+    ['a threshold outside 0…1', { operation: 'search', itemName: 'k' }, { payload: 'x', threshold: 2 }, /threshold must be a number from 0 to 1/],
+    ['a limit that is not whole', { operation: 'search', itemName: 'k' }, { payload: 'x', limit: 2.5 }, /limit must be a whole number/],
+    ['an insert payload of the wrong type', { operation: 'insert', itemName: 'k' }, { payload: 42 }, /must be what to insert/],
+    ['a create payload of the wrong type', { operation: 'create', itemName: 'k' }, { payload: 'x' }, /must be an object of the knowledge base's settings/],
+    ['storage without a table', { operation: 'create', itemName: 'k', storageDatabase: 'vec' }, {}, /both a vector database and a table/],
+    ['no name', { operation: 'get' }, {}, /no knowledge base name/],
+    ['a bad operation', {}, { operation: 'update' }, /must be one of create, insert, search, list, get, delete/],
+  ]) {
+    it(`sends ${what} to Catch with the msg`, async () => {
+      await load(def);
+      if (msg.twice) await run({});
+      const m = await fail({ ...msg, marker: 4 });
+      assert.equal(m.marker, 4);
+      assert.match(m.error.message, pattern);
+    });
+  }
+
+  it('insert shapes', () => {
+    assert.deepEqual(knowledgeInsert('https://a.b/c'), { urls: ['https://a.b/c'] });
+    assert.deepEqual(knowledgeInsert('WITH x AS (SELECT 1) SELECT * FROM x'), { query: 'WITH x AS (SELECT 1) SELECT * FROM x' });
+    assert.deepEqual(knowledgeInsert({ content: 'c' }), { rows: [{ content: 'c' }] });
+    assert.throws(() => knowledgeInsert([{ content: 'c' }, 3]), /msg.payload\[1\]/);
+    assert.throws(() => knowledgeInsert([]), /must be what to insert/);
+  });
+});
