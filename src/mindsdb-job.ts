@@ -47,10 +47,12 @@ export = function register(RED: NodeAPI): void {
     /** Node fields win; msg.payload ({query, schedule, start_at, end_at, if_query} or the query as a string) fills blanks. */
     const specFrom = (msg: Msg): JobSpec => {
       const p = isPlainObject(msg.payload) ? msg.payload : {};
-      if (msg.payload !== undefined && msg.payload !== null && !isPlainObject(msg.payload) && typeof msg.payload !== 'string') {
+      // With the query in the node, msg.payload may be anything (an inject's timestamp); otherwise it must say what to run.
+      const nodeHasQuery = typeof config.query === 'string' && config.query.trim() !== '';
+      if (!nodeHasQuery && msg.payload !== undefined && msg.payload !== null && !isPlainObject(msg.payload) && typeof msg.payload !== 'string') {
         throw inputError('msg.payload must be the job\'s query (a string) or an object {query, schedule, start_at, end_at, if_query}');
       }
-      const query = text(pick(config.query, p.query, typeof msg.payload === 'string' ? msg.payload : undefined), 'query');
+      const query = text(pick(config.query, p.query, !nodeHasQuery && typeof msg.payload === 'string' ? msg.payload : undefined), 'query');
       if (!query || query.trim() === '') throw inputError('no job query: set it in the node, in msg.payload.query, or as a string msg.payload');
       return {
         query,

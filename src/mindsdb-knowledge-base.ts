@@ -47,9 +47,7 @@ export = function register(RED: NodeAPI): void {
 
     /** Node fields win; msg.payload ({embedding_model, storage, content_columns, …}) fills what the node leaves blank. */
     const settingsFrom = (msg: Msg): Record<string, unknown> => {
-      if (msg.payload !== undefined && msg.payload !== null && !isPlainObject(msg.payload)) {
-        throw inputError(`for create, msg.payload must be an object of the knowledge base's settings (or nothing), not ${describeType(msg.payload)}`);
-      }
+      // Only an object carries settings; anything else (an inject's timestamp) is ignored, as the database node does.
       const p = isPlainObject(msg.payload) ? msg.payload : {};
       if (p.embedding_model !== undefined && !isPlainObject(p.embedding_model)) throw inputError('msg.payload.embedding_model must be an object');
       const embedding: Record<string, unknown> = { ...(p.embedding_model as Record<string, unknown> | undefined) };

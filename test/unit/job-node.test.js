@@ -29,6 +29,12 @@ describe('mindsdb-job node', function () {
     assert.deepEqual(fake.requests.at(-1).body.job, { query: 'SELECT 1', start_at: '2026-03-01 08:30:00', end_at: '2026-12-31 23:00:00', schedule_str: 'every 2 hours', if_query: 'SELECT 1', name: 'j' });
   });
 
+  it('with the query in the node, msg.payload may be anything (an inject\'s timestamp)', async () => {
+    await load({ operation: 'create', itemName: 'ts', query: 'SELECT 1' });
+    await run({ payload: 1763900000000 });
+    assert.equal(fake.requests.at(-1).body.job.query, 'SELECT 1');
+  });
+
   it('takes a string msg.payload as the query and runs once without a schedule', async () => {
     await load({ operation: 'create' });
     await run({ name: 'once', payload: 'INSERT INTO files.x (SELECT 1)' });

@@ -67,6 +67,11 @@ describe('mindsdb-knowledge-base node', function () {
     assert.match(fake.requestsTo('/sql/query').at(-1).body.query, /LIMIT 10$/);
   });
 
+  it('create ignores a payload that is not an object (an inject\'s timestamp)', async () => {
+    await load({ operation: 'create', itemName: 'ts' });
+    assert.equal((await run({ payload: 1763900000000 })).payload.name, 'ts');
+  });
+
   it('lists, gets (key masked) and deletes', async () => {
     await load();
     await run({ operation: 'create', name: 'k1' });
@@ -90,7 +95,7 @@ describe('mindsdb-knowledge-base node', function () {
     ['a threshold outside 0…1', { operation: 'search', itemName: 'k' }, { payload: 'x', threshold: 2 }, /threshold must be a number from 0 to 1/],
     ['a limit that is not whole', { operation: 'search', itemName: 'k' }, { payload: 'x', limit: 2.5 }, /limit must be a whole number/],
     ['an insert payload of the wrong type', { operation: 'insert', itemName: 'k' }, { payload: 42 }, /must be what to insert/],
-    ['a create payload of the wrong type', { operation: 'create', itemName: 'k' }, { payload: 'x' }, /must be an object of the knowledge base's settings/],
+    ['a create payload whose embedding_model is not an object', { operation: 'create', itemName: 'k' }, { payload: { embedding_model: 'x' } }, /embedding_model must be an object/],
     ['storage without a table', { operation: 'create', itemName: 'k', storageDatabase: 'vec' }, {}, /both a vector database and a table/],
     ['no name', { operation: 'get' }, {}, /no knowledge base name/],
     ['a bad operation', {}, { operation: 'update' }, /must be one of create, insert, search, list, get, delete/],
