@@ -1,10 +1,11 @@
 import { FilesApi, fileContent, inputError } from './client';
 import { handleInput, timeoutFrom } from './runtime/input';
+import { operationOf } from './runtime/operation';
 import { migrateConfig } from './runtime/migrations';
 import type { FileNodeConfig, FileOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
 import { configNumber, describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
-import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
 
@@ -22,17 +23,10 @@ export = function register(RED: NodeAPI): void {
     const format = config.format === 'json' ? 'json' : 'csv';
     const maxBytes = configNumber(config.maxSizeMB, 100) * 1024 * 1024;
 
-    const operationOf = (msg: Msg): Operation => {
-      const op = config.operation === 'msg' || !config.operation ? msg.operation : config.operation;
-      if (typeof op !== 'string' || !OPERATIONS.includes(op as Operation)) {
-        throw inputError(`the file operation must be one of ${OPERATIONS.join(', ')} (got ${JSON.stringify(op) ?? 'nothing'})`);
-      }
-      return op as Operation;
-    };
 
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const api = new FilesApi(clientFor(RED, config.server));
-      const operation = operationOf(msg);
+      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'file');
       const timeoutMs = timeoutFrom(msg);
       let result: unknown;
       let name: string | undefined;
@@ -61,5 +55,5 @@ export = function register(RED: NodeAPI): void {
     });
   }
 
-  RED.nodes.registerType('mindsdb-file', MindsDBFileNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1]);
+  registerNodeType(RED, 'mindsdb-file', MindsDBFileNode);
 };

@@ -1,10 +1,11 @@
 import { checkSchedule, inputError, JobsApi, jobDate, type JobSpec } from './client';
 import { handleInput, timeoutFrom } from './runtime/input';
+import { operationOf } from './runtime/operation';
 import { migrateConfig } from './runtime/migrations';
 import type { JobNodeConfig, JobOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
 import { evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
-import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
 
@@ -36,13 +37,6 @@ export = function register(RED: NodeAPI): void {
       try { checkSchedule(config.schedule); } catch (err) { node.warn((err as Error).message); }
     }
 
-    const operationOf = (msg: Msg): Operation => {
-      const op = config.operation === 'msg' || !config.operation ? msg.operation : config.operation;
-      if (typeof op !== 'string' || !OPERATIONS.includes(op as Operation)) {
-        throw inputError(`the job operation must be one of ${OPERATIONS.join(', ')} (got ${JSON.stringify(op) ?? 'nothing'})`);
-      }
-      return op as Operation;
-    };
 
     /** Node fields win; msg.payload ({query, schedule, start_at, end_at, if_query} or the query as a string) fills blanks. */
     const specFrom = (msg: Msg): JobSpec => {
@@ -65,7 +59,7 @@ export = function register(RED: NodeAPI): void {
 
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const api = new JobsApi(clientFor(RED, config.server));
-      const operation = operationOf(msg);
+      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'job');
       const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? nonEmptyString(msg.project) ?? 'mindsdb';
       const name = nonEmptyString(await evaluateProperty(RED, node, config.itemName, config.itemNameType, msg)) ?? nonEmptyString(msg.name);
       if (operation !== 'list' && !name) throw inputError('no job name: set it in the node or in msg.name');
@@ -88,5 +82,5 @@ export = function register(RED: NodeAPI): void {
     });
   }
 
-  RED.nodes.registerType('mindsdb-job', MindsDBJobNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1]);
+  registerNodeType(RED, 'mindsdb-job', MindsDBJobNode);
 };

@@ -1,10 +1,11 @@
 import { inputError, knowledgeInsert, KnowledgeBasesApi, MindsDBError, Redactor, redactSecretFields } from './client';
 import { handleInput, timeoutFrom } from './runtime/input';
+import { operationOf } from './runtime/operation';
 import { migrateConfig } from './runtime/migrations';
 import type { KnowledgeBaseNodeConfig, KnowledgeBaseNodeCredentials, KnowledgeBaseOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
 import { describeType, evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
-import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
 
@@ -37,13 +38,6 @@ export = function register(RED: NodeAPI): void {
     const keyRedactor = new Redactor();
     keyRedactor.setSecrets([apiKey]);
 
-    const operationOf = (msg: Msg): Operation => {
-      const op = config.operation === 'msg' || !config.operation ? msg.operation : config.operation;
-      if (typeof op !== 'string' || !OPERATIONS.includes(op as Operation)) {
-        throw inputError(`the knowledge base operation must be one of ${OPERATIONS.join(', ')} (got ${JSON.stringify(op) ?? 'nothing'})`);
-      }
-      return op as Operation;
-    };
 
     /** Node fields win; msg.payload ({embedding_model, storage, content_columns, …}) fills what the node leaves blank. */
     const settingsFrom = (msg: Msg): Record<string, unknown> => {
@@ -78,7 +72,7 @@ export = function register(RED: NodeAPI): void {
 
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const api = new KnowledgeBasesApi(clientFor(RED, config.server));
-      const operation = operationOf(msg);
+      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'knowledge base');
       const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? nonEmptyString(msg.project) ?? 'mindsdb';
       const name = nonEmptyString(await evaluateProperty(RED, node, config.itemName, config.itemNameType, msg)) ?? nonEmptyString(msg.name);
       if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
@@ -134,7 +128,7 @@ export = function register(RED: NodeAPI): void {
     });
   }
 
-  RED.nodes.registerType('mindsdb-knowledge-base', MindsDBKnowledgeBaseNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1], {
+  registerNodeType(RED, 'mindsdb-knowledge-base', MindsDBKnowledgeBaseNode, {
     credentials: { apiKey: { type: 'password' } },
   });
 };

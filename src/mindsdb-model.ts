@@ -1,10 +1,11 @@
 import { inputError, ModelsApi, type AbortLike, type TrainingRun, type TrainSpec, type UpdateSpec } from './client';
 import { handleInput, timeoutFrom } from './runtime/input';
+import { operationOf } from './runtime/operation';
 import { migrateConfig } from './runtime/migrations';
 import type { ModelNodeConfig, ModelOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
 import { configNumber, describeType, evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
-import type { Msg, Node, NodeAPI, Send } from './runtime/red';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
 
@@ -67,13 +68,6 @@ export = function register(RED: NodeAPI): void {
     let nodeUsing: Record<string, unknown> | Error;
     try { nodeUsing = usingOf(config.using); } catch (err) { nodeUsing = err as Error; }
 
-    const operationOf = (msg: Msg): Operation => {
-      const op = config.operation === 'msg' || !config.operation ? msg.operation : config.operation;
-      if (typeof op !== 'string' || !OPERATIONS.includes(op as Operation)) {
-        throw inputError(`the model operation must be one of ${OPERATIONS.join(', ')} (got ${JSON.stringify(op) ?? 'nothing'})`);
-      }
-      return op as Operation;
-    };
 
     /** Node USING options win; msg.payload.using fills the keys the node leaves out. */
     const usingFrom = (payload: Record<string, unknown>): Record<string, unknown> => {
@@ -84,7 +78,7 @@ export = function register(RED: NodeAPI): void {
 
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const api = new ModelsApi(clientFor(RED, config.server));
-      const operation = operationOf(msg);
+      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'model');
       const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? nonEmptyString(msg.project) ?? 'mindsdb';
       const model = nonEmptyString(await evaluateProperty(RED, node, config.model, config.modelType, msg)) ?? nonEmptyString(msg.model);
       const timeoutMs = timeoutFrom(msg);
@@ -171,5 +165,5 @@ export = function register(RED: NodeAPI): void {
     }
   }
 
-  RED.nodes.registerType('mindsdb-model', MindsDBModelNode as unknown as Parameters<NodeAPI['nodes']['registerType']>[1]);
+  registerNodeType(RED, 'mindsdb-model', MindsDBModelNode);
 };
