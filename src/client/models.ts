@@ -156,6 +156,7 @@ export class ModelsApi {
   /** CREATE MODEL, from the node's fields or from a whole statement; training goes on in MindsDB. */
   async train(project: string, what: TrainSpec | { statement: string }, opts?: RequestOptions): Promise<TrainingRun> {
     const sql = 'statement' in what ? checkStatement(what.statement) : createModelSql(project, what);
+    if (!('statement' in what) && !hasEngine(what)) await this.requireDefaultEngine(opts);
     return this.started(await this.rows(sql, project, opts), project, 'CREATE MODEL');
   }
 
@@ -218,6 +219,17 @@ export class ModelsApi {
     }
   }
 
+  /**
+   * MindsDB 26 removed the default engine (lightwood): a CREATE MODEL without one fails there with
+   * a terse error, so say it before sending. 25.x still falls back to lightwood when it is installed.
+   */
+  private async requireDefaultEngine(opts?: RequestOptions): Promise<void> {
+    const version = String((await this.client.status(opts)).mindsdb_version ?? '');
+    if (Number(version.split('.')[0]) >= 26) {
+      throw inputError(`no engine: MindsDB ${version} has no default ML engine, set Engine in the node or msg.payload.engine (e.g. an ML engine made with CREATE ML_ENGINE)`);
+    }
+  }
+
   private async rows(sql: string, project: string, opts?: RequestOptions): Promise<Row[]> {
     const answer = await this.client.sql({ query: sql, context: { db: project } }, opts);
     return answer.type === 'table' ? rowsToObjects(answer.column_names, answer.data) : [];
@@ -235,6 +247,10 @@ export class ModelsApi {
     const p = value('project');
     return { project: typeof p === 'string' && p ? p : project, model: name, version };
   }
+}
+
+function hasEngine(spec: TrainSpec): boolean {
+  return Boolean(spec.engine) || Boolean(spec.using && typeof spec.using.engine === 'string' && spec.using.engine !== '');
 }
 
 /** A whole statement from the user: it must be one CREATE MODEL (anything else has its own node). */

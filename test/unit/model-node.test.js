@@ -122,6 +122,17 @@ describe('mindsdb-model node', function () {
     });
   }
 
+  it('on MindsDB 26 (no default engine) a train without an engine fails before anything is sent', async () => {
+    await fake.close();
+    fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
+    await load({ operation: 'train', model: 'm', database: 'files', select: 'SELECT 1', predict: 'y' });
+    assert.match((await fail({})).error.message, /MindsDB 26\.1\.0 has no default ML engine, set Engine/);
+    assert.equal(fake.requestsTo('/sql/query').length, 0);
+    await helper.unload();
+    await load({ operation: 'train', model: 'm', database: 'files', select: 'SELECT 1', predict: 'y', engine: 'e' });
+    assert.equal((await run({})).payload.name, 'm');
+  });
+
   it('SQL helpers: identifiers, literals, the statement', () => {
     assert.equal(ident('a b', 'x'), '`a b`');
     assert.throws(() => ident('a`b', 'x'), /cannot take/);
