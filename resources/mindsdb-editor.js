@@ -198,6 +198,8 @@
      *   prepare(picker, project) (extra inputs), outputLabel(node) (a catalogue key).
      */
     function resourceNode(spec) {
+        // The picker asks for the collection; the canvas says it in words ("knowledge bases").
+        var plural = spec.plural || spec.collection;
         var t = catalogue(spec.type);
         var defaults = {
             server: { value: "", type: "mindsdb-server", required: true },
@@ -214,15 +216,7 @@
         return {
             defaults: defaults,
             paletteLabel: function () { return t("paletteLabel"); },
-            label: function () {
-                if (this.name) { return this.name; }
-                var op = this.operation || "list";
-                if (op === "list") { return "list " + spec.collection; }
-                var item = String(this.itemName || "").trim();
-                if (item && this.itemNameType && this.itemNameType !== "str") { item = this.itemNameType + "." + item; }
-                if (op === "completions") { return spec.resource + (item ? " " + item : "") + " completions"; }
-                return (op === "msg" ? "msg.operation" : op) + " " + spec.resource + (item ? " " + item : "");
-            },
+            label: function () { return operationLabel(this, defaults.operation.value, spec.resource, plural, "itemName"); },
             labelStyle: function () { return this.name ? "node_label_italic" : ""; },
             outputLabels: function () { return t(spec.outputLabel ? spec.outputLabel(this) : "label.outputResult"); },
             oneditprepare: function () {
@@ -242,6 +236,21 @@
                 showRows();
             }
         };
+    }
+
+    /**
+     * The canvas label of a node with an operation and a name TypedInput, unless it has a name of
+     * its own: "get model m1", "list models", "msg.operation database env.DB", "agent a1 completions".
+     */
+    function operationLabel(node, defaultOp, noun, plural, nameField) {
+        if (node.name) { return node.name; }
+        var op = node.operation || defaultOp;
+        if (op === "list") { return "list " + plural; }
+        var value = String(node[nameField] || "").trim();
+        var type = node[nameField + "Type"];
+        if (value && type && type !== "str") { value = type + "." + value; }
+        if (op === "completions") { return noun + (value ? " " + value : "") + " completions"; }
+        return (op === "msg" ? "msg.operation" : op) + " " + noun + (value ? " " + value : "");
     }
 
     /**
@@ -276,6 +285,7 @@
         namePicker: namePicker,
         literalValue: literalValue,
         resourceNode: resourceNode,
+        operationLabel: operationLabel,
         FROM_MSG_AND_CONTEXT: FROM_MSG_AND_CONTEXT
     };
 })(window);
