@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every suite, in order, on a fresh clone too (installs dependencies first).
 //   unit      against an in-process fake MindsDB, on Node-RED 4.1 and 3.1 (this Node), and on
-//             Node-RED 5.0 under Node 22
+//             Node-RED 5.0 under Node 22 (the 3.1 and 5.0 legs fuzz 2,000 messages per node, not 10,000)
 //   runtime   the packed tarball installed into a real Node-RED 5.0 on Node 22, a flow through it
 //   e2e       against a real MindsDB 25.14.1 and then 26.1.0 (each started, seeded and stopped by
 //             scripts/with-mindsdb.mjs when its URL does not answer), each with a second one with
@@ -33,8 +33,8 @@ const url26 = process.env.MINDSDB_26_URL || `${base.protocol}//${base.hostname}:
 const authPort26 = Number(process.env.MINDSDB_26_AUTH_PORT) || authPort + 200;
 const suites = [
   [`unit (Node-RED 4.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], {}],
-  [`unit (Node-RED 3.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
-  ['unit (Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
+  [`unit (Node-RED 3.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1', FUZZ_PER_NODE: '2000' }],
+  ['unit (Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0', FUZZ_PER_NODE: '2000' }],
   ['runtime (packed tarball in Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/runtime/.mocharc.json'], {}],
   ['scale-out (2 Node-RED runtimes, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [process.execPath, mocha, '--timeout', '120000', '--exit', 'test/scale/scale-out.test.js'], {}],
   ['e2e (real MindsDB 25.14.1)', e2e, { MINDSDB_VERSION: '25.14.1' }],
