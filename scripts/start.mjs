@@ -40,14 +40,23 @@ function writeFlows() {
   const flowFile = path.join(userDir, 'flows.json');
   if (fs.existsSync(flowFile)) return false;
   const byId = new Map();
+  const credentials = {};
   for (const file of fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.json')).sort()) {
     for (const n of JSON.parse(fs.readFileSync(path.join(root, 'examples', file), 'utf8'))) {
       // The server node reads the URL from the environment, so MINDSDB_URL works without editing.
       if (n.type === 'mindsdb-server') n.url = '${MINDSDB_URL}';
+      // The knowledge-base example embeds through the same LLM as the agents example (exampleLlm).
+      if (n.type === 'mindsdb-knowledge-base') {
+        if (!n.baseUrl) n.baseUrl = '${OPENAI_BASE_URL}';
+        credentials[n.id] = { apiKey: '${OPENAI_API_KEY}' };
+      }
       if (!byId.has(n.id)) byId.set(n.id, n);
     }
   }
   fs.writeFileSync(flowFile, JSON.stringify([...byId.values()], null, 2));
+  // An example cannot carry credentials; credentialSecret is false below, so this file is plain
+  // JSON, and Node-RED resolves the ${VAR} in it when the flows start.
+  fs.writeFileSync(path.join(userDir, 'flows_cred.json'), JSON.stringify(credentials, null, 2));
   return true;
 }
 
@@ -60,7 +69,8 @@ fs.writeFileSync(path.join(userDir, 'settings.js'), `module.exports = ${JSON.str
 }, null, 2)};\n`);
 
 /**
- * The agents example reads its LLM from OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL. Without a
+ * The agents and knowledge-base examples read their LLM from OPENAI_API_KEY / OPENAI_BASE_URL /
+ * OPENAI_MODEL. Without a
  * key of the user's, they point at the local LLM double, so the example answers offline (gpt-4:
  * the model whose tokenizer file MindsDB 25.x has offline).
  */

@@ -38,9 +38,9 @@ describe('example: SQL → CSV → file with msg.tick', function () {
       if (n.type === 'file') return { ...n, filename: file };
       return n;
     });
-    fs.writeFileSync(file, 'stale content\n');
+    // No report yet: the first run must create it (a delete of a missing file would fail it).
     const types = [node('mindsdb-server'), node('mindsdb-sql'), catchNode, coreNode('common/20-inject.js'), coreNode('common/21-debug.js'), coreNode('common/90-comment.js'),
-      coreNode('storage/10-file.js'), coreNode('parsers/70-CSV.js'), coreNode('function/15-change.js'), coreNode('function/10-switch.js')];
+      coreNode('storage/10-file.js'), coreNode('parsers/70-CSV.js'), coreNode('function/15-change.js'), coreNode('function/10-switch.js'), coreNode('function/10-function.js')];
     await helper.load(types, flow);
 
     // The sql node's parts and the ticks coming back, in order.
@@ -53,7 +53,8 @@ describe('example: SQL → CSV → file with msg.tick', function () {
       helper.getNode('sqlcsv-last').on('input', (m) => { if (m.complete) setTimeout(resolve, 200); });
       helper.getNode('sqlcsv-catch').on('input', (m) => reject(m.error));
     });
-    helper.getNode('sqlcsv-inject').receive({ payload: Date.now() });
+    // The inject node sends its own configured payload (an empty report to start from).
+    helper.getNode('sqlcsv-inject').receive({});
     await done;
 
     const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
@@ -63,5 +64,12 @@ describe('example: SQL → CSV → file with msg.tick', function () {
     // one part out at a time: parts and ticks alternate
     assert.equal(events.filter((e) => e === 'part').length, 6);
     for (let i = 1; i < events.length; i++) assert.notEqual(events[i], events[i - 1], events.join(' '));
+
+    // A second run starts the report afresh: the rows once, not twice.
+    fs.appendFileSync(file, 'stale content\n');
+    const again = new Promise((resolve) => { helper.getNode('sqlcsv-last').on('input', (m) => { if (m.complete) setTimeout(resolve, 200); }); });
+    helper.getNode('sqlcsv-inject').receive({});
+    await again;
+    assert.equal(fs.readFileSync(file, 'utf8').trim().split('\n').length, ROWS + 1);
   });
 });
