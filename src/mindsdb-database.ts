@@ -4,7 +4,7 @@ import { migrateConfig } from './runtime/migrations';
 import type { DatabaseNodeConfig, DatabaseNodeCredentials, DatabaseOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
 import { operationOf } from './runtime/operation';
-import { evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
+import { evaluateProperty, isPlainObject, msgText, nonEmptyString } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -60,7 +60,7 @@ export = function register(RED: NodeAPI): void {
       const payload = isPlainObject(msg.payload) ? msg.payload : {};
       const name = nonEmptyString(await evaluateProperty(RED, node, config.dbName, config.dbNameType, msg))
         ?? ((operation === 'create' || operation === 'update') ? nonEmptyString(payload.name) : undefined)
-        ?? nonEmptyString(msg.name);
+        ?? msgText(msg, 'name');
       if (!name) throw inputError('no database name: set it in the node, in msg.payload.name (create/update) or in msg.name');
       if (operation !== 'create' && operation !== 'update') return { name };
       if (nodeParameters instanceof Error) throw nodeParameters;

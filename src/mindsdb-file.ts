@@ -4,7 +4,7 @@ import { operationOf } from './runtime/operation';
 import { migrateConfig } from './runtime/migrations';
 import type { FileNodeConfig, FileOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
-import { configNumber, describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
+import { configNumber, describeType, nameFrom, nonEmptyString } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -35,7 +35,7 @@ export = function register(RED: NodeAPI): void {
         result = await api.list({ timeoutMs });
         status.set(STATUS.ok(`${Array.isArray(result) ? result.length : 0} files`));
       } else {
-        name = nonEmptyString(await evaluateProperty(RED, node, config.fileName, config.fileNameType, msg)) ?? nonEmptyString(msg.name);
+        name = await nameFrom(RED, node, config.fileName, config.fileNameType, msg, 'name');
         if (!name) throw inputError('no file name: set it in the node or in msg.name (the table will be files.<name>)');
         if (operation === 'delete') {
           status.set(STATUS.requesting);

@@ -4,7 +4,7 @@ import { operationOf } from './runtime/operation';
 import { migrateConfig } from './runtime/migrations';
 import type { JobNodeConfig, JobOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
-import { evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
+import { isPlainObject, nameFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -60,8 +60,8 @@ export = function register(RED: NodeAPI): void {
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const api = new JobsApi(clientFor(RED, config.server));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'job');
-      const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? nonEmptyString(msg.project) ?? 'mindsdb';
-      const name = nonEmptyString(await evaluateProperty(RED, node, config.itemName, config.itemNameType, msg)) ?? nonEmptyString(msg.name);
+      const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
+      const name = await nameFrom(RED, node, config.itemName, config.itemNameType, msg, 'name');
       if (operation !== 'list' && !name) throw inputError('no job name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       const spec = operation === 'create' ? specFrom(msg) : undefined;

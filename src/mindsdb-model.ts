@@ -4,7 +4,7 @@ import { operationOf } from './runtime/operation';
 import { migrateConfig } from './runtime/migrations';
 import type { ModelNodeConfig, ModelOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
-import { configNumber, describeType, evaluateProperty, isPlainObject, nonEmptyString } from './runtime/properties';
+import { configNumber, describeType, isPlainObject, nameFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -79,8 +79,8 @@ export = function register(RED: NodeAPI): void {
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const api = new ModelsApi(clientFor(RED, config.server));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'model');
-      const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? nonEmptyString(msg.project) ?? 'mindsdb';
-      const model = nonEmptyString(await evaluateProperty(RED, node, config.model, config.modelType, msg)) ?? nonEmptyString(msg.model);
+      const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
+      const model = await nameFrom(RED, node, config.model, config.modelType, msg, 'model');
       const timeoutMs = timeoutFrom(msg);
       const opts = { timeoutMs };
       const payload = isPlainObject(msg.payload) ? msg.payload : {};

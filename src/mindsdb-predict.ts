@@ -4,7 +4,7 @@ import { MicroBatcher } from './runtime/micro-batcher';
 import { migrateConfig } from './runtime/migrations';
 import type { PredictNodeConfig } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
-import { configNumber, describeType, evaluateProperty, isPlainObject, msgText, nonEmptyString } from './runtime/properties';
+import { configNumber, describeType, evaluateProperty, isPlainObject, nameFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -63,8 +63,8 @@ export = function register(RED: NodeAPI): void {
 
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const client = clientFor(RED, config.server);
-      const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? msgText(msg, 'project') ?? 'mindsdb';
-      const model = nonEmptyString(await evaluateProperty(RED, node, config.model, config.modelType, msg)) ?? msgText(msg, 'model');
+      const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
+      const model = await nameFrom(RED, node, config.model, config.modelType, msg, 'model');
       if (!model) throw inputError('no model: set it in the node or in msg.model');
       const { rows, single } = rowsFrom(msg.payload);
       const configuredParams = await evaluateProperty(RED, node, config.params, config.paramsType || 'json', msg);

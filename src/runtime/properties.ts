@@ -52,3 +52,11 @@ export function msgText(msg: Msg, key: string): string | undefined {
   if (s === undefined) throw inputError(`msg.${key} must be a string, not ${describeType(v)}`);
   return s;
 }
+
+/**
+ * A name field (project, model, record name …): the node's TypedInput when it gives text, else
+ * msg[key], which must then be text (msgText). Every node reads its names this way.
+ */
+export async function nameFrom(RED: NodeAPI, node: Node, value: string | undefined, type: string | undefined, msg: Msg, key: string): Promise<string | undefined> {
+  return nonEmptyString(await evaluateProperty(RED, node, value, type, msg)) ?? msgText(msg, key);
+}

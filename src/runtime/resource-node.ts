@@ -7,7 +7,7 @@ import { migrateConfig } from './migrations';
 import type { ResourceNodeConfig } from './node-configs';
 import { outputPropertyOf, setOutput } from './output';
 import { operationOf } from './operation';
-import { evaluateProperty, isPlainObject, msgText, nonEmptyString } from './properties';
+import { isPlainObject, msgText, nameFrom, nonEmptyString } from './properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from './red';
 
 /** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
@@ -37,8 +37,8 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
       const operation = operationOf(config.operation, msg, operations, kind);
       // Node fields win; a msg field fills a blank one and must then be text (a number or object
       // silently becoming "mindsdb" could point a delete at the default project).
-      const project = nonEmptyString(await evaluateProperty(RED, node, config.project, config.projectType, msg)) ?? msgText(msg, 'project') ?? 'mindsdb';
-      const name = nonEmptyString(await evaluateProperty(RED, node, config.itemName, config.itemNameType, msg)) ?? msgText(msg, 'name');
+      const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
+      const name = await nameFrom(RED, node, config.itemName, config.itemNameType, msg, 'name');
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
       msg.mindsdb = { resource: kind, operation, project, name };
