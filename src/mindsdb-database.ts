@@ -1,4 +1,4 @@
-import { DatabasesApi, inputError, MindsDBError, Redactor, redactSecretFields, type DatabaseSpec } from './client';
+import { DatabasesApi, inputError, Redactor, redactSecretFields, type DatabaseSpec } from './client';
 import { handleInput, timeoutFrom } from './runtime/input';
 import { migrateConfig } from './runtime/migrations';
 import type { DatabaseNodeConfig, DatabaseNodeCredentials, DatabaseOperation } from './runtime/node-configs';
@@ -52,6 +52,7 @@ export = function register(RED: NodeAPI): void {
     } catch (err) {
       nodeParameters = err as Error;
     }
+    // The password must not reach a Catch node even if the server quotes it back.
     const passwordRedactor = new Redactor();
     passwordRedactor.setSecrets([password]);
 
@@ -72,12 +73,6 @@ export = function register(RED: NodeAPI): void {
       return { name, engine, parameters };
     };
 
-    /** The password must not reach a Catch node even if the server quotes it back. */
-    const scrub = (err: unknown): unknown => {
-      if (!password || !(err instanceof Error) || !err.message.includes(password)) return err;
-      return err instanceof MindsDBError ? new MindsDBError(passwordRedactor.text(err.message), { ...err, serverMessage: err.serverMessage && passwordRedactor.text(err.serverMessage) }) : new Error(passwordRedactor.text(err.message));
-    };
-
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const api = new DatabasesApi(clientFor(RED, config.server));
       const operation = operationOf(config.operation, msg, OPERATIONS, 'database');
@@ -94,7 +89,7 @@ export = function register(RED: NodeAPI): void {
           case 'delete': result = await api.delete(spec.name, { timeoutMs }); break;
         }
       } catch (err) {
-        throw scrub(err);
+        throw passwordRedactor.error(err);
       }
       setOutput(RED, msg, outputProperty, result);
       msg.mindsdb = { operation, name: operation === 'list' ? undefined : spec.name };

@@ -1,4 +1,4 @@
-import { inputError, knowledgeInsert, KnowledgeBasesApi, MindsDBError, Redactor, redactSecretFields } from './client';
+import { inputError, knowledgeInsert, KnowledgeBasesApi, Redactor, redactSecretFields } from './client';
 import { handleInput, timeoutFrom } from './runtime/input';
 import { operationOf } from './runtime/operation';
 import { migrateConfig } from './runtime/migrations';
@@ -35,9 +35,9 @@ export = function register(RED: NodeAPI): void {
     const status = new ThrottledStatus(node);
     const outputProperty = outputPropertyOf(config.outputProperty);
     const apiKey = node.credentials?.apiKey || undefined;
+    // The API key must not reach a flow even if the server quotes it back in an error.
     const keyRedactor = new Redactor();
     keyRedactor.setSecrets([apiKey]);
-
 
     /** Node fields win; msg.payload ({embedding_model, storage, content_columns, …}) fills what the node leaves blank. */
     const settingsFrom = (msg: Msg): Record<string, unknown> => {
@@ -60,14 +60,6 @@ export = function register(RED: NodeAPI): void {
       for (const [key, text] of lists) { const l = columnList(text); if (l) settings[key] = l; }
       if (config.idColumn && config.idColumn.trim() !== '') settings.id_column = config.idColumn.trim();
       return settings;
-    };
-
-    /** The API key must not reach a flow even if the server quotes it back in an error. */
-    const scrub = (err: unknown): unknown => {
-      if (!apiKey || !(err instanceof Error) || !err.message.includes(apiKey)) return err;
-      return err instanceof MindsDBError
-        ? new MindsDBError(keyRedactor.text(err.message), { ...err, serverMessage: err.serverMessage && keyRedactor.text(err.serverMessage) })
-        : new Error(keyRedactor.text(err.message));
     };
 
     handleInput(node, status, async (msg: Msg, send: Send) => {
@@ -119,7 +111,7 @@ export = function register(RED: NodeAPI): void {
           }
         }
       } catch (err) {
-        throw scrub(err);
+        throw keyRedactor.error(err);
       }
       setOutput(RED, msg, outputProperty, result);
       msg.mindsdb = meta;

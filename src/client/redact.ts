@@ -1,4 +1,4 @@
-import { inputError } from './errors';
+import { inputError, MindsDBError } from './errors';
 
 /**
  * Keeps secrets out of anything a flow, a log or the editor can see.
@@ -29,6 +29,16 @@ export class Redactor {
   /** Adds secrets (e.g. a token that came back from login). */
   add(...values: Array<string | undefined>): void {
     this.setSecrets([...this.secrets, ...values]);
+  }
+
+  /**
+   * An error that may quote a secret (a server echoing the request back): the same error when its
+   * message holds none, else a copy with the secrets masked in its message and server message.
+   */
+  error(err: unknown): unknown {
+    if (!(err instanceof Error) || !this.secrets.some((s) => err.message.includes(s))) return err;
+    if (!(err instanceof MindsDBError)) return new Error(this.text(err.message));
+    return new MindsDBError(this.text(err.message), { ...err, serverMessage: err.serverMessage && this.text(err.serverMessage) });
   }
 
   text(value: string): string {
