@@ -4,7 +4,7 @@ import { operationOf } from './runtime/operation';
 import { migrateConfig } from './runtime/migrations';
 import type { JobNodeConfig, JobOperation } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
-import { isPlainObject, nameFrom } from './runtime/properties';
+import { describeType, isPlainObject, nameFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -20,7 +20,7 @@ function pick(nodeValue: string | undefined, ...msgValues: unknown[]): unknown {
 
 function text(value: unknown, what: string): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw inputError(`the job's ${what} must be a string, not ${Array.isArray(value) ? 'an array' : typeof value}`);
+  if (typeof value !== 'string') throw inputError(`the job's ${what} must be a string, not ${describeType(value)}`);
   return value;
 }
 

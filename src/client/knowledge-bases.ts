@@ -3,6 +3,7 @@ import { inputError, MindsDBError } from './errors';
 import { ident } from './models';
 import { ResourcesApi } from './resources';
 import { rowsToObjects } from './rows';
+import { isPlainObject } from './values';
 
 /**
  * Knowledge bases: list, get, create, delete and insert through the RESOURCES table (insert is the
@@ -42,14 +43,14 @@ export function knowledgeInsert(payload: unknown): KnowledgeInsert {
     if (payload.every((x) => typeof x === 'string' && /^https?:\/\//i.test(x.trim()))) return { urls: payload.map((x: string) => x.trim()) };
     if (payload.every((x) => typeof x === 'string')) return { rows: payload.map((content: string) => ({ content })) };
     payload.forEach((row, i) => {
-      if (typeof row !== 'object' || row === null || Array.isArray(row) || Buffer.isBuffer(row)) {
+      if (!isPlainObject(row)) {
         throw inputError(`msg.payload[${i}] must be a row object ({content, …}), a text or a URL`);
       }
     });
     return { rows: payload as Array<Record<string, unknown>> };
   }
-  if (typeof payload === 'object' && payload !== null && !Array.isArray(payload) && !Buffer.isBuffer(payload)) {
-    return { rows: [payload as Record<string, unknown>] };
+  if (isPlainObject(payload)) {
+    return { rows: [payload] };
   }
   throw inputError('msg.payload must be what to insert: rows ({content, …} objects or texts), URLs, or a SELECT statement');
 }
