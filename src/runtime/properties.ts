@@ -47,7 +47,8 @@ export function configCount(v: unknown, fallback: number): number {
  */
 export function msgText(msg: Msg, key: string): string | undefined {
   const v = msg[key];
-  if (v === undefined || v === null || v === '') return undefined;
+  // Blank text fills nothing, like a missing field; only a value that is not text is a mistake.
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
   const s = nonEmptyString(v);
   if (s === undefined) throw inputError(`msg.${key} must be a string, not ${describeType(v)}`);
   return s;

@@ -32,4 +32,12 @@ describe('a msg name field that is not text fails the message, in every node', f
       assert.equal(fake.requests.slice(before).filter((r) => !r.path.endsWith('/status')).length, 0, 'nothing was sent');
     });
   }
+
+  it('blank text in msg.project fills nothing, like a missing field (the default project is used)', async () => {
+    const agentList = NODE_CASES.find((c) => c.type === 'mindsdb-agent' && !c.setup);
+    await helper.load(allNodes(), flowWith({ type: agentList.type, ...agentList.def, project: '' }, { url: fake.url, retries: 0 }));
+    const out = nextMessage('out');
+    helper.getNode('n1').receive({ ...agentList.msg(), project: '   ' });
+    assert.equal((await out).mindsdb.project, 'mindsdb');
+  });
 });
