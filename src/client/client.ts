@@ -175,21 +175,32 @@ export class MindsDBClient {
    * Opens a streaming request (server-sent events). The caller reads `body` and must call
    * `release()`; the limiter slot is held until then.
    */
-  async stream(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<OpenedResponse & { release(): void }> {
+  stream(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<OpenedResponse & { release(): void }> {
+    return this.holdingSlot(async (releaseSlot) => {
+      const headers = await this.auth.current();
+      const full = this.prefix + path;
+      const res = await this.transport.open({ method, path: full, headers: headers as Record<string, string>, body: JSON.stringify(body), timeoutMs: opts?.timeoutMs ?? this.timeoutMs });
+      if (res.status < 200 || res.status >= 300) {
+        const text = await res.body.text().catch(() => '');
+        res.release();
+        throw httpError({ status: res.status, headers: res.headers, text }, method, full, this.redactor);
+      }
+      return { ...res, release: () => { res.release(); releaseSlot(); } };
+    });
+  }
+
+  /**
+   * Runs `open` in a limiter slot and keeps that slot until the opened stream calls the release
+   * it was given (or `open` fails): a streamed answer counts against the in-flight limit for as
+   * long as it is being read.
+   */
+  private holdingSlot<T>(open: (releaseSlot: () => void) => Promise<T>): Promise<T> {
     let releaseSlot!: () => void;
     const slotHeld = new Promise<void>((resolve) => { releaseSlot = resolve; });
-    const opened = await new Promise<OpenedResponse & { release(): void }>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       this.limiter.run(async () => {
         try {
-          const headers = await this.auth.current();
-          const full = this.prefix + path;
-          const res = await this.transport.open({ method, path: full, headers: headers as Record<string, string>, body: JSON.stringify(body), timeoutMs: opts?.timeoutMs ?? this.timeoutMs });
-          if (res.status < 200 || res.status >= 300) {
-            const text = await res.body.text().catch(() => '');
-            res.release();
-            throw httpError({ status: res.status, headers: res.headers, text }, method, full, this.redactor);
-          }
-          resolve({ ...res, release: () => { res.release(); releaseSlot(); } });
+          resolve(await open(releaseSlot));
         } catch (err) {
           releaseSlot();
           reject(this.scrub(err));
@@ -197,7 +208,6 @@ export class MindsDBClient {
         await slotHeld;
       }).catch(reject);
     });
-    return opened;
   }
 
   /** GET {prefix}/status: version and auth state; public on every MindsDB version. */
@@ -256,30 +266,20 @@ export class MindsDBClient {
     if (supportsJsonLines(await this.serverVersion(opts).catch(() => undefined))) body.response_format = 'jsonlines';
     const path = `${this.prefix}/sql/query`;
     const timeoutMs = Math.min(MAX_TIMER_MS, opts?.timeoutMs ?? this.timeoutMs);
-    let releaseSlot!: () => void;
-    const slotHeld = new Promise<void>((resolve) => { releaseSlot = resolve; });
-    return new Promise<SqlResultStream>((resolve, reject) => {
-      this.limiter.run(async () => {
-        try {
-          const res = await this.openAnswer(path, JSON.stringify(body), timeoutMs);
-          const jsonLines = String(res.headers['content-type'] ?? '').includes('jsonlines');
-          const parser = jsonLines ? new JsonLinesParser(path, this.maxResponseBytes, this.redactor) : new JsonAnswerParser(path, this.maxResponseBytes);
-          const chunks = (res.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-          const source = { next: () => chunks.next(), destroy: (err?: Error) => { res.body.destroy(err); } };
-          const stream = new SqlResultStream(source, parser, timeoutMs, path, this.redactor, releaseSlot);
-          try {
-            await stream.open();
-          } catch (err) {
-            stream.close();
-            throw err;
-          }
-          resolve(stream);
-        } catch (err) {
-          releaseSlot();
-          reject(this.scrub(err));
-        }
-        await slotHeld;
-      }).catch(reject);
+    return this.holdingSlot(async (releaseSlot) => {
+      const res = await this.openAnswer(path, JSON.stringify(body), timeoutMs);
+      const jsonLines = String(res.headers['content-type'] ?? '').includes('jsonlines');
+      const parser = jsonLines ? new JsonLinesParser(path, this.maxResponseBytes, this.redactor) : new JsonAnswerParser(path, this.maxResponseBytes);
+      const chunks = (res.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+      const source = { next: () => chunks.next(), destroy: (err?: Error) => { res.body.destroy(err); } };
+      const stream = new SqlResultStream(source, parser, timeoutMs, path, this.redactor, releaseSlot);
+      try {
+        await stream.open();
+      } catch (err) {
+        stream.close();
+        throw err;
+      }
+      return stream;
     });
   }
 
