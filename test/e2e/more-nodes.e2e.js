@@ -6,6 +6,7 @@
  * lacks a feature, the test is skipped and says why.
  */
 const assert = require('node:assert/strict');
+const { fails, ok, skipBecause } = require('./outcomes');
 const { helper, node, catchNode, flowWith } = require('../support/nr');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
@@ -19,27 +20,10 @@ async function load(def, second) {
   if (second) flow.push({ id: 'n2', z: 'f1', server: 'srv', wires: [['out']], name: '', outputProperty: 'payload', version: 1, ...second });
   await helper.load(all, flow);
 }
-function send(msg, id = 'n1') {
-  return new Promise((resolve) => {
-    const onOut = (m) => { cleanup(); resolve({ out: m }); };
-    const onErr = (m) => { cleanup(); resolve({ error: m }); };
-    const cleanup = () => { helper.getNode('out').removeListener('input', onOut); helper.getNode('caught').removeListener('input', onErr); };
-    helper.getNode('out').on('input', onOut);
-    helper.getNode('caught').on('input', onErr);
-    helper.getNode(id).receive(msg);
-  });
-}
-async function ok(msg, id) { const r = await send(msg, id); assert.ok(r.out, `expected an output, got error: ${r.error && r.error.error.message}`); return r.out; }
-async function fails(msg, id) { const r = await send(msg, id); assert.ok(r.error, `expected an error, got output: ${JSON.stringify(r.out && r.out.payload)}`); return r.error; }
 const sqlDef = { type: 'mindsdb-sql', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 };
 
 let version = '';
 const major = () => Number(version.split('.')[0]);
-/** Skips the current test, printing why (a feature this MindsDB version does not have). */
-function skipBecause(ctx, reason) {
-  console.log(`      skipped on MindsDB ${version}: ${reason}`);
-  ctx.skip();
-}
 
 describe('e2e: file, job, model and knowledge-base nodes against a real MindsDB', function () {
   before(async function () {
@@ -133,7 +117,7 @@ describe('e2e: file, job, model and knowledge-base nodes against a real MindsDB'
       const names = ((await res.json()).data || []).map((r) => String(r[0]).toLowerCase());
       if (major() < 26 && names.includes('linear')) engine = { engine: 'linear', using: '' };
       else if (major() >= 26 && names.includes('llm_double')) engine = { engine: 'llm_double', using: JSON.stringify({ model_name: 'gpt-4o', mode: 'default', prompt_template: 'power for load {{load}}' }) };
-      else skipBecause(this, `no offline ML engine seeded (want "${major() < 26 ? 'linear' : 'llm_double'}", have ${names.join(', ')}): run through scripts/with-mindsdb.mjs --seed`);
+      else skipBecause(this, version, `no offline ML engine seeded (want "${major() < 26 ? 'linear' : 'llm_double'}", have ${names.join(', ')}): run through scripts/with-mindsdb.mjs --seed`);
     });
 
     it('trains a model from an uploaded file, waits for it, and the predict node uses it', async function () {

@@ -8,6 +8,7 @@
  * server's version is skipped with the reason printed.
  */
 const assert = require('node:assert/strict');
+const { fails, ok, skipBecause } = require('./outcomes');
 const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
@@ -20,30 +21,12 @@ const LLM_URL = process.env.LLM_DOUBLE_URL;
 const LLM = { provider: 'openai', model_name: 'gpt-4', api_key: 'sk-llm-double', base_url: LLM_URL };
 let VERSION = '';
 const v26 = () => Number(VERSION.split('.')[0]) >= 26;
-/** Skips the running case, saying why (mocha's own output does not show a reason). */
-function skipBecause(ctx, reason) {
-  console.log(`      - skipped on MindsDB ${VERSION}: ${reason}`);
-  ctx.skip();
-}
 const run_id = `e2e${Date.now().toString(36)}`;
 const all = [node('mindsdb-server'), node('mindsdb-sql'), node('mindsdb-predict'), node('mindsdb-database'), node('mindsdb-chatbot'), node('mindsdb-skill'), node('mindsdb-agent'), catchNode];
 
 async function load(def, server = {}, creds) {
   await helper.load(all, flowWith(def, { url: URL_, timeout: 60000, ...server }), creds);
 }
-/** Sends msg into n1; resolves with {out} or {error} (the message that reached Catch). */
-function send(msg) {
-  return new Promise((resolve) => {
-    const onOut = (m) => { cleanup(); resolve({ out: m }); };
-    const onErr = (m) => { cleanup(); resolve({ error: m }); };
-    const cleanup = () => { helper.getNode('out').removeListener('input', onOut); helper.getNode('caught').removeListener('input', onErr); };
-    helper.getNode('out').on('input', onOut);
-    helper.getNode('caught').on('input', onErr);
-    helper.getNode('n1').receive(msg);
-  });
-}
-async function ok(msg) { const r = await send(msg); assert.ok(r.out, `expected an output, got error: ${r.error && r.error.error.message}`); return r.out; }
-async function fails(msg) { const r = await send(msg); assert.ok(r.error, `expected an error, got output: ${JSON.stringify(r.out && r.out.payload)}`); return r.error; }
 
 describe('e2e against a real MindsDB', function () {
   before(async function () {
@@ -173,7 +156,7 @@ describe('e2e against a real MindsDB', function () {
       const def = { type, operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', agent: '', streamMode: 'final' };
       const name = `${run_id}_${kind}`;
       it(`creates, lists, gets, updates and deletes a ${kind}`, async function () {
-        if (kind === 'skill' && v26()) skipBecause(this, 'skills were removed in MindsDB 26.0 (the next case checks the node says so)');
+        if (kind === 'skill' && v26()) skipBecause(this, VERSION, 'skills were removed in MindsDB 26.0 (the next case checks the node says so)');
         await load(def);
         assert.equal((await ok({ operation: 'create', name, payload: settings })).payload.name, name);
         assert.ok((await ok({ operation: 'list' })).payload.some((r) => r.name === name));
@@ -252,7 +235,7 @@ describe('e2e against a real MindsDB', function () {
       await ok({ operation: 'delete', name: agent });
     });
     it('26.x: skills and params it would reject are refused before sending, saying what to send instead', async function () {
-      if (!v26()) skipBecause(this, 'MindsDB 25.x has skills and takes any params key');
+      if (!v26()) skipBecause(this, VERSION, 'MindsDB 25.x has skills and takes any params key');
       await load(def);
       const e1 = await fails({ operation: 'create', name: `${run_id}_refused`, payload: { model: LLM, skills: ['s1'] } });
       assert.match(e1.error.message, /has no skills .*data: \{tables/);
@@ -278,7 +261,7 @@ describe('e2e against a real MindsDB', function () {
       await ok({ operation: 'delete', name: agent });
     });
     it('skills list filtered by agent', async function () {
-      if (v26()) skipBecause(this, 'skills were removed in MindsDB 26.0');
+      if (v26()) skipBecause(this, VERSION, 'skills were removed in MindsDB 26.0');
       await load({ ...def, type: 'mindsdb-skill' });
       await ok({ operation: 'create', name: `${run_id}_s_a`, payload: { type: 'text2sql', params: { database: 'files', tables: ['sensor_readings'] } } });
       await ok({ operation: 'create', name: `${run_id}_s_b`, payload: { type: 'text2sql', params: { database: 'files', tables: ['sensor_readings'] } } });
@@ -359,7 +342,7 @@ describe('e2e against a real MindsDB', function () {
       assert.deepEqual((await ok({})).payload, [{ one: 1 }]);
     });
     it('bearer token mode with the server\'s static MINDSDB_AUTH_TOKEN (26.x), no login', async function () {
-      if (!v26()) skipBecause(this, 'MINDSDB_AUTH_TOKEN is new in MindsDB 26.x');
+      if (!v26()) skipBecause(this, VERSION, 'MINDSDB_AUTH_TOKEN is new in MindsDB 26.x');
       const token = process.env.MINDSDB_AUTH_STATIC_TOKEN;
       assert.ok(token, 'MINDSDB_AUTH_STATIC_TOKEN is set by scripts/with-mindsdb.mjs --auth on 26.x');
       await load(def, { url: AUTH, authMode: 'token' }, { srv: { token } });
