@@ -3,6 +3,7 @@ import type { MindsDBClient, RequestOptions } from './client';
 import { inputError, MindsDBError } from './errors';
 import { segment } from './paths';
 import { SseParser } from './sse';
+import { discard } from './transport';
 
 /** The message format every MindsDB version reads (26.x also takes role/content). */
 export interface AgentMessage {
@@ -116,7 +117,7 @@ export async function streamAgent(client: MindsDBClient, project: string, agent:
     if (err instanceof MindsDBError) throw err;
     throw new MindsDBError(`the agent's answer stream broke off: ${err instanceof Error ? err.message : String(err)}`, { kind: 'network', method: 'POST', path });
   } finally {
-    res.body.destroy();
+    discard(res.body);
     res.release();
   }
 }

@@ -8,7 +8,8 @@ import { describeType, isPlainObject as isObject, MAX_TIMER_MS } from './values'
 import { JsonAnswerParser } from './json-answer-parser';
 import { JsonLinesParser } from './jsonlines-parser';
 import { SqlResultStream } from './sql-stream';
-import { HttpTransport, isNotSent, readText, type OpenedResponse, type TextResponse, type TlsOptions } from './transport';
+import { isNotSent } from './network-errors';
+import { HttpTransport, readText, type OpenedResponse, type TextResponse, type TlsOptions } from './transport';
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:47334 (a path after the host is kept in front of the API prefix). */

@@ -2,6 +2,10 @@ import { Pool, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { MindsDBError } from './errors';
+import { crossOriginRedirect, networkError, timeoutError, tooLarge } from './network-errors';
+import { exchangeText, MAX_REDIRECTS, type ExchangeRequest, type TextResponse } from './text-exchange';
+
+export type { TextResponse } from './text-exchange';
 
 export interface TlsOptions {
   ca?: string | Buffer | Array<string | Buffer>;
@@ -27,23 +31,8 @@ export interface OpenedResponse {
   body: Readable & { text(): Promise<string> };
 }
 
-export interface TextResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-}
+export type SendOptions = ExchangeRequest;
 
-export interface SendOptions {
-  method: string;
-  /** Absolute path on the server, query string included. */
-  path: string;
-  headers: Record<string, string>;
-  /** JSON text, or the bytes of a multipart upload. */
-  body?: string | Buffer;
-  timeoutMs: number;
-}
-
-const MAX_REDIRECTS = 3;
 
 /**
  * One keep-alive connection pool to one server. It knows HTTP only: no auth, no retries, no
@@ -66,26 +55,12 @@ export class HttpTransport {
   }
 
   /**
-   * Sends a request and reads the whole body as text, up to `maxBytes`. The common case (no
-   * redirect, a body of known size) is one promise chain from the request to the text, with no
-   * async frames in between: this is the per-message path of every node.
+   * Sends a request and reads the whole body as text, up to `maxBytes`, within `opts.timeoutMs`
+   * (redirects included). This is the per-message path of every node (see TextExchange).
    */
   send(opts: SendOptions, maxBytes: number): Promise<TextResponse> {
-    const deadline = new Deadline(opts);
-    const fail = (err: unknown): never => {
-      deadline.clear();
-      throw deadline.expired ? timeoutError(opts) : networkError(err, opts);
-    };
-    const finish = (res: OpenedResponse): Promise<TextResponse> => readText(res, maxBytes, opts).then(
-      (text) => { deadline.clear(); return { status: res.status, headers: res.headers, text }; },
-      fail,
-    );
-    return this.pool.request(this.requestOptions(opts, opts.path, deadline, opts.timeoutMs)).then(
-      (res) => (isRedirect(res) ? this.followRedirects(opts, deadline, res, opts.timeoutMs).then(finish, fail) : finish(opened(res))),
-      fail,
-    );
+    return exchangeText(this.pool, this.origin, opts, maxBytes);
   }
-
 
   /**
    * Opens a request and hands back the streaming body (for server-sent events). The deadline
@@ -158,9 +133,7 @@ export class HttpTransport {
       res.body.resume();
       const target = new URL(String(res.headers.location), this.origin + path);
       if (target.origin !== this.origin) {
-        throw new MindsDBError(
-          `the server redirected ${opts.method} ${opts.path} to another host (${target.origin}); not followed, so no credentials are sent there`,
-          { kind: 'http', status: res.statusCode, method: opts.method, path: opts.path });
+        throw crossOriginRedirect(opts, target.origin, res.statusCode);
       }
       path = target.pathname + target.search;
       res = await this.dispatch(opts, path, deadline, bodyTimeout);
@@ -179,11 +152,20 @@ function opened(res: Dispatched): OpenedResponse {
   return { status: res.statusCode, headers: res.headers, body: res.body as unknown as OpenedResponse['body'] };
 }
 
+/**
+ * Drops a body that will not be read. undici's body emits 'error' when destroyed before its end,
+ * so it gets a listener first: an unread error body must never become an uncaught exception.
+ */
+export function discard(body: Readable): void {
+  body.on('error', () => { /* the caller reports why it stopped reading */ });
+  body.destroy();
+}
+
 /** Reads a whole body as text, up to `maxBytes`; a body of declared size is handed to undici in one go. */
 export function readText(res: OpenedResponse, maxBytes: number, opts: SendOptions): Promise<string> {
   const declared = Number(res.headers['content-length']);
   if (declared > maxBytes) {
-    res.body.destroy();
+    discard(res.body);
     return Promise.reject(tooLarge(opts, maxBytes));
   }
   // The size is known and within the limit: undici collects it in one go (a network error while
@@ -199,7 +181,7 @@ async function readChunks(res: OpenedResponse, maxBytes: number, opts: SendOptio
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > maxBytes) {
-        res.body.destroy();
+        discard(res.body);
         throw tooLarge(opts, maxBytes);
       }
       chunks.push(chunk);
@@ -245,50 +227,4 @@ class Deadline {
   }
 
   clear(): void { clearTimeout(this.timer); this.listeners = []; }
-}
-
-/** Network error codes that mean the request never reached the server (safe to retry). */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
-
-export function isNotSent(err: MindsDBError): boolean {
-  return err.kind === 'network' && typeof err.code === 'string' && NOT_SENT_CODES.has(err.code);
-}
-
-function errorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  if (typeof e?.cause?.code === 'string' && e.cause.code !== 'UND_ERR_SOCKET') return e.cause.code;
-  return typeof e?.code === 'string' ? e.code : undefined;
-}
-
-function networkError(err: unknown, opts: SendOptions): MindsDBError {
-  if (err instanceof MindsDBError) return err;
-  const code = errorCode(err);
-  if (code && TIMEOUT_CODES.has(code)) return timeoutError(opts);
-  const detail = describeNetworkCode(code) ?? (err instanceof Error ? err.message : String(err));
-  return new MindsDBError(`cannot reach the MindsDB server for ${opts.method} ${opts.path}: ${detail}`,
-    { kind: 'network', code: code ?? 'ENETWORK', method: opts.method, path: opts.path });
-}
-
-function describeNetworkCode(code: string | undefined): string | undefined {
-  switch (code) {
-    case 'ECONNREFUSED': return 'connection refused (is MindsDB running at this URL?)';
-    case 'ECONNRESET': case 'UND_ERR_SOCKET': return 'the connection was reset';
-    case 'ENOTFOUND': case 'EAI_AGAIN': return 'the host name could not be resolved';
-    case 'UND_ERR_CONNECT_TIMEOUT': return 'connecting timed out';
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT': case 'SELF_SIGNED_CERT_IN_CHAIN': case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY': case 'CERT_HAS_EXPIRED': case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `the server's TLS certificate was not accepted (${code}); add its CA with a TLS configuration on the server node`;
-    default: return undefined;
-  }
-}
-
-function timeoutError(opts: SendOptions): MindsDBError {
-  return new MindsDBError(`no complete answer from the MindsDB server within ${opts.timeoutMs} ms for ${opts.method} ${opts.path}`,
-    { kind: 'timeout', code: 'ETIMEDOUT', method: opts.method, path: opts.path });
-}
-
-function tooLarge(opts: SendOptions, maxBytes: number): MindsDBError {
-  return new MindsDBError(`the answer to ${opts.method} ${opts.path} is larger than the limit of ${Math.round(maxBytes / 1048576)} MB`,
-    { kind: 'too-large', method: opts.method, path: opts.path });
 }

@@ -1,0 +1,132 @@
+'use strict';
+/**
+ * The transport's whole-answer path (TextExchange on undici's dispatch API), against a real HTTP
+ * server that misbehaves in the ways a proxy or an overloaded MindsDB can: a body that trickles
+ * past the deadline, a chunked body over the size limit, a redirect loop, a reset mid-body, a BOM
+ * and multi-byte characters cut between chunks.
+ */
+const assert = require('node:assert/strict');
+const http = require('node:http');
+const { HttpTransport } = require('../../nodes/client/transport');
+const { MindsDBClient } = require('../../nodes/client');
+
+describe('transport: an answer read whole as text', function () {
+  let server;
+  let transport;
+  let handler;
+  let origin;
+  beforeEach(async () => {
+    server = http.createServer((req, res) => { req.resume(); handler(req, res); });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${server.address().port}`;
+    transport = new HttpTransport({ origin, connections: 2 });
+  });
+  afterEach(async () => {
+    await transport.close(0);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const send = (o = {}, maxBytes = 1024) => transport.send({ method: 'POST', path: '/api/sql/query', headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 2000, ...o }, maxBytes);
+
+  it('keeps one deadline for the whole exchange, even while the body keeps trickling in', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 20); // never idle for long: only a whole-exchange deadline ends it
+      res.on('close', () => clearInterval(timer));
+    };
+    const t0 = Date.now();
+    await assert.rejects(send({ timeoutMs: 150 }), (e) => e.kind === 'timeout' && /within 150 ms/.test(e.message));
+    const took = Date.now() - t0;
+    assert.ok(took >= 140 && took < 1000, `took ${took} ms`);
+  });
+
+  it('refuses a chunked body over the limit while it arrives, and the pool keeps working', async () => {
+    let big = true;
+    handler = (_req, res) => {
+      if (!big) { res.end('{"ok":true}'); return; }
+      res.writeHead(200, { 'content-type': 'application/json' }); // no content-length: chunked
+      for (let i = 0; i < 10; i++) res.write('x'.repeat(300));
+      res.end();
+    };
+    await assert.rejects(send(), (e) => e.kind === 'too-large');
+    big = false;
+    assert.equal((await send()).text, '{"ok":true}');
+  });
+
+  it('refuses a declared content-length over the limit before reading the body', async () => {
+    handler = (_req, res) => { res.writeHead(200, { 'content-length': 5000 }); res.end('y'.repeat(5000)); };
+    await assert.rejects(send(), (e) => e.kind === 'too-large');
+  });
+
+  it('follows at most 3 same-origin redirects, then hands back the last redirect answer', async () => {
+    const paths = [];
+    handler = (req, res) => { paths.push(req.url); res.writeHead(307, { location: `/hop${paths.length}` }); res.end('moved'); };
+    const res = await send();
+    assert.equal(res.status, 307);
+    assert.deepEqual(paths, ['/api/sql/query', '/hop1', '/hop2', '/hop3']);
+  });
+
+  it('sends a redirected POST again with its method, body and headers', async () => {
+    const seen = [];
+    handler = (req, res) => {
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => {
+        seen.push({ url: req.url, method: req.method, body, auth: req.headers.authorization });
+        if (req.url === '/api/sql/query') { res.writeHead(308, { location: '/api/sql/query/' }); res.end(); return; }
+        res.end('{"type":"ok"}');
+      });
+    };
+    const res = await send({ headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"query":"SELECT 1"}' });
+    assert.equal(res.text, '{"type":"ok"}');
+    assert.deepEqual(seen[1], { url: '/api/sql/query/', method: 'POST', body: '{"query":"SELECT 1"}', auth: 'Bearer t' });
+  });
+
+  it('reports a connection reset in the middle of the body as a network error', async () => {
+    handler = (req, res) => {
+      res.writeHead(200, { 'content-length': 1000 });
+      res.write('{"partial":');
+      setTimeout(() => req.socket.destroy(), 20);
+    };
+    await assert.rejects(send(), (e) => e.kind === 'network' && /reset|closed|socket/i.test(e.message));
+  });
+
+  it('decodes UTF-8 cut between chunks whole, without a leading BOM', async () => {
+    const bytes = Buffer.from('\ufeff{"t":"ü温😀"}', 'utf8');
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let i = 0;
+      const next = () => { if (i >= bytes.length) { res.end(); return; } res.write(bytes.subarray(i, i + 1)); i++; setImmediate(next); };
+      next();
+    };
+    const res = await send({}, 4096);
+    assert.equal(res.text, '{"t":"ü温😀"}');
+    assert.deepEqual(JSON.parse(res.text), { t: 'ü温😀' });
+  });
+
+  it('times out a request still waiting for a free connection, at its own deadline', async () => {
+    const held = [];
+    handler = (_req, res) => { held.push(res); };
+    const busy = [send({ timeoutMs: 1000 }), send({ timeoutMs: 1000 })]; // both connections taken
+    const t0 = Date.now();
+    await assert.rejects(send({ timeoutMs: 100 }), (e) => e.kind === 'timeout');
+    assert.ok(Date.now() - t0 < 600, 'failed at its own deadline, not when a connection came free');
+    for (const res of held) res.end('{}');
+    await Promise.allSettled(busy);
+  });
+
+  it('drops an oversized error answer of a streamed query without an uncaught error', async () => {
+    handler = (req, res) => {
+      if (req.url === '/api/status') { res.end('{"mindsdb_version":"26.1.0"}'); return; }
+      res.writeHead(500, { 'content-length': 5000, 'content-type': 'application/json' });
+      res.end('z'.repeat(5000));
+    };
+    const client = new MindsDBClient({ baseUrl: origin, maxResponseBytes: 1024, retries: 0 });
+    try {
+      await assert.rejects(client.sqlStream({ query: 'SELECT 1' }), (e) => e.status === 500);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // an 'error' without a listener would surface here
+    } finally {
+      await client.close(0);
+    }
+  });
+});
