@@ -3,7 +3,8 @@
 //   bench-bare  the least any node can do for an SQL message: one undici Pool.request with the same
 //               body, one JSON parse, rows mapped to objects, send/done. The ceiling for our sql node.
 //   bench-sink  counts what arrives and records each message's latency since it was fed
-//               (msg._benchT0, set by the worker), into globalThis.__bench.
+//               (msg._benchT0, set by the worker), into globalThis.__bench. With `forward` it then
+//               sends the msg on (its one output), as the last node of a chain would.
 const { Pool } = require('undici');
 
 module.exports = function (RED) {
@@ -27,9 +28,11 @@ module.exports = function (RED) {
 
   function BenchSink(config) {
     RED.nodes.createNode(this, config);
-    this.on('input', (msg, done) => {
+    const forward = Boolean(config.forward);
+    this.on('input', (msg, send, done) => {
       const b = globalThis.__bench;
       if (b) b.arrived(msg);
+      if (forward) send(msg);
       done();
     });
   }
