@@ -37,7 +37,14 @@ export class MindsDBError extends Error {
   readonly path?: string;
 
   constructor(message: string, init: MindsDBErrorInit) {
+    // No stack trace: these are operational errors (the server, the network, the msg), whose text
+    // and fields say everything; a trace of our client's frames tells a flow builder nothing, and
+    // capturing and formatting one (Node-RED puts err.stack on the msg for Catch) was more than
+    // half the CPU time of refusing a message in the benchmark's overload burst.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'MindsDBError';
     this.kind = init.kind;
     this.status = init.status;
