@@ -28,8 +28,8 @@ const BOM = 0xfeff;
  * One request whose answer is read whole as text, on undici's dispatch API: the handler collects
  * the body's chunks and settles one promise. This is the per-message path of every node, so it
  * skips what `Pool.request` adds for a caller that wants a stream (a Readable per answer, an
- * AsyncResource, abort-signal listeners, a promise for the headers and another for the body); the
- * stand-in benchmark measured that as about a tenth of a small SQL request's CPU time.
+ * AsyncResource, abort-signal listeners, a promise for the headers and another for the body): in
+ * the benchmark's profiles, a fifth of the CPU time of a small SQL request (bench/README.md).
  *
  * It keeps the transport's promises: a deadline for the whole exchange (redirects included), a
  * maximum body size, and 307/308 redirects followed on the same origin only, so credentials are
