@@ -177,15 +177,13 @@ export class MindsDBClient {
    * `release()`; the limiter slot is held until then.
    */
   stream(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<OpenedResponse & { release(): void }> {
+    const full = this.prefix + path;
+    const bodyText = JSON.stringify(body);
+    const timeoutMs = Math.min(MAX_TIMER_MS, opts?.timeoutMs ?? this.timeoutMs);
     return this.holdingSlot(async (releaseSlot) => {
-      const headers = await this.auth.current();
-      const full = this.prefix + path;
-      const res = await this.transport.open({ method, path: full, headers: headers as Record<string, string>, body: JSON.stringify(body), timeoutMs: opts?.timeoutMs ?? this.timeoutMs });
-      if (res.status < 200 || res.status >= 300) {
-        const text = await res.body.text().catch(() => '');
-        res.release();
-        throw httpError({ status: res.status, headers: res.headers, text }, method, full, this.redactor);
-      }
+      const res = await this.openStreamed(method, full,
+        (headers) => this.transport.open({ method, path: full, headers, body: bodyText, timeoutMs }),
+        (failed) => failed.release());
       return { ...res, release: () => { res.release(); releaseSlot(); } };
     });
   }
@@ -268,7 +266,10 @@ export class MindsDBClient {
     const path = `${this.prefix}/sql/query`;
     const timeoutMs = Math.min(MAX_TIMER_MS, opts?.timeoutMs ?? this.timeoutMs);
     return this.holdingSlot(async (releaseSlot) => {
-      const res = await this.openAnswer(path, JSON.stringify(body), timeoutMs);
+      const bodyText = JSON.stringify(body);
+      const res = await this.openStreamed('POST', path,
+        (headers) => this.transport.openPaced({ method: 'POST', path, headers, body: bodyText, timeoutMs }),
+        () => undefined);
       const jsonLines = String(res.headers['content-type'] ?? '').includes('jsonlines');
       const parser = jsonLines ? new JsonLinesParser(path, this.maxResponseBytes, this.redactor) : new JsonAnswerParser(path, this.maxResponseBytes);
       const chunks = (res.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
@@ -388,16 +389,22 @@ export class MindsDBClient {
     }
   }
 
-  /** Opens a streamed POST: retries and re-login as `execute`, until a 2xx answer starts. */
-  private async openAnswer(path: string, bodyText: string, timeoutMs: number): Promise<OpenedResponse> {
+  /**
+   * Opens a streamed answer, with the retries and the re-login of `execute`, until a 2xx answer
+   * starts: a request that never left is repeated, any other network failure and a 502/503 only
+   * with retryPost (these are POSTs), and a 401 under login mode logs in again once. Nothing is
+   * repeated once an answer started. `dispose` frees a failed answer after its text was read.
+   */
+  private async openStreamed<R extends OpenedResponse>(method: string, path: string,
+    open: (headers: Record<string, string>) => Promise<R>, dispose: (failed: R) => void): Promise<R> {
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
-      let res: OpenedResponse;
+      let res: R;
       let headers: Readonly<Record<string, string>>;
       try {
         const current = this.auth.current();
         headers = current instanceof Promise ? await current : current;
-        res = await this.transport.openPaced({ method: 'POST', path, headers: headers as Record<string, string>, body: bodyText, timeoutMs });
+        res = await open(headers as Record<string, string>);
       } catch (err) {
         const e = this.scrub(err);
         if (e instanceof MindsDBError && e.kind === 'network') this.version = undefined;
@@ -406,19 +413,19 @@ export class MindsDBClient {
         throw e;
       }
       if (res.status >= 200 && res.status < 300) return res;
-      const opts = { method: 'POST', path, headers: {}, timeoutMs };
-      const text = await readText(res, this.maxResponseBytes, opts).catch(() => '');
+      const text = await readText(res, this.maxResponseBytes, { method, path, headers: {}, timeoutMs: this.timeoutMs }).catch(() => '');
+      dispose(res);
       if (res.status === 401 && !renewed && this.auth.mode === 'login') {
         renewed = true;
         try { await this.auth.renewAfter401(headers); } catch (err) { throw this.scrub(err); }
-        attempt--;
+        attempt--; // a re-login is not one of the configured retries
         continue;
       }
       if ((res.status === 502 || res.status === 503) && this.retryPost && attempt < this.retries && !this.closed) {
         await this.backoff(attempt);
         continue;
       }
-      throw httpError({ status: res.status, headers: res.headers, text }, 'POST', path, this.redactor);
+      throw httpError({ status: res.status, headers: res.headers, text }, method, path, this.redactor);
     }
   }
 

@@ -147,6 +147,22 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
       ['/api/projects/mindsdb/agents/a1/completions', '/api/projects/mindsdb/agents/a1/completions/stream']);
   });
 
+  it('an agent stream after a server restart logs in again once and asks once more (login mode)', async () => {
+    await client.close(0);
+    await fake.close();
+    fake = await createFakeMindsDB({ auth: { username: 'user', password: 'pw-123', type: 'token' } }).listen();
+    client = new MindsDBClient({ baseUrl: fake.url, retries: 0, auth: { mode: 'login', username: 'user', password: 'pw-123' } });
+    api = new ResourcesApi(client);
+    await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
+    fake.restart(); // the token the client holds is gone: the next request gets a 401
+    const r = await streamAgent(client, 'mindsdb', 'a1', toAgentMessages('Q'), () => undefined);
+    assert.equal(r.answer, 'answer to: Q');
+    assert.equal(fake.requestsTo('/login').length, 2, 'one login at start, one after the restart');
+    const asked = fake.requests.filter((x) => x.path.endsWith('/completions/stream'));
+    assert.equal(asked.length, 2, 'the 401, then the question once more');
+    assert.doesNotMatch(JSON.stringify(r), /pw-123/);
+  });
+
   it('keeps multi-byte characters whole when the network splits them between chunks', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
     const text = 'Grüße, 温度 21 °C 🌡️';
