@@ -265,8 +265,8 @@ export class MindsDBClient {
     if (supportsJsonLines(await this.serverVersion(opts).catch(() => undefined))) body.response_format = 'jsonlines';
     const path = `${this.prefix}/sql/query`;
     const timeoutMs = Math.min(MAX_TIMER_MS, opts?.timeoutMs ?? this.timeoutMs);
+    const bodyText = JSON.stringify(body);
     return this.holdingSlot(async (releaseSlot) => {
-      const bodyText = JSON.stringify(body);
       const res = await this.openStreamed('POST', path,
         (headers) => this.transport.openPaced({ method: 'POST', path, headers, body: bodyText, timeoutMs }),
         () => undefined);
@@ -413,7 +413,7 @@ export class MindsDBClient {
         throw e;
       }
       if (res.status >= 200 && res.status < 300) return res;
-      const text = await readText(res, this.maxResponseBytes, { method, path, headers: {}, timeoutMs: this.timeoutMs }).catch(() => '');
+      const text = await readText(res, this.maxResponseBytes, { method, path, timeoutMs: this.timeoutMs }).catch(() => '');
       dispose(res);
       if (res.status === 401 && !renewed && this.auth.mode === 'login') {
         renewed = true;

@@ -52,10 +52,3 @@ export function tooLarge(opts: ExchangeDescription, maxBytes: number): MindsDBEr
   return new MindsDBError(`the answer to ${opts.method} ${opts.path} is larger than the limit of ${Math.round(maxBytes / 1048576)} MB`,
     { kind: 'too-large', method: opts.method, path: opts.path });
 }
-
-/** A 307/308 to another origin: never followed, so credentials never leave for another host. */
-export function crossOriginRedirect(opts: ExchangeDescription, target: string, status: number): MindsDBError {
-  return new MindsDBError(
-    `the server redirected ${opts.method} ${opts.path} to another host (${target}); not followed, so no credentials are sent there`,
-    { kind: 'http', status, method: opts.method, path: opts.path });
-}

@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MindsDBError } from './errors';
-import { crossOriginRedirect, networkError, timeoutError, tooLarge } from './network-errors';
+import { networkError, timeoutError, tooLarge } from './network-errors';
+import { MAX_REDIRECTS, redirectLocation, sameOriginPath } from './redirects';
 
 /** A whole answer, its body decoded as UTF-8 text. */
 export interface TextResponse {
@@ -20,8 +21,6 @@ export interface ExchangeRequest {
   timeoutMs: number;
 }
 
-/** Same-origin 307/308 hops followed before the last redirect answer is handed back as it is. */
-export const MAX_REDIRECTS = 3;
 const BOM = 0xfeff;
 
 /**
@@ -71,8 +70,7 @@ export class TextExchange implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return; // 1xx: informational, the answer follows
     this.status = statusCode;
     this.headers = headers;
-    const location = headers.location;
-    this.redirectTo = (statusCode === 307 || statusCode === 308) && typeof location === 'string' && this.hops < MAX_REDIRECTS ? location : undefined;
+    this.redirectTo = this.hops < MAX_REDIRECTS ? redirectLocation(statusCode, headers) : undefined;
     if (Number(headers['content-length']) > this.maxBytes) this.cut(tooLarge(this.req, this.maxBytes));
   }
 
@@ -120,14 +118,14 @@ export class TextExchange implements Dispatcher.DispatchHandler {
 
   /** A 307/308 on the same origin is sent again there, with the same method, body and credentials. */
   private follow(location: string): void {
-    const target = new URL(location, this.origin + this.path);
-    if (target.origin !== this.origin) {
+    try {
+      this.path = sameOriginPath(this.origin, this.path, location, this.req, this.status);
+    } catch (err) {
       this.settle();
-      this.reject(crossOriginRedirect(this.req, target.origin, this.status));
+      this.reject(err as MindsDBError);
       return;
     }
     this.hops++;
-    this.path = target.pathname + target.search;
     this.redirectTo = undefined;
     this.chunks = [];
     this.size = 0;
