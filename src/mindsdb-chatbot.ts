@@ -1,7 +1,7 @@
 import { registerResourceNode } from './runtime/resource-node';
 import type { NodeAPI } from './runtime/red';
 
-/** The chatbot node: list, get, create, update, delete (see RESOURCES.chatbot in src/client/resources.ts). */
+/** The chatbot node: list, get, create, update, delete (see RESOURCES.chatbot in src/client/resources/records.ts). */
 export = function register(RED: NodeAPI): void {
   registerResourceNode(RED, 'mindsdb-chatbot', 'chatbot');
 };

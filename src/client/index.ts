@@ -1,32 +1,11 @@
-/** The MindsDB REST client: no Node-RED in here, so it can be used and tested on its own. */
-export { MindsDBClient, checkSqlAnswer, supportsJsonLines } from './client';
-export { SqlResultStream } from './sql-stream';
-export type { ClientOptions, RequestOptions, ServerStatus, SqlAnswer, SqlRequest, Row } from './client';
-export type { AuthOptions } from './auth';
-export { MindsDBError, inputError } from './errors';
-export type { MindsDBErrorKind } from './errors';
-export { segment, normalisePrefix } from './paths';
-export { Redactor, redactSecretFields, refuseMaskedValues, isSecretKey, maskUriPasswords, MASK } from './redact';
-export { rowsToObjects } from './rows';
-export { parseExplainColumns, targetFromRows } from './predictions';
-export type { TlsOptions } from './transport';
-export { positionalToNamed } from './sql-params';
-export { DatabasesApi } from './databases';
-export type { DatabaseSpec, CreatedDatabase } from './databases';
-export { ResourcesApi, RESOURCES } from './resources';
-export type { ResourceKind, ResourceOperation, ResourceRequest, ResourceSpec, DeletedRecord } from './resources';
-export { completeAgent, streamAgent, toAgentMessages } from './agent-completions';
-export { agentBody, majorVersion, normaliseAgentSettings } from './agent-body';
-export type { AgentSettings } from './agent-body';
-export type { AgentMessage, Completion } from './agent-completions';
-export { SseParser } from './sse';
-export { isPlainObject, describeType, MAX_TIMER_MS } from './values';
-export { RawBody } from './client';
-export { FilesApi, fileContent, toCsv, checkFileName, multipartBody } from './files';
-export type { FileContent, RowFormat, UploadResult } from './files';
-export { JobsApi, checkSchedule, jobDate } from './jobs';
-export type { JobSpec } from './jobs';
-export { ModelsApi, createModelSql, ident, sqlLiteral } from './models';
-export type { TrainSpec, UpdateSpec, TrainingRun, WaitOptions, AbortLike } from './models';
-export { KnowledgeBasesApi, knowledgeInsert } from './knowledge-bases';
-export type { KnowledgeInsert, SearchRequest, SearchAnswer } from './knowledge-bases';
+/**
+ * The MindsDB REST client: no Node-RED in here, so it can be used and tested on its own. This is
+ * its one door for the node adapters (src/runtime, src/mindsdb-*.ts). Inside, the floors are
+ * (docs/architecture.md): shared → exchange, answers → connection → resources.
+ */
+export * from './shared';
+export { SqlResultStream, rowsToObjects, parseExplainColumns, targetFromRows, SseParser } from './answers';
+export type { TlsOptions } from './exchange';
+export type { AuthOptions } from './exchange';
+export * from './connection';
+export * from './resources';

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Version-aware agents: one settings shape in, the body 25.x or 26.x accepts out, and what a
- * version would reject refused before anything is sent (src/client/agent-body.ts).
+ * version would reject refused before anything is sent (src/client/resources/agent-body.ts).
  */
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');

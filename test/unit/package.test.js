@@ -18,7 +18,7 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^nodes\/[\w-]+\.(js|html)$/,
-  /^nodes\/(client|runtime)\/[\w-]+\.js$/,
+  /^nodes\/(client(\/[\w-]+)?|runtime)\/[\w-]+\.js$/,
   /^nodes\/locales\/[\w-]+\/mindsdb-[\w-]+\.(html|json)$/,
   /^nodes\/icons\/mindsdb-[\w-]+\.svg$/,
   /^resources\/[\w-]+\.js$/,

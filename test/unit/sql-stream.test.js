@@ -9,8 +9,8 @@ const http = require('node:http');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { FAULTS } = require('../support/faults');
 const { MindsDBClient, Redactor, supportsJsonLines } = require('../../nodes/client');
-const { JsonAnswerParser } = require('../../nodes/client/json-answer-parser');
-const { JsonLinesParser } = require('../../nodes/client/jsonlines-parser');
+const { JsonAnswerParser } = require('../../nodes/client/answers');
+const { JsonLinesParser } = require('../../nodes/client/answers');
 
 const P = '/api/sql/query';
 

@@ -7,7 +7,7 @@
  */
 const assert = require('node:assert/strict');
 const http = require('node:http');
-const { HttpTransport } = require('../../nodes/client/transport');
+const { HttpTransport } = require('../../nodes/client/exchange');
 const { MindsDBClient } = require('../../nodes/client');
 
 describe('transport: an answer read whole as text', function () {

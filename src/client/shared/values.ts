@@ -1,4 +1,7 @@
-/** Small value checks shared by the client and the Node-RED adapters. */
+/** Small value types and checks shared by the client and the Node-RED adapters. */
+
+/** One row as objects keyed by column name (SQL answers, predictions). */
+export type Row = Record<string, unknown>;
 
 /** A JSON-style object (not an array, null or Buffer): what a row or a settings record must be. */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

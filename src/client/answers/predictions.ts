@@ -1,4 +1,4 @@
-import type { Row } from './client';
+import type { Row } from '../shared';
 
 const EXPLAIN_SUFFIX = '_explain';
 

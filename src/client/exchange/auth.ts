@@ -1,4 +1,4 @@
-import { MindsDBError } from './errors';
+import { MindsDBError } from '../shared';
 import type { TextResponse } from './transport';
 
 export type AuthOptions =

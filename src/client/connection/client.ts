@@ -1,15 +1,6 @@
-import { Authenticator, type AuthOptions } from './auth';
-import { MindsDBError, inputError } from './errors';
-import { RequestLimiter } from './limiter';
-import { normalisePrefix, segment } from './paths';
-import { Redactor } from './redact';
-import { httpError, parseSuccessBody } from './response';
-import { describeType, isPlainObject as isObject, MAX_TIMER_MS } from './values';
-import { JsonAnswerParser } from './json-answer-parser';
-import { JsonLinesParser } from './jsonlines-parser';
-import { SqlResultStream } from './sql-stream';
-import { isNotSent } from './network-errors';
-import { HttpTransport, readText, type OpenedResponse, type TextResponse, type TlsOptions } from './transport';
+import { Authenticator, type AuthOptions, discard, RequestLimiter, httpError, parseSuccessBody, isNotSent, HttpTransport, readText, type OpenedResponse, type TextResponse, type TlsOptions } from '../exchange';
+import { MindsDBError, inputError, normalisePrefix, RawBody, type Row, segment, Redactor, describeType, isPlainObject as isObject, MAX_TIMER_MS } from '../shared';
+import { JsonAnswerParser, JsonLinesParser, SqlResultStream } from '../answers';
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:47334 (a path after the host is kept in front of the API prefix). */
@@ -38,15 +29,6 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-/**
- * A request body that is not JSON (a multipart file upload): its bytes and content type go out as
- * they are. Such a request is never repeated after it may have reached the server (like a POST),
- * because the server may have stored the upload before the connection broke.
- */
-export class RawBody {
-  constructor(readonly data: Buffer, readonly contentType: string) {}
-}
-
 export interface ServerStatus {
   mindsdb_version?: string;
   environment?: string;
@@ -69,8 +51,6 @@ export interface SqlAnswer {
   context?: Record<string, unknown>;
   affected_rows?: number | null;
 }
-
-export type Row = Record<string, unknown>;
 
 /** A request as `execute` prepared it: full path, body text, deadline, whether it may be repeated. */
 interface PreparedRequest {
@@ -174,7 +154,7 @@ export class MindsDBClient {
 
   /**
    * Opens a streaming request (server-sent events). The caller reads `body` and must call
-   * `release()`; the limiter slot is held until then.
+   * `release()`, which drops what is left unread; the limiter slot is held until then.
    */
   stream(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<OpenedResponse & { release(): void }> {
     const full = this.prefix + path;
@@ -184,7 +164,7 @@ export class MindsDBClient {
       const res = await this.openStreamed(method, full,
         (headers) => this.transport.open({ method, path: full, headers, body: bodyText, timeoutMs }),
         (failed) => failed.release());
-      return { ...res, release: () => { res.release(); releaseSlot(); } };
+      return { ...res, release: () => { discard(res.body); res.release(); releaseSlot(); } };
     });
   }
 

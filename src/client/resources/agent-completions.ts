@@ -1,9 +1,7 @@
 import { majorVersion } from './agent-body';
-import type { MindsDBClient, RequestOptions } from './client';
-import { inputError, MindsDBError } from './errors';
-import { segment } from './paths';
-import { SseParser } from './sse';
-import { discard } from './transport';
+import type { MindsDBClient, RequestOptions } from '../connection';
+import { inputError, MindsDBError, segment } from '../shared';
+import { SseParser } from '../answers';
 
 /** The message format every MindsDB version reads (26.x also takes role/content). */
 export interface AgentMessage {
@@ -117,7 +115,6 @@ export async function streamAgent(client: MindsDBClient, project: string, agent:
     if (err instanceof MindsDBError) throw err;
     throw new MindsDBError(`the agent's answer stream broke off: ${err instanceof Error ? err.message : String(err)}`, { kind: 'network', method: 'POST', path });
   } finally {
-    discard(res.body);
     res.release();
   }
 }

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { MindsDBError } from './errors';
+import { MindsDBError } from '../shared';
 import type { ExchangeDescription } from './network-errors';
 
 /** Same-origin 307/308 hops followed before the last redirect answer is handed back as it is. */

@@ -1,4 +1,4 @@
-import { MindsDBError } from './errors';
+import { MindsDBError } from '../shared';
 
 /** What an HTTP exchange is, for the texts of its errors. */
 export interface ExchangeDescription {

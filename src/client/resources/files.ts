@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { RawBody, type MindsDBClient, type RequestOptions } from './client';
-import { inputError, MindsDBError } from './errors';
-import { segment } from './paths';
+import type { MindsDBClient, RequestOptions } from '../connection';
+import { RawBody, inputError, MindsDBError, segment } from '../shared';
 
 /** What is uploaded: the bytes, and the file name whose extension tells MindsDB the format. */
 export interface FileContent {

@@ -1,9 +1,7 @@
-import type { MindsDBClient, RequestOptions, Row } from './client';
-import { inputError, MindsDBError } from './errors';
-import { ident } from './models';
-import { ResourcesApi } from './resources';
-import { rowsToObjects } from './rows';
-import { isPlainObject } from './values';
+import type { MindsDBClient, RequestOptions } from '../connection';
+import { type Row, ident, inputError, MindsDBError, isPlainObject } from '../shared';
+import { ResourcesApi } from './records';
+import { rowsToObjects } from '../answers';
 
 /**
  * Knowledge bases: list, get, create, delete and insert through the RESOURCES table (insert is the

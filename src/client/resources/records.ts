@@ -1,8 +1,6 @@
 import { agentBody } from './agent-body';
-import type { MindsDBClient, RequestOptions } from './client';
-import { inputError, MindsDBError } from './errors';
-import { segment } from './paths';
-import { refuseMaskedValues } from './redact';
+import type { MindsDBClient, RequestOptions } from '../connection';
+import { inputError, MindsDBError, segment, refuseMaskedValues } from '../shared';
 
 export type ResourceKind = 'chatbot' | 'skill' | 'agent' | 'job' | 'knowledge_base';
 export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
@@ -37,7 +35,7 @@ export const RESOURCES: Readonly<Record<ResourceKind, ResourceSpec>> = {
   agent: { collection: 'agents', wrapper: 'agent', updateCreates: false, nameInUpdateBody: false, deleteFallbackCollection: 'agent', bodyFor: agentBody },
   // Jobs have no update route; their node adds the history (GET …/jobs/{name}/history).
   job: { collection: 'jobs', wrapper: 'job', updateCreates: false, nameInUpdateBody: false },
-  // A knowledge base's PUT inserts content ({rows | urls | query}); search is SQL (src/client/knowledge-bases.ts).
+  // A knowledge base's PUT inserts content ({rows | urls | query}); search is SQL (./knowledge-bases.ts).
   knowledge_base: { collection: 'knowledge_bases', wrapper: 'knowledge_base', updateCreates: false, nameInUpdateBody: false },
 };
 

@@ -1,8 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { AnswerParser } from './answer-parser';
-import { MindsDBError } from './errors';
+import { MindsDBError, type Redactor } from '../shared';
 import { sqlError } from './jsonlines-parser';
-import type { Redactor } from './redact';
 
 /** The streamed body as the reader needs it: chunks, and a way to stop it. */
 export interface ChunkSource {

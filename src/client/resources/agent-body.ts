@@ -1,5 +1,4 @@
-import { inputError } from './errors';
-import { isPlainObject as isObject } from './values';
+import { inputError, isPlainObject as isObject } from '../shared';
 
 /**
  * Agent settings as users give them, into the body the server's version accepts. One shape in:

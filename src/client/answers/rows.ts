@@ -1,4 +1,4 @@
-import type { Row } from './client';
+import type { Row } from '../shared';
 
 /**
  * Turns MindsDB's table answer (column_names + rows as arrays) into row objects, for rows

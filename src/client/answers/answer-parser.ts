@@ -1,4 +1,4 @@
-import { MindsDBError } from './errors';
+import { MindsDBError } from '../shared';
 
 /** What is known of an SQL answer before its rows: enough to shape and label them. */
 export interface AnswerHead {

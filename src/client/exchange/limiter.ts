@@ -1,4 +1,4 @@
-import { MindsDBError } from './errors';
+import { MindsDBError } from '../shared';
 
 /** A request waiting for a slot: the task and its promise's settle functions (no closure per waiter). */
 interface Waiter {

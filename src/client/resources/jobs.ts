@@ -1,7 +1,6 @@
-import type { MindsDBClient, RequestOptions } from './client';
-import { inputError, MindsDBError } from './errors';
-import { segment } from './paths';
-import { ResourcesApi } from './resources';
+import type { MindsDBClient, RequestOptions } from '../connection';
+import { inputError, MindsDBError, segment } from '../shared';
+import { ResourcesApi } from './records';
 
 /** What a job is made of; the server's own field names. */
 export interface JobSpec {

@@ -1,6 +1,5 @@
 import { headOf, invalidAnswer, rowTooLarge, RowQueue, type AnswerHead, type AnswerParser } from './answer-parser';
-import { MindsDBError } from './errors';
-import type { Redactor } from './redact';
+import { MindsDBError, type Redactor } from '../shared';
 
 /**
  * MindsDB ≥ 26.1's `response_format: "jsonlines"` SQL answer: a first line

@@ -1,7 +1,5 @@
-import type { MindsDBClient, RequestOptions } from './client';
-import { MindsDBError } from './errors';
-import { segment } from './paths';
-import { refuseMaskedValues } from './redact';
+import type { MindsDBClient, RequestOptions } from '../connection';
+import { MindsDBError, segment, refuseMaskedValues } from '../shared';
 
 export interface DatabaseSpec {
   name: string;

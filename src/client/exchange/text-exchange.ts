@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { MindsDBError } from './errors';
+import type { MindsDBError } from '../shared';
 import { networkError, timeoutError, tooLarge } from './network-errors';
 import { MAX_REDIRECTS, redirectLocation, sameOriginPath } from './redirects';
 

@@ -1,7 +1,7 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { MindsDBError } from './errors';
+import { MindsDBError } from '../shared';
 import { networkError, timeoutError, tooLarge, type ExchangeDescription } from './network-errors';
 import { MAX_REDIRECTS, redirectLocation, sameOriginPath } from './redirects';
 import { exchangeText, type ExchangeRequest, type TextResponse } from './text-exchange';

@@ -1,5 +1,4 @@
-import { MindsDBError } from './errors';
-import type { Redactor } from './redact';
+import { MindsDBError, type Redactor } from '../shared';
 import type { TextResponse } from './transport';
 
 /** Parses a 2xx body: JSON, or null for an empty body (204, or `""` from some MindsDB routes). */

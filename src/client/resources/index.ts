@@ -1,0 +1,21 @@
+/**
+ * MindsDB's resources, one module each: databases, files, models, knowledge bases, jobs, and the
+ * records table (chatbots, skills, agents) with agent bodies and completions. Each speaks to the
+ * server through the MindsDBClient facade; imports ../connection, ../answers and ../shared.
+ */
+export { DatabasesApi } from './databases';
+export type { DatabaseSpec, CreatedDatabase } from './databases';
+export { ResourcesApi, RESOURCES } from './records';
+export type { ResourceKind, ResourceOperation, ResourceRequest, ResourceSpec, DeletedRecord } from './records';
+export { completeAgent, streamAgent, toAgentMessages } from './agent-completions';
+export type { AgentMessage, Completion } from './agent-completions';
+export { agentBody, majorVersion, normaliseAgentSettings } from './agent-body';
+export type { AgentSettings } from './agent-body';
+export { FilesApi, fileContent, toCsv, checkFileName, multipartBody } from './files';
+export type { FileContent, RowFormat, UploadResult } from './files';
+export { JobsApi, checkSchedule, jobDate } from './jobs';
+export type { JobSpec } from './jobs';
+export { ModelsApi, createModelSql } from './models';
+export type { TrainSpec, UpdateSpec, TrainingRun, WaitOptions, AbortLike } from './models';
+export { KnowledgeBasesApi, knowledgeInsert } from './knowledge-bases';
+export type { KnowledgeInsert, SearchRequest, SearchAnswer } from './knowledge-bases';

@@ -1,0 +1,14 @@
+/**
+ * What every layer of the client shares: errors, small value types, path segments, redaction of
+ * secrets, and SQL text (quoting for MindsDB's lexer, bound parameters). Imports nothing else of
+ * the client.
+ */
+export { MindsDBError, inputError } from './errors';
+export type { MindsDBErrorKind, MindsDBErrorInit } from './errors';
+export { isPlainObject, describeType, MAX_TIMER_MS } from './values';
+export type { Row } from './values';
+export { segment, normalisePrefix } from './paths';
+export { Redactor, redactSecretFields, refuseMaskedValues, maskedValuePaths, isSecretKey, maskUriPasswords, MASK } from './redact';
+export { positionalToNamed } from './sql-params';
+export { ident, sqlLiteral } from './sql-text';
+export { RawBody } from './raw-body';
