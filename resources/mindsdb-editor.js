@@ -7,6 +7,7 @@
     "use strict";
     if (global.MindsDBEditor) { return; } // each node's .html names this file; one copy is enough
 
+    var PACKAGE = "@mindsdb-flows/node-red-mindsdb";
     var ENV_REFERENCE = /^\$\{[^}]+\}$/;
     var FROM_MSG_AND_CONTEXT = ["msg", "flow", "global", "env"];
 
@@ -273,6 +274,69 @@
         delete node.mindsdbSqlEditors;
     }
 
+    /** Placeholders that always hold a whole number; any other holds text (a name, a MindsDB state). */
+    var NUMBER_PLACEHOLDERS = ["count", "version", "seconds", "kb"];
+
+    /**
+     * The values of a status text made from `template` ("__count__ rows" and "42 rows" give
+     * {count: "42"}), or null when the text is not that template's. The placeholders are those of
+     * src/runtime/status-texts.ts, which fills them in; a number placeholder matches only digits,
+     * so that "Warteschlange voll" is not "__model__ v__version__".
+     */
+    function statusValues(template, text) {
+        var names = [];
+        var pattern = template.split(/__(\w+?)__/).map(function (part, i) {
+            if (i % 2 === 1) {
+                names.push(part);
+                return NUMBER_PLACEHOLDERS.indexOf(part) !== -1 ? "(\\d+)" : "([\\s\\S]+?)";
+            }
+            return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        }).join("");
+        var m = new RegExp("^" + pattern + "$").exec(text);
+        if (!m) { return null; }
+        var values = {};
+        names.forEach(function (name, i) { values[name] = m[i + 1]; });
+        return values;
+    }
+
+    /**
+     * A status text of one of our nodes in the editor's language, or null to leave it as it is.
+     * Node-RED's editor translates a status text that is a key of the node's catalogue itself (our
+     * texts without values, "mindsdb-sql.status.requesting"), but passes no values; a text with
+     * values arrives in English ("42 rows", from the en-US template "__count__ rows"). Here it is
+     * matched against the node type's en-US templates and the editor language's template is filled
+     * with the same values ("42 Zeilen").
+     */
+    function translatedStatus(def, type, text) {
+        var english = global.i18next && i18next.getResource("en-US", def.set.id, type + ".status");
+        if (!english || typeof english !== "object") { return null; }
+        for (var key in english) {
+            if (typeof english[key] !== "string" || english[key].indexOf("__") === -1) { continue; }
+            var values = statusValues(english[key], text);
+            if (values) { return def._(type + ".status." + key, values); }
+        }
+        return null;
+    }
+
+    // Runs beside the editor's own status handler, before or after it: both change msg.text, so
+    // whichever runs second sees the other's result (a translated text is no key and matches no
+    // English template, so it stays).
+    if (global.RED && RED.comms) {
+        RED.comms.subscribe("status/#", function (topic, msg) {
+            var node = RED.nodes.node(topic.split("/")[1]);
+            var def = node && RED.nodes.getType(node.type);
+            if (!def || !def.set || def.set.module !== PACKAGE || !msg || typeof msg.text !== "string") { return; }
+            var text = translatedStatus(def, node.type, msg.text);
+            if (text === null) { return; }
+            msg.text = text;
+            if (node.status === msg) {
+                // The editor's handler ran first and drew the English text.
+                node.dirtyStatus = true;
+                RED.view.redrawStatus(node);
+            }
+        });
+    }
+
     global.MindsDBEditor = {
         sqlEditors: sqlEditors,
         closeSqlEditors: closeSqlEditors,
@@ -286,6 +350,7 @@
         literalValue: literalValue,
         resourceNode: resourceNode,
         operationLabel: operationLabel,
-        FROM_MSG_AND_CONTEXT: FROM_MSG_AND_CONTEXT
+        FROM_MSG_AND_CONTEXT: FROM_MSG_AND_CONTEXT,
+        statusValues: statusValues
     };
 })(window);

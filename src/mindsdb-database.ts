@@ -7,11 +7,13 @@ import { operationOf } from './runtime/operation';
 import { evaluateProperty, isPlainObject, msgText, nonEmptyString } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
-import { STATUS, ThrottledStatus } from './runtime/status';
+import { ThrottledStatus } from './runtime/status';
+import { StatusTexts } from './runtime/status-texts';
 
 type Operation = Exclude<DatabaseOperation, 'msg'>;
 const OPERATIONS: readonly Operation[] = ['create', 'list', 'get', 'update', 'delete'];
-const DONE: Record<Operation, string> = { create: 'created', list: 'listed', get: 'read', update: 'updated', delete: 'deleted' };
+/** The status text after each operation but list (which counts). */
+const DONE = { create: 'created', get: 'read', update: 'updated', delete: 'deleted' } as const;
 
 
 /** The node's connection fields; blank ones are left out, so the server never reads "" as a value. */
@@ -38,6 +40,7 @@ function extraParameters(text: string | undefined): Record<string, unknown> {
 }
 
 export = function register(RED: NodeAPI): void {
+  const texts = new StatusTexts('mindsdb-database', ['requesting', 'databases', 'created', 'read', 'updated', 'deleted'] as const);
   function MindsDBDatabaseNode(this: Node<DatabaseNodeCredentials>, config: DatabaseNodeConfig): void {
     RED.nodes.createNode(this, config);
     migrateConfig('mindsdb-database', config);
@@ -73,12 +76,12 @@ export = function register(RED: NodeAPI): void {
       return { name, engine, parameters };
     };
 
-    handleInput(node, status, async (msg: Msg, send: Send) => {
+    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const api = new DatabasesApi(clientFor(RED, config.server));
       const operation = operationOf(config.operation, msg, OPERATIONS, 'database');
       const spec = await specFrom(msg, operation);
       const timeoutMs = timeoutFrom(msg);
-      status.set(STATUS.requesting);
+      status.set(texts.busy('requesting'));
       let result: unknown;
       try {
         switch (operation) {
@@ -94,7 +97,7 @@ export = function register(RED: NodeAPI): void {
       setOutput(RED, msg, outputProperty, result);
       msg.mindsdb = { operation, name: operation === 'list' ? undefined : spec.name };
       send(msg);
-      status.set(STATUS.ok(operation === 'list' ? `${Array.isArray(result) ? result.length : 0} databases` : `${DONE[operation]} ${spec.name}`));
+      status.set(operation === 'list' ? texts.ok('databases', { count: Array.isArray(result) ? result.length : 0 }) : texts.ok(DONE[operation], { name: spec.name }));
     });
   }
 

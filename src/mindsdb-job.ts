@@ -7,7 +7,8 @@ import { outputPropertyOf, setOutput } from './runtime/output';
 import { describeType, isPlainObject, nameFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
-import { STATUS, ThrottledStatus } from './runtime/status';
+import { ThrottledStatus } from './runtime/status';
+import { StatusTexts } from './runtime/status-texts';
 
 type Operation = Exclude<JobOperation, 'msg'>;
 const OPERATIONS: readonly Operation[] = ['create', 'list', 'get', 'history', 'delete'];
@@ -26,6 +27,7 @@ function text(value: unknown, what: string): string | null {
 
 /** The job node: create (query, schedule, start, end, condition), list, get, history, delete. */
 export = function register(RED: NodeAPI): void {
+  const texts = new StatusTexts('mindsdb-job', ['requesting', 'jobs', 'runs', 'create', 'get', 'delete'] as const);
   function MindsDBJobNode(this: Node, config: JobNodeConfig): void {
     RED.nodes.createNode(this, config);
     migrateConfig('mindsdb-job', config);
@@ -57,7 +59,7 @@ export = function register(RED: NodeAPI): void {
       };
     };
 
-    handleInput(node, status, async (msg: Msg, send: Send) => {
+    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const api = new JobsApi(clientFor(RED, config.server));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'job');
       const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
@@ -65,7 +67,7 @@ export = function register(RED: NodeAPI): void {
       if (operation !== 'list' && !name) throw inputError('no job name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       const spec = operation === 'create' ? specFrom(msg) : undefined;
-      status.set(STATUS.requesting);
+      status.set(texts.busy('requesting'));
       let result: unknown;
       switch (operation) {
         case 'list': result = await api.list(project, { timeoutMs }); break;
@@ -78,7 +80,7 @@ export = function register(RED: NodeAPI): void {
       msg.mindsdb = { resource: 'job', operation, project, name };
       send(msg);
       const count = Array.isArray(result) ? result.length : 0;
-      status.set(STATUS.ok(operation === 'list' ? `${count} jobs` : operation === 'history' ? `${count} runs` : `${operation} ok`));
+      status.set(operation === 'list' ? texts.ok('jobs', { count }) : operation === 'history' ? texts.ok('runs', { count }) : texts.ok(operation));
     });
   }
 

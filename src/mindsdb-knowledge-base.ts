@@ -7,7 +7,8 @@ import { outputPropertyOf, setOutput } from './runtime/output';
 import { describeType, isPlainObject, nameFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
-import { STATUS, ThrottledStatus } from './runtime/status';
+import { ThrottledStatus } from './runtime/status';
+import { StatusTexts, type StatusValues } from './runtime/status-texts';
 
 type Operation = Exclude<KnowledgeBaseOperation, 'msg'>;
 const OPERATIONS: readonly Operation[] = ['create', 'insert', 'search', 'list', 'get', 'delete'];
@@ -28,6 +29,8 @@ function numberFrom(nodeValue: number | string | undefined, msgValue: unknown, w
 
 /** The knowledge-base node: create (embedding settings, api key as a credential), insert, search, list, get, delete. */
 export = function register(RED: NodeAPI): void {
+  const texts = new StatusTexts('mindsdb-knowledge-base', ['requesting', 'knowledgeBases', 'get', 'deleted', 'created', 'embedding', 'inserted', 'rows'] as const);
+  type Done = Parameters<typeof texts.ok>[0];
   function MindsDBKnowledgeBaseNode(this: Node<KnowledgeBaseNodeCredentials>, config: KnowledgeBaseNodeConfig): void {
     RED.nodes.createNode(this, config);
     migrateConfig('mindsdb-knowledge-base', config);
@@ -62,7 +65,7 @@ export = function register(RED: NodeAPI): void {
       return settings;
     };
 
-    handleInput(node, status, async (msg: Msg, send: Send) => {
+    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const api = new KnowledgeBasesApi(clientFor(RED, config.server));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'knowledge base');
       const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
@@ -73,26 +76,29 @@ export = function register(RED: NodeAPI): void {
       const opts = { timeoutMs };
       const meta: Record<string, unknown> = { resource: 'knowledge_base', operation, project, name };
       let result: unknown;
-      let done: string;
+      let done: Done;
+      let values: StatusValues | undefined;
       try {
         switch (operation) {
           case 'list': {
             result = redactSecretFields(await api.list(project, opts));
-            done = `${Array.isArray(result) ? result.length : 0} knowledge bases`;
+            done = 'knowledgeBases';
+            values = { count: Array.isArray(result) ? result.length : 0 };
             break;
           }
-          case 'get': result = redactSecretFields(await api.get(project, kb, opts)); done = 'get ok'; break;
-          case 'delete': result = await api.delete(project, kb, opts); done = `deleted ${kb}`; break;
+          case 'get': result = redactSecretFields(await api.get(project, kb, opts)); done = 'get'; break;
+          case 'delete': result = await api.delete(project, kb, opts); done = 'deleted'; values = { name: kb }; break;
           case 'create': {
             const settings = settingsFrom(msg);
-            status.set(STATUS.requesting);
+            status.set(texts.busy('requesting'));
             result = redactSecretFields(await api.create(project, kb, settings, opts));
-            done = `created ${kb}`;
+            done = 'created';
+            values = { name: kb };
             break;
           }
           case 'insert': {
             const what = config.insertQuery && config.insertQuery.trim() !== '' ? knowledgeInsert(config.insertQuery) : knowledgeInsert(msg.payload);
-            status.set({ fill: 'blue', shape: 'dot', text: 'embedding…' });
+            status.set(texts.busy('embedding'));
             result = await api.insert(project, kb, what, opts);
             done = 'inserted';
             break;
@@ -102,11 +108,12 @@ export = function register(RED: NodeAPI): void {
             if (text === undefined) throw inputError(`for search, msg.payload must be the text to search for, not ${describeType(msg.payload)}`);
             const limit = numberFrom(config.limit, msg.limit, 'limit');
             const threshold = numberFrom(config.threshold, msg.threshold, 'threshold');
-            status.set(STATUS.requesting);
+            status.set(texts.busy('requesting'));
             const answer = await api.search(project, kb, { text, limit: limit ?? 10, threshold }, opts);
             result = answer.rows;
             meta.columns = answer.columns;
-            done = `${answer.rows.length} rows`;
+            done = 'rows';
+            values = { count: answer.rows.length };
             break;
           }
         }
@@ -116,7 +123,7 @@ export = function register(RED: NodeAPI): void {
       setOutput(RED, msg, outputProperty, result);
       msg.mindsdb = meta;
       send(msg);
-      status.set(STATUS.ok(done));
+      status.set(texts.ok(done, values));
     });
   }
 

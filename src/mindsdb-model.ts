@@ -7,7 +7,8 @@ import { outputPropertyOf, setOutput } from './runtime/output';
 import { configNumber, describeType, isPlainObject, nameFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
-import { STATUS, ThrottledStatus } from './runtime/status';
+import { ThrottledStatus } from './runtime/status';
+import { StatusTexts } from './runtime/status-texts';
 
 type Operation = Exclude<ModelOperation, 'msg'>;
 const OPERATIONS: readonly Operation[] = ['train', 'get', 'describe', 'retrain', 'finetune', 'list', 'versions', 'activate', 'delete'];
@@ -57,6 +58,7 @@ class Closing implements AbortLike {
 
 /** The model node: train (then optionally wait), get, describe, retrain, finetune, list, versions, activate, delete. */
 export = function register(RED: NodeAPI): void {
+  const texts = new StatusTexts('mindsdb-model', ['requesting', 'progress', 'trained', 'version', 'models', 'versions', 'get', 'describe', 'activate', 'delete'] as const);
   function MindsDBModelNode(this: Node, config: ModelNodeConfig): void {
     RED.nodes.createNode(this, config);
     migrateConfig('mindsdb-model', config);
@@ -76,7 +78,7 @@ export = function register(RED: NodeAPI): void {
       return { ...(payload.using as Record<string, unknown> | undefined), ...nodeUsing };
     };
 
-    handleInput(node, status, async (msg: Msg, send: Send) => {
+    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const api = new ModelsApi(clientFor(RED, config.server));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'model');
       const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
@@ -91,7 +93,7 @@ export = function register(RED: NodeAPI): void {
 
       let result: unknown;
       let run: TrainingRun | undefined;
-      status.set(STATUS.requesting);
+      status.set(texts.busy('requesting'));
       switch (operation) {
         case 'list': result = await api.list(project, opts); break;
         case 'versions': result = await api.versions(project, m, opts); break;
@@ -112,27 +114,30 @@ export = function register(RED: NodeAPI): void {
       }
 
       if (run) {
+        const { model: trained, version: newVersion } = run;
         const started = Date.now();
         result = config.wait
           ? await api.waitFor(run, {
             deadlineMs: waitMs,
             signal: closing,
             timeoutMs,
-            onProgress: (s, seconds) => status.set({ fill: 'yellow', shape: 'ring', text: `${s}: ${run?.model} v${run?.version}, ${seconds} s` }),
+            onProgress: (state, seconds) => status.set(texts.waiting('progress', { state, model: trained, version: newVersion, seconds })),
           })
           : await api.get(run.project, run.model, run.version, opts);
         const record = result as Record<string, unknown>;
         msg.mindsdb = { operation, project: run.project, model: run.model, version: run.version, status: record?.status, waitedSeconds: config.wait ? Math.round((Date.now() - started) / 1000) : undefined };
         setOutput(RED, msg, outputProperty, result);
         send(msg);
-        status.set(STATUS.ok(`${run.model} v${run.version} ${String(record?.status ?? '')}`.trim()));
+        const state = String(record?.status ?? '');
+        status.set(state ? texts.ok('trained', { model: trained, version: newVersion, state }) : texts.ok('version', { model: trained, version: newVersion }));
         return;
       }
       msg.mindsdb = { operation, project, model, version };
       setOutput(RED, msg, outputProperty, result);
       send(msg);
       const count = Array.isArray(result) ? result.length : 0;
-      status.set(STATUS.ok(operation === 'list' ? `${count} models` : operation === 'versions' ? `${count} versions` : `${operation} ok`));
+      if (operation === 'list' || operation === 'versions') status.set(texts.ok(operation === 'list' ? 'models' : 'versions', { count }));
+      else if (operation !== 'train' && operation !== 'retrain' && operation !== 'finetune') status.set(texts.ok(operation));
     }, () => { closing.abort(); });
 
     /** A whole CREATE MODEL: the node's, else (when the node has no fields for it) msg.payload as a string or msg.payload.statement. */

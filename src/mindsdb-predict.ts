@@ -7,7 +7,8 @@ import { outputPropertyOf, setOutput } from './runtime/output';
 import { configNumber, describeType, evaluateProperty, isPlainObject, nameFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
-import { STATUS, ThrottledStatus } from './runtime/status';
+import { ThrottledStatus } from './runtime/status';
+import { StatusTexts } from './runtime/status-texts';
 
 /** One message's request, as the batcher sees it. */
 interface PredictJob {
@@ -33,6 +34,7 @@ function rowsFrom(payload: unknown): { rows: Row[]; single: boolean } {
 }
 
 export = function register(RED: NodeAPI): void {
+  const texts = new StatusTexts('mindsdb-predict', ['requesting', 'done', 'predicted', 'queued'] as const);
   function MindsDBPredictNode(this: Node, config: PredictNodeConfig): void {
     RED.nodes.createNode(this, config);
     migrateConfig('mindsdb-predict', config);
@@ -54,14 +56,14 @@ export = function register(RED: NodeAPI): void {
           const timeoutMs = timeouts.length ? Math.min(...timeouts) : undefined;
           return first.client.predict(first.project, first.model, rows, first.params, { timeoutMs });
         },
-        (depth) => status.set(depth > 0 ? STATUS.queued(depth) : STATUS.ok('done')),
+        (depth) => status.set(depth > 0 ? texts.waiting('queued', { count: depth }) : texts.ok('done')),
         // The server answered (a 4xx/5xx, an SQL-style error, a wrong row count): perhaps one bad
         // row. Network failures and timeouts would only repeat for every message.
         (err) => !(err instanceof MindsDBError) || ['http', 'invalid-response'].includes(err.kind),
       )
       : undefined;
 
-    handleInput(node, status, async (msg: Msg, send: Send) => {
+    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const client = clientFor(RED, config.server);
       const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
       const model = await nameFrom(RED, node, config.model, config.modelType, msg, 'model');
@@ -80,9 +82,9 @@ export = function register(RED: NodeAPI): void {
         const key = params === undefined ? `${project}\u0000${model}` : `${project}\u0000${model}\u0000${JSON.stringify(params)}`;
         predictions = await batcher.add(key, { client, project, model, params, rows, timeoutMs }, rows.length);
       } else {
-        status.set(STATUS.requesting);
+        status.set(texts.busy('requesting'));
         predictions = await client.predict(project, model, rows, params, { timeoutMs });
-        status.set(STATUS.ok(`${predictions.length} predicted`));
+        status.set(texts.ok('predicted', { count: predictions.length }));
       }
       parseExplainColumns(predictions, keepRaw);
       const target = targetFromRows(predictions) ?? await client.modelTarget(project, model);

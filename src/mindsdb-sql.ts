@@ -7,7 +7,8 @@ import { configNumber, describeType, evaluateProperty, nonEmptyString } from './
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { sendSequence } from './runtime/sql-sequence';
-import { STATUS, ThrottledStatus } from './runtime/status';
+import { ThrottledStatus } from './runtime/status';
+import { StatusTexts } from './runtime/status-texts';
 import { TickWindow } from './runtime/tick-window';
 
 /** The query: the node's own SQL wins, then msg.query, then a string msg.payload. */
@@ -57,6 +58,7 @@ function withParams(query: string, msg: Msg): { query: string; params?: Record<s
 }
 
 export = function register(RED: NodeAPI): void {
+  const texts = new StatusTexts('mindsdb-sql', ['requesting', 'ok', 'rows', 'streaming'] as const);
   function MindsDBSqlNode(this: Node, config: SqlNodeConfig): void {
     RED.nodes.createNode(this, config);
     migrateConfig('mindsdb-sql', config);
@@ -85,15 +87,15 @@ export = function register(RED: NodeAPI): void {
           msg.mindsdb = { type: 'ok', columns: [], context: f.context, affectedRows: (f.affected_rows as number | null | undefined) ?? null, ...(asArrays ? { data: [] } : {}) };
           setOutput(RED, msg, outputProperty, []);
           send(msg);
-          status.set(STATUS.ok('ok'));
+          status.set(texts.ok('ok'));
           return;
         }
         const rows = await sendSequence(RED, msg, stream, send, {
           rowsPerMsg, asArrays, outputProperty, window,
           tickTimeoutMs: timeoutMs ?? client.requestTimeoutMs,
-          progress: (n) => status.set(STATUS.streaming(n)),
+          progress: (n) => status.set(texts.busy('streaming', { count: n })),
         });
-        status.set(STATUS.ok(`${rows} rows`));
+        status.set(texts.ok('rows', { count: rows }));
       } finally {
         stream.close();
       }
@@ -105,10 +107,10 @@ export = function register(RED: NodeAPI): void {
         msg.mindsdb = metadata(answer);
         setOutput(RED, msg, outputProperty, answer.type === 'table' ? shape(answer) : []);
         send(msg);
-        status.set(answer.type === 'table' ? STATUS.ok(`${answer.data.length} rows`) : STATUS.ok('ok'));
+        status.set(answer.type === 'table' ? texts.ok('rows', { count: answer.data.length }) : texts.ok('ok'));
       });
 
-    handleInput(node, status, (msg: Msg, send: Send) => {
+    handleInput(node, status, texts, (msg: Msg, send: Send) => {
       // A tick coming back from the flow: it acknowledges a part and is never a query.
       if (msg.tick) { window?.tick(msg.parts); return Promise.resolve(); }
       const client = clientFor(RED, config.server);
@@ -116,7 +118,7 @@ export = function register(RED: NodeAPI): void {
       const timeoutMs = timeoutFrom(msg);
       const run = (database: string | undefined): Promise<void> => {
         const request: SqlRequest = { query, params, context: database ? { db: database } : undefined };
-        status.set(STATUS.requesting);
+        status.set(texts.busy('requesting'));
         return rowsPerMsg > 0 ? streamed(msg, send, request, timeoutMs, client) : whole(msg, send, request, timeoutMs, client);
       };
       const database = databaseFrom(RED, node, config, msg);

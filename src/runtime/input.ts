@@ -1,6 +1,11 @@
 import { MAX_TIMER_MS, MindsDBError, inputError } from '../client';
-import type { Done, Msg, Node, Send } from './red';
-import { STATUS, ThrottledStatus } from './status';
+import type { Done, Msg, Node, NodeStatus, Send } from './red';
+import type { ThrottledStatus } from './status';
+
+/** What the red ring says about a failed message (a node type's StatusTexts). */
+export interface FailureStatus {
+  error(err: Error): NodeStatus;
+}
 
 export type InputHandler = (msg: Msg, send: Send) => Promise<void>;
 
@@ -12,7 +17,7 @@ const CLOSE_GRACE_MS = 10_000;
  * `done(err)` (so a Catch node gets the msg), whatever the handler throws or rejects with.
  * It also counts messages in flight, so the node's close waits for them on redeploy.
  */
-export function handleInput(node: Node, status: ThrottledStatus, handler: InputHandler, onClose?: () => Promise<void> | void): void {
+export function handleInput(node: Node, status: ThrottledStatus, texts: FailureStatus, handler: InputHandler, onClose?: () => Promise<void> | void): void {
   // A counter, not a set of promises: on the hot path each message costs one then() and no
   // bookkeeping objects; close() waits on `drained` only when messages are still in flight.
   let inFlight = 0;
@@ -34,7 +39,7 @@ export function handleInput(node: Node, status: ThrottledStatus, handler: InputH
       (err: unknown) => {
         const error = asError(err);
         deliver(node, () => {
-          status.now(STATUS.error(error instanceof MindsDBError ? error.shortText : 'error'));
+          status.now(texts.error(error));
           attachErrorDetails(msg as Msg, error);
           done(error);
         });

@@ -13,7 +13,8 @@ import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessagePa
 /** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
 type SequenceParts = NodeMessageParts & { type: 'array'; parts?: unknown };
 import { clientFor } from './server';
-import { STATUS, ThrottledStatus } from './status';
+import { ThrottledStatus } from './status';
+import { StatusTexts } from './status-texts';
 
 type Operation = ResourceOperation | 'completions';
 const CRUD: readonly ResourceOperation[] = ['list', 'get', 'create', 'update', 'delete'];
@@ -24,6 +25,8 @@ const CRUD: readonly ResourceOperation[] = ['list', 'get', 'create', 'update', '
  */
 export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceKind): void {
   const operations: readonly Operation[] = kind === 'agent' ? [...CRUD, 'completions'] : CRUD;
+  // "answered" is the agent's only (completions); the list's count has the resource's own noun.
+  const texts = new StatusTexts<'requesting' | ResourceOperation | 'answered'>(type, ['requesting', ...CRUD, ...(kind === 'agent' ? ['answered' as const] : [])]);
 
   function MindsDBResourceNode(this: Node, config: ResourceNodeConfig): void {
     RED.nodes.createNode(this, config);
@@ -32,7 +35,7 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
     const status = new ThrottledStatus(node);
     const outputProperty = outputPropertyOf(config.outputProperty);
 
-    handleInput(node, status, async (msg: Msg, send: Send) => {
+    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const client = clientFor(RED, config.server);
       const operation = operationOf(config.operation, msg, operations, kind);
       // Node fields win; a msg field fills a blank one and must then be text (a number or object
@@ -42,7 +45,7 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
       msg.mindsdb = { resource: kind, operation, project, name };
-      status.set(STATUS.requesting);
+      status.set(texts.busy('requesting'));
 
       if (operation === 'completions') {
         const messages = toAgentMessages(msg.payload);
@@ -52,7 +55,7 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
         (msg.mindsdb as Record<string, unknown>).response = redactSecretFields(result.response);
         setOutput(RED, msg, outputProperty, result.answer);
         send(msg);
-        status.set(STATUS.ok('answered'));
+        status.set(texts.ok('answered'));
         return;
       }
 
@@ -68,7 +71,7 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
       }, { timeoutMs });
       setOutput(RED, msg, outputProperty, redactSecretFields(result));
       send(msg);
-      status.set(STATUS.ok(operation === 'list' && Array.isArray(result) ? `${result.length} ${kind}s` : `${operation} ok`));
+      status.set(operation === 'list' ? texts.ok('list', { count: Array.isArray(result) ? result.length : 0 }) : texts.ok(operation));
     });
 
     /**

@@ -51,12 +51,3 @@ export class ThrottledStatus {
     this.node.status(status);
   }
 }
-
-export const STATUS = {
-  requesting: { fill: 'blue', shape: 'dot', text: 'requesting' } as NodeStatus,
-  idle: {} as NodeStatus,
-  error: (text: string): NodeStatus => ({ fill: 'red', shape: 'ring', text: text.length > 32 ? text.slice(0, 31) + '…' : text }),
-  ok: (text: string): NodeStatus => ({ fill: 'green', shape: 'dot', text }),
-  streaming: (rows: number): NodeStatus => ({ fill: 'blue', shape: 'dot', text: `streaming: ${rows} rows` }),
-  queued: (n: number): NodeStatus => ({ fill: 'yellow', shape: 'ring', text: `queued: ${n}` }),
-};

@@ -17,7 +17,9 @@ const PALETTE_COLOUR = /^\s*color:\s*(["'])#[0-9a-f]{3,8}\1,?\s*$/i;
 function editorFiles() {
   const html = (dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.html')).map((f) => path.join(dir, f));
   const js = fs.readdirSync(path.join(root, 'resources')).filter((f) => f.endsWith('.js')).map((f) => path.join('resources', f));
-  return [...html('nodes'), ...html(path.join('nodes', 'locales', 'en-US')), ...js];
+  const locales = path.join('nodes', 'locales');
+  const help = fs.readdirSync(path.join(root, locales)).flatMap((lang) => html(path.join(locales, lang)));
+  return [...html('nodes'), ...help, ...js];
 }
 
 /** Fixed colours in `text` that are neither a palette colour nor a var(--red-ui-…) fallback. */

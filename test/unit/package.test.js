@@ -40,10 +40,11 @@ describe('the npm package', function () {
     assert.deepEqual(stray, [], 'files that should not be published');
   });
 
-  it('ships every node with its runtime, editor, help, labels and icon', function () {
+  it('ships every node with its runtime, editor, help and labels in every language, and icon', function () {
     const missing = [];
     for (const [type, js] of Object.entries(pkg['node-red'].nodes)) {
-      const wanted = [js, js.replace(/\.js$/, '.html'), `nodes/locales/en-US/${type}.html`, `nodes/locales/en-US/${type}.json`];
+      const wanted = [js, js.replace(/\.js$/, '.html')];
+      for (const lang of ['en-US', 'de', 'ja', 'zh-CN']) wanted.push(`nodes/locales/${lang}/${type}.html`, `nodes/locales/${lang}/${type}.json`);
       if (type !== 'mindsdb-server') wanted.push(`nodes/icons/${type}.svg`);
       for (const f of wanted) if (!files.includes(f)) missing.push(f);
     }

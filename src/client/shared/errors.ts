@@ -54,19 +54,6 @@ export class MindsDBError extends Error {
     this.path = init.path;
   }
 
-  /** A short text for a node's status ring (Node-RED shows about 20 characters well). */
-  get shortText(): string {
-    switch (this.kind) {
-      case 'http': return `HTTP ${this.status ?? ''}`.trim();
-      case 'sql': return 'SQL error';
-      case 'timeout': return 'timeout';
-      case 'queue-full': return 'queue full';
-      case 'too-large': return 'response too large';
-      case 'network': return String(this.code ?? 'network error');
-      default: return this.kind;
-    }
-  }
-
   toJSON(): Record<string, unknown> {
     return {
       name: this.name, message: this.message, kind: this.kind, status: this.status, code: this.code,
