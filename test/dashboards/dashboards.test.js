@@ -162,6 +162,7 @@ describe('the example dashboards in Chromium, against a real MindsDB', function 
       await page.locator('.mindsdb-report-updated', { hasText: 'by the button' }).waitFor({ timeout: 30000 });
       assert.equal((await tableRows(page, 'mindsdb-report-table')).length, READINGS.length, 'the refreshed table holds the rows again');
       assert.equal((await page.locator('.mindsdb-error').innerText()).trim(), '', 'no error on the page');
+      await page.mouse.move(0, 0); // no button left hovered in the screenshot
       await page.screenshot({ path: path.join(SHOTS, 'dashboard-report.png') });
     });
 
@@ -229,6 +230,7 @@ describe('the example dashboards in Chromium, against a real MindsDB', function 
       await page.waitForFunction(() => document.querySelectorAll('.mindsdb-model-versions tbody tr').length === 2);
       assert.deepEqual((await tableRows(page, 'mindsdb-model-versions')).map((r) => r.slice(0, 3)), [['1', 'complete', ''], ['2', 'complete', 'yes']]);
       console.log(`      states: train ${trained.join(' → ')}; retrain ${retrained.join(' → ')}`);
+      await page.mouse.move(0, 0); // no button left hovered in the screenshot
       await page.screenshot({ path: path.join(SHOTS, 'dashboard-model-status.png') });
     });
 
