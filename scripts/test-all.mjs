@@ -9,6 +9,8 @@
 //             MINDSDB_26_AUTH_PORT, by default the same ports + 200, so neither reuses the other
 //   browser   the editor in Debian's Chromium on Node-RED 4.1 and 3.1, and 5.0 under Node 22
 //             (Chromium installed with apt when missing and we are root)
+//   dashboards the example dashboards in Chromium against a real MindsDB 25.14.1 (at MINDSDB_URL,
+//             started and seeded when it does not answer), on Node-RED 4.1 and on 5.0 under Node 22
 // Node 22 comes from the npm registry on first use (scripts/node22.mjs). Every suite runs even
 // when an earlier one failed; the exit code says whether all passed.
 import { spawnSync } from 'node:child_process';
@@ -42,6 +44,8 @@ const suites = [
   [`browser (Node-RED 4.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], {}],
   [`browser (Node-RED 3.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
   ['browser (Node-RED 5.0, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
+  // One MindsDB for both runtimes: the suite starts Node-RED 4.1 on this Node, then 5.0 on Node 22.
+  [`dashboards (real MindsDB 25.14.1; Node-RED 4.1 on ${here} and 5.0 on Node 22; Chromium)`, [process.execPath, 'scripts/with-mindsdb.mjs', '--seed', process.execPath, mocha, '--config', 'test/dashboards/.mocharc.json'], { MINDSDB_VERSION: '25.14.1' }],
 ];
 // A missing browser is reported by the browser suite itself; the other suites still run.
 try { ensureChromium(); } catch (err) { console.error(`[setup] could not install chromium: ${err.message}`); }

@@ -135,7 +135,9 @@ describe('the editor in Chromium', function () {
   before(async function () {
     fs.mkdirSync(SHOTS, { recursive: true });
     fake = await createFakeMindsDB().listen();
-    red = await startNodeRed(testFlow(fake.url));
+    // Dashboard 2.0 beside our package, as under `npm start`: the dashboard examples import with it.
+    const { DASHBOARD_PACKAGE } = await import('../../scripts/demo-flows.mjs');
+    red = await startNodeRed(testFlow(fake.url), {}, undefined, { modules: [DASHBOARD_PACKAGE] });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));

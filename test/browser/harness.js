@@ -47,7 +47,12 @@ async function waitFor(url, ms, child) {
  * `credentials` (node id → credentials) becomes the flows' credential file.
  * `options.tarball`: install that `npm pack` tarball the way a user installs the package (npm
  * install in the user directory) instead of linking this checkout (test/runtime/ does);
- * `options.nodeRed`: the Node-RED package to run instead of NODE_RED_PACKAGE's.
+ * `options.nodeRed`: the Node-RED package to run instead of NODE_RED_PACKAGE's;
+ * `options.node`: the Node binary to run it with (default: this one; Node-RED 5 needs Node 22);
+ * `options.modules`: more packages from this checkout's node_modules to install by symlink (the
+ * dashboard); `options.env`: more environment for the Node-RED process;
+ * `options.ownSettings`: `settings` are the whole settings (with uiPort set here), as
+ * `npm start` writes them, instead of additions to this suite's.
  */
 async function startNodeRed(flows, settings = {}, credentials = undefined, options = {}) {
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-browser-'));
@@ -64,11 +69,16 @@ async function startNodeRed(flows, settings = {}, credentials = undefined, optio
     fs.mkdirSync(path.dirname(link), { recursive: true });
     fs.symlinkSync(root, link, 'dir');
   }
+  for (const name of options.modules || []) {
+    const link = path.join(userDir, 'node_modules', ...name.split('/'));
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    fs.symlinkSync(path.join(root, 'node_modules', ...name.split('/')), link, 'dir');
+  }
   fs.writeFileSync(path.join(userDir, 'flows.json'), JSON.stringify(flows));
   // credentialSecret: false below, so Node-RED reads this file as plain JSON.
   if (credentials) fs.writeFileSync(path.join(userDir, 'flows_cred.json'), JSON.stringify(credentials));
   const port = await freePort();
-  fs.writeFileSync(path.join(userDir, 'settings.js'), `module.exports = ${JSON.stringify({
+  fs.writeFileSync(path.join(userDir, 'settings.js'), `module.exports = ${JSON.stringify(options.ownSettings ? { ...settings, uiPort: port } : {
     uiHost: '127.0.0.1', uiPort: port, flowFile: 'flows.json', credentialSecret: false,
     // No tours, no projects, no calls out to the public catalogue or update checks: the suite runs
     // offline and a failed outside request would look like an editor error.
@@ -78,8 +88,9 @@ async function startNodeRed(flows, settings = {}, credentials = undefined, optio
     ...settings,
   })};\n`);
   const output = [];
-  const child = spawn(process.execPath, [path.join(root, 'node_modules', options.nodeRed || NODE_RED_PACKAGE, 'red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
+  const child = spawn(options.node || process.execPath, [path.join(root, 'node_modules', options.nodeRed || NODE_RED_PACKAGE, 'red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
   });
   child.stdout.on('data', (d) => output.push(String(d)));
   child.stderr.on('data', (d) => output.push(String(d)));
