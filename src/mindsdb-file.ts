@@ -39,14 +39,16 @@ export = function register(RED: NodeAPI): void {
         if (!name) throw inputError('no file name: set it in the node or in msg.name (the table will be files.<name>)');
         if (operation === 'delete') {
           status.set(STATUS.requesting);
-          result = await api.delete(name, { timeoutMs });
-          status.set(STATUS.ok(`deleted ${name}`));
+          const deleted = await api.delete(name, { timeoutMs });
+          result = deleted;
+          status.set(STATUS.ok(`deleted ${deleted.name}`));
         } else {
           if (msg.filename !== undefined && typeof msg.filename !== 'string') throw inputError(`msg.filename must be a string, not ${describeType(msg.filename)}`);
           const content = fileContent(msg.payload, name, format, nonEmptyString(msg.filename));
           status.set({ fill: 'blue', shape: 'dot', text: `uploading ${Math.ceil(content.data.length / 1024)} kB` });
-          result = await api.upload(name, content, config.replace === true, maxBytes, { timeoutMs });
-          status.set(STATUS.ok(`uploaded files.${name}`));
+          const uploaded = await api.upload(name, content, config.replace === true, maxBytes, { timeoutMs });
+          result = uploaded;
+          status.set(STATUS.ok(`uploaded ${uploaded.table}`));
         }
       }
       setOutput(RED, msg, outputProperty, result);

@@ -222,16 +222,17 @@ function createFakeMindsDB(options = {}) {
     return out;
   }
 
-  /** /api/files/ as 25.14.1 answers it (26.x: only file, source_type, original_file_name fields). */
+  /** /api/files/ as 25.14.1 answers it (26.x: only file, source_type, original_file_name fields; delete by any case). */
   function files(res, method, seg, entry, ct) {
     if (seg.length === 1 && seg[0] === '') {
       if (method === 'GET') { send(res, 200, [...state.files.values()].map((f) => ({ name: f.name, row_count: f.rows, columns: f.columns }))); return; }
       html405(res); return;
     }
     if (seg.length !== 1) { problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.'); return; }
+    // Both versions store an upload's name lower-cased; 25.14.1 deletes only by that exact spelling.
     const name = seg[0].toLowerCase();
     if (method === 'DELETE') {
-      if (!state.files.has(name)) { problem(res, 400, 'Error deleting file', `There was an error while trying to delete file with name '${seg[0]}'`); return; }
+      if (!state.files.has(name) || (!v26() && seg[0] !== name)) { problem(res, 400, 'Error deleting file', `There was an error while trying to delete file with name '${seg[0]}'`); return; }
       state.files.delete(name);
       send(res, 200, '', { 'content-type': 'application/json' });
       return;
