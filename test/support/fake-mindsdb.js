@@ -477,7 +477,15 @@ function createFakeMindsDB(options = {}) {
       send(res, 200, modelRecord(v));
       return;
     }
+    if (rest.length === 2 && rest[1] === 'describe' && method === 'GET') {
+      // REST describe: the DESCRIBE rows as objects (needs a JSON body, checked above: 415 without one)
+      const v = trainedVersions && (versioned ? trainedVersions.find((x) => x.version === Number(versioned[2])) : trainedVersions.find((x) => x.active));
+      if (!v) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
+      send(res, 200, [Object.fromEntries(['TABLES', ...MODEL_COLUMNS].map((c, i) => [c, [[], ...modelRow(v)][i]]))]);
+      return;
+    }
     if (trainedVersions && rest.length === 1 && method === 'DELETE') { state.trained.delete(`${project}/${rest[0]}`); send(res, 204); return; }
+    if (rest.length === 1 && method === 'DELETE' && !state.models.has(`${project}/${rest[0]}`)) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
     const m = state.models.get(`${project}/${rest[0]}`);
     if (rest.length === 1 && method === 'GET') { m ? send(res, 200, { ...m, version: 1, active: true }) : problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
     if (rest.length === 2 && rest[1] === 'predict' && method === 'POST') {
