@@ -363,7 +363,7 @@ function createFakeMindsDB(options = {}) {
 
   function databases(res, method, seg, body) {
     if (seg.length === 1 && seg[0] === '') {
-      if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, { name: 'mindsdb', type: 'project', engine: null }, ...[...state.databases.values()]]); return; }
+      if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, ...[...state.projects].map((name) => ({ name, type: 'project', engine: null })), ...[...state.databases.values()]]); return; }
       if (method === 'POST') {
         const d = body && body.database;
         if (!d) { problem(res, 400, 'Wrong argument', 'Please provide "database" with the request.'); return; }

@@ -127,6 +127,14 @@ describe('names: finding what MindsDB stored (against the fake server)', () => {
     assert.equal(found.rows[0].id, 'a');
     assert.ok(fake.requestsTo('/sql/query').some((r) => /`mydocs`/.test(r.body.query)));
   });
+  it('SQL that names a project finds the project\'s stored spelling too (RETRAIN `MyProj`.`MyModel` of myproj.mymodel)', async () => {
+    fake.state.projects.add('myproj');
+    await client.sql({ query: "CREATE MODEL `myproj`.`mymodel` PREDICT `y` USING engine = 'e'" });
+    fake.requests.length = 0;
+    const run = await new ModelsApi(client).retrain('MyProj', 'MyModel', {});
+    assert.deepEqual(run, { project: 'myproj', model: 'mymodel', version: 2 });
+    assert.deepEqual(fake.requestsTo('/sql/query').map((r) => r.body.query), ['RETRAIN `MyProj`.`MyModel`', 'RETRAIN `myproj`.`MyModel`', 'RETRAIN `myproj`.`mymodel`']);
+  });
   it('projects are listed as stored (from /databases/), files and models from their own listings', async () => {
     assert.deepEqual(await storedNames(client, { resource: 'project' }), ['mindsdb']);
     await train('m1');

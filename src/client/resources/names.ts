@@ -152,12 +152,15 @@ export async function storedName(client: MindsDBClient, scope: NameScope, typed:
 }
 
 /**
- * `withStoredName` for a name inside a project, when the call also puts the project into SQL
- * (where MindsDB compares a project's name exactly): the project is found the same way.
+ * `withStoredName` for a name inside a project (or, for a table, a data source), when the call
+ * also puts that parent into SQL, where MindsDB compares its name exactly: the parent is found
+ * the same way, and the call gets both stored spellings.
  */
-export function withStoredNames<T>(client: MindsDBClient, scope: NameScope & { project: string }, typed: string, call: (project: string, name: string) => Promise<T>, options: StoredNameOptions = {}): Promise<T> {
-  return withStoredName(client, { resource: 'project' }, scope.project, (project) =>
-    withStoredName(client, { ...scope, project }, typed, (name) => call(project, name), options), options);
+export function withStoredNames<T>(client: MindsDBClient, scope: NameScope & ({ project: string } | { database: string }), typed: string, call: (parent: string, name: string) => Promise<T>, options: StoredNameOptions = {}): Promise<T> {
+  const inDatabase = scope.resource === 'table';
+  const parent = (inDatabase ? scope.database : scope.project) as string;
+  return withStoredName(client, { resource: inDatabase ? 'database' : 'project' }, parent, (stored) =>
+    withStoredName(client, inDatabase ? { ...scope, database: stored } : { ...scope, project: stored }, typed, (name) => call(stored, name), options), options);
 }
 
 /** Whether a name has capitals, so that a server that lower-cases it would store another spelling. */
