@@ -41,14 +41,16 @@ export = function register(RED: NodeAPI): void {
         if (!name) throw inputError('no file name: set it in the node or in msg.name (the table will be files.<name>)');
         if (operation === 'delete') {
           status.set(texts.busy('requesting'));
-          result = await api.delete(name, { timeoutMs });
-          status.set(texts.ok('deleted', { name }));
+          const deleted = await api.delete(name, { timeoutMs });
+          result = deleted;
+          status.set(texts.ok('deleted', { name: deleted.name }));
         } else {
           if (msg.filename !== undefined && typeof msg.filename !== 'string') throw inputError(`msg.filename must be a string, not ${describeType(msg.filename)}`);
           const content = fileContent(msg.payload, name, format, nonEmptyString(msg.filename));
           status.set(texts.busy('uploading', { kb: Math.ceil(content.data.length / 1024) }));
-          result = await api.upload(name, content, config.replace === true, maxBytes, { timeoutMs });
-          status.set(texts.ok('uploaded', { name }));
+          const uploaded = await api.upload(name, content, config.replace === true, maxBytes, { timeoutMs });
+          result = uploaded;
+          status.set(texts.ok('uploaded', { name: uploaded.name }));
         }
       }
       setOutput(RED, msg, outputProperty, result);

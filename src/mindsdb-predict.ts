@@ -1,4 +1,4 @@
-import { inputError, MindsDBError, parseExplainColumns, targetFromRows, type MindsDBClient, type Row } from './client';
+import { inputError, MindsDBError, parseExplainColumns, targetFromRows, withStoredName, type MindsDBClient, type Row } from './client';
 import { handleInput, timeoutFrom } from './runtime/input';
 import { MicroBatcher } from './runtime/micro-batcher';
 import { migrateConfig } from './runtime/migrations';
@@ -18,6 +18,23 @@ interface PredictJob {
   params?: Record<string, unknown>;
   rows: Row[];
   timeoutMs?: number;
+  /** The model's name as MindsDB stored it, once a prediction answered. */
+  stored?: string;
+}
+
+/**
+ * Predicts for `jobs` (one message's, or a batch's with the same project, model and params) with
+ * the model as MindsDB stored its name: as typed, or (after a 404) the one spelling the project
+ * lists that differs only in case (a model made by unquoted SQL as `MyModel` is stored as
+ * `mymodel`). A name given exactly as stored costs nothing more.
+ */
+async function predictStored(jobs: PredictJob[], rows: Row[], timeoutMs: number | undefined): Promise<Row[]> {
+  const { client, project, model, params } = jobs[0];
+  let stored = model;
+  const predictions = await withStoredName(client, { resource: 'model', project }, model,
+    (m) => { stored = m; return client.predict(project, m, rows, params, { timeoutMs }); }, { request: { timeoutMs } });
+  for (const job of jobs) job.stored = stored;
+  return predictions;
 }
 
 /** msg.payload: an object is one row, an array of objects is many. */
@@ -54,7 +71,7 @@ export = function register(RED: NodeAPI): void {
           // The batch waits no longer than its most impatient message allows.
           const timeouts = items.map((i) => i.input.timeoutMs).filter((t): t is number => t !== undefined);
           const timeoutMs = timeouts.length ? Math.min(...timeouts) : undefined;
-          return first.client.predict(first.project, first.model, rows, first.params, { timeoutMs });
+          return predictStored(items.map((i) => i.input), rows, timeoutMs);
         },
         (depth) => status.set(depth > 0 ? texts.waiting('queued', { count: depth }) : texts.ok('done')),
         // The server answered (a 4xx/5xx, an SQL-style error, a wrong row count): perhaps one bad
@@ -78,16 +95,17 @@ export = function register(RED: NodeAPI): void {
       const timeoutMs = timeoutFrom(msg);
 
       let predictions: Row[];
+      const job: PredictJob = { client, project, model, params, rows, timeoutMs };
       if (batcher) {
         const key = params === undefined ? `${project}\u0000${model}` : `${project}\u0000${model}\u0000${JSON.stringify(params)}`;
-        predictions = await batcher.add(key, { client, project, model, params, rows, timeoutMs }, rows.length);
+        predictions = await batcher.add(key, job, rows.length);
       } else {
         status.set(texts.busy('requesting'));
-        predictions = await client.predict(project, model, rows, params, { timeoutMs });
+        predictions = await predictStored([job], rows, timeoutMs);
         status.set(texts.ok('predicted', { count: predictions.length }));
       }
       parseExplainColumns(predictions, keepRaw);
-      const target = targetFromRows(predictions) ?? await client.modelTarget(project, model);
+      const target = targetFromRows(predictions) ?? await client.modelTarget(project, job.stored ?? model);
       setOutput(RED, msg, outputProperty, single ? predictions[0] : predictions);
       msg.mindsdb = { project, model, target, rows: predictions.length };
       send(msg);

@@ -1,4 +1,4 @@
-import { MindsDBClient, segment } from '../client';
+import { MindsDBClient, segment, storedNames } from '../client';
 import { DialogTarget, scrubbed } from './admin-target';
 import { isPlainObject as isObject } from './properties';
 import type { NodeAPI } from './red';
@@ -26,7 +26,8 @@ const names = (records: unknown): string[] =>
  * a route parameter such as "constructor" must not find Object.prototype's members.
  */
 const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
-  ['projects', async (c) => names(await c.request('GET', '/projects/'))],
+  // Not /projects/: it lists every project name lower-cased, even one MindsDB stored with capitals.
+  ['projects', async (c) => [...await storedNames(c, { resource: 'project' })].sort()],
   ['models', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/models`))],
   ['databases', async (c) => names(((await c.request('GET', '/databases/')) as Array<{ type?: string }> | null ?? [])
     .filter((d) => d && d.type !== 'system' && d.type !== 'project'))],

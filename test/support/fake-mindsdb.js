@@ -222,16 +222,17 @@ function createFakeMindsDB(options = {}) {
     return out;
   }
 
-  /** /api/files/ as 25.14.1 answers it (26.x: only file, source_type, original_file_name fields). */
+  /** /api/files/ as 25.14.1 answers it (26.x: only file, source_type, original_file_name fields; delete by any case). */
   function files(res, method, seg, entry, ct) {
     if (seg.length === 1 && seg[0] === '') {
       if (method === 'GET') { send(res, 200, [...state.files.values()].map((f) => ({ name: f.name, row_count: f.rows, columns: f.columns }))); return; }
       html405(res); return;
     }
     if (seg.length !== 1) { problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.'); return; }
+    // Both versions store an upload's name lower-cased; 25.14.1 deletes only by that exact spelling.
     const name = seg[0].toLowerCase();
     if (method === 'DELETE') {
-      if (!state.files.has(name)) { problem(res, 400, 'Error deleting file', `There was an error while trying to delete file with name '${seg[0]}'`); return; }
+      if (!state.files.has(name) || (!v26() && seg[0] !== name)) { problem(res, 400, 'Error deleting file', `There was an error while trying to delete file with name '${seg[0]}'`); return; }
       state.files.delete(name);
       send(res, 200, '', { 'content-type': 'application/json' });
       return;
@@ -362,7 +363,7 @@ function createFakeMindsDB(options = {}) {
 
   function databases(res, method, seg, body) {
     if (seg.length === 1 && seg[0] === '') {
-      if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, { name: 'mindsdb', type: 'project', engine: null }, ...[...state.databases.values()]]); return; }
+      if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, ...[...state.projects].map((name) => ({ name, type: 'project', engine: null })), ...[...state.databases.values()]]); return; }
       if (method === 'POST') {
         const d = body && body.database;
         if (!d) { problem(res, 400, 'Wrong argument', 'Please provide "database" with the request.'); return; }
@@ -476,7 +477,15 @@ function createFakeMindsDB(options = {}) {
       send(res, 200, modelRecord(v));
       return;
     }
+    if (rest.length === 2 && rest[1] === 'describe' && method === 'GET') {
+      // REST describe: the DESCRIBE rows as objects (needs a JSON body, checked above: 415 without one)
+      const v = trainedVersions && (versioned ? trainedVersions.find((x) => x.version === Number(versioned[2])) : trainedVersions.find((x) => x.active));
+      if (!v) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
+      send(res, 200, [Object.fromEntries(['TABLES', ...MODEL_COLUMNS].map((c, i) => [c, [[], ...modelRow(v)][i]]))]);
+      return;
+    }
     if (trainedVersions && rest.length === 1 && method === 'DELETE') { state.trained.delete(`${project}/${rest[0]}`); send(res, 204); return; }
+    if (rest.length === 1 && method === 'DELETE' && !state.models.has(`${project}/${rest[0]}`)) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
     const m = state.models.get(`${project}/${rest[0]}`);
     if (rest.length === 1 && method === 'GET') { m ? send(res, 200, { ...m, version: 1, active: true }) : problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
     if (rest.length === 2 && rest[1] === 'predict' && method === 'POST') {

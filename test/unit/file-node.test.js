@@ -58,7 +58,9 @@ describe('mindsdb-file node', function () {
     const m = await run({ payload: 'a\n3\n' });
     assert.equal(m.payload.replaced, true);
     assert.equal(fake.state.files.get('r').content.toString(), 'a\n3\n');
-    assert.deepEqual(fake.requests.slice(-3).map((r) => r.method), ['GET', 'DELETE', 'PUT']);
+    // list, delete the stored `r`, upload `R`, and read back the name MindsDB stored it under
+    assert.deepEqual(fake.requests.slice(-4).map((r) => `${r.method} ${r.path}`), ['GET /api/files/', 'DELETE /api/files/r', 'PUT /api/files/R', 'GET /api/files/']);
+    assert.equal(m.payload.table, 'files.r');
   });
 
   it('lists and deletes files; a missing file is a clear error', async () => {
@@ -72,7 +74,7 @@ describe('mindsdb-file node', function () {
   it('node fields win over msg.name', async () => {
     await load({ operation: 'delete', fileName: 'mine' });
     await fail({ name: 'theirs' });
-    assert.equal(fake.requests.at(-1).path, '/api/files/mine');
+    assert.deepEqual(fake.requests.filter((r) => r.method === 'DELETE').map((r) => r.path), ['/api/files/mine']);
   });
 
   it('never repeats an upload after a dropped connection (the server may have stored it)', async () => {

@@ -2,6 +2,7 @@ import { majorVersion } from './agent-body';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { inputError, MindsDBError, segment } from '../shared';
 import { SseParser } from '../answers';
+import { withStoredName } from './names';
 
 /** The message format every MindsDB version reads (26.x also takes role/content). */
 export interface AgentMessage {
@@ -56,18 +57,23 @@ const completionsPath = (project: string, agent: string) =>
  * is reported as it is. Only when the server has no plain completions route at all (404 without a
  * JSON body, or 405) is the question asked once through the streaming route instead.
  */
-export async function completeAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts?: RequestOptions): Promise<Completion> {
+export function completeAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts?: RequestOptions): Promise<Completion> {
+  // The agent as MindsDB stored its name: its 404 comes before any LLM call, so asking again is free.
+  return withStoredName(client, { resource: 'agent', project }, agent, (name) => completeAs(client, project, name, messages, opts), { request: opts });
+}
+
+async function completeAs(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts?: RequestOptions): Promise<Completion> {
   // MindsDB 26.1.0's plain endpoint fails every answered completion (500 KeyError 'trace_id'
   // after the LLM has answered); its stream works, so 26.x is asked there, once. An unknown
   // version keeps the plain endpoint.
   const version = await client.serverVersion(opts).catch(() => '');
-  if (majorVersion(version) >= 26) return streamAgent(client, project, agent, messages, () => undefined, opts);
+  if (majorVersion(version) >= 26) return streamAs(client, project, agent, messages, () => undefined, opts);
   let response: { message?: { content?: unknown } };
   try {
     response = await client.request<{ message?: { content?: unknown } }>('POST', completionsPath(project, agent), { messages }, opts);
   } catch (err) {
     if (err instanceof MindsDBError && err.kind === 'unsupported') {
-      return streamAgent(client, project, agent, messages, () => undefined, opts);
+      return streamAs(client, project, agent, messages, () => undefined, opts);
     }
     throw err;
   }
@@ -83,7 +89,13 @@ export async function completeAgent(client: MindsDBClient, project: string, agen
  * answer is `output` (MindsDB 25) or the text/content of a `type: "data"` chunk (26); the
  * stream ends at the first `type: "end"`; an in-band error ends it with an error.
  */
-export async function streamAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[],
+export function streamAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[],
+  onChunk: (chunk: Record<string, unknown>) => void, opts?: RequestOptions): Promise<Completion> {
+  // A missing agent is a 404 before the stream opens (no chunk sent yet), so asking again is safe.
+  return withStoredName(client, { resource: 'agent', project }, agent, (name) => streamAs(client, project, name, messages, onChunk, opts), { request: opts });
+}
+
+async function streamAs(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[],
   onChunk: (chunk: Record<string, unknown>) => void, opts?: RequestOptions): Promise<Completion> {
   const path = `${completionsPath(project, agent)}/stream`;
   const res = await client.stream('POST', path, { messages }, opts);

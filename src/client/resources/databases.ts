@@ -1,5 +1,6 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { MindsDBError, segment, refuseMaskedValues } from '../shared';
+import { withStoredName } from './names';
 
 export interface DatabaseSpec {
   name: string;
@@ -68,9 +69,15 @@ export class DatabasesApi {
     }
   }
 
-  async delete(name: string, opts?: RequestOptions): Promise<{ deleted: true; name: string }> {
-    await this.client.request('DELETE', `/databases/${segment(name, 'database name')}`, undefined, opts);
-    return { deleted: true, name };
+  /**
+   * MindsDB's GET and PUT find a database by any case, its DELETE only by the stored spelling
+   * (25.14.1 and 26.1.0: 400 "Database does not exists"), so a miss is tried once more with it.
+   */
+  delete(name: string, opts?: RequestOptions): Promise<{ deleted: true; name: string }> {
+    return withStoredName(this.client, { resource: 'database' }, name, async (stored) => {
+      await this.client.request('DELETE', `/databases/${segment(stored, 'database name')}`, undefined, opts);
+      return { deleted: true as const, name: stored };
+    }, { request: opts });
   }
 }
 

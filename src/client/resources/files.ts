@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MindsDBClient, RequestOptions } from '../connection';
-import { RawBody, inputError, MindsDBError, segment } from '../shared';
+import { RawBody, inputError, matchName, ambiguousNameError, MindsDBError, segment } from '../shared';
+import { hasCapitals, storedName, storedNames, withStoredName } from './names';
 
 /** What is uploaded: the bytes, and the file name whose extension tells MindsDB the format. */
 export interface FileContent {
@@ -131,22 +132,33 @@ export class FilesApi {
     return this.client.request<Json[]>('GET', '/files/', undefined, opts);
   }
 
+  /**
+   * Deletes a file by its name as stored: 25.14.1 deletes only by the exact stored spelling (an
+   * upload of `SensorLog` is stored as `sensorlog`), 26.1.0 by any case. A name with capitals is
+   * looked up first, so both versions delete and report the same file; a 400 for a lower-case
+   * name (a file made by SQL keeps its capitals) is tried once more with the listed spelling.
+   */
   async delete(name: string, opts?: RequestOptions): Promise<{ deleted: true; name: string }> {
+    const first = hasCapitals(name) ? await storedName(this.client, { resource: 'file' }, name, opts) : name;
     try {
-      await this.client.request('DELETE', `/files/${segment(name, 'file name')}`, undefined, opts);
+      return await withStoredName(this.client, { resource: 'file' }, first, async (stored) => {
+        await this.client.request('DELETE', `/files/${segment(stored, 'file name')}`, undefined, opts);
+        return { deleted: true as const, name: stored };
+      }, { missing: isMissingFile, request: opts });
     } catch (err) {
       // MindsDB answers a missing file with 400 "Error deleting file", not 404.
-      if (err instanceof MindsDBError && err.status === 400 && /error deleting file/i.test(err.serverMessage ?? '')) {
-        throw new MindsDBError(`file "${name}" does not exist (MindsDB answered: ${err.serverMessage})`, { ...err });
+      if (isMissingFile(err)) {
+        throw new MindsDBError(`file "${name}" does not exist (MindsDB answered: ${(err as MindsDBError).serverMessage})`, { ...(err as MindsDBError) });
       }
       throw err;
     }
-    return { deleted: true, name };
   }
 
   /**
    * Uploads `content` as files.<name>. With `replace`, an existing file of that name (MindsDB
-   * compares names without case) is deleted first; without it, an existing name is an error.
+   * compares names without case) is deleted first, by its stored spelling; without it, an existing
+   * name is an error. The result names the file and table as MindsDB stored them: 25.14.1 and
+   * 26.1.0 store an upload's name lower-cased, so a name with capitals is read back from the listing.
    */
   async upload(name: string, content: FileContent, replace: boolean, maxBytes: number, opts?: RequestOptions): Promise<UploadResult> {
     checkFileName(name);
@@ -156,9 +168,10 @@ export class FilesApi {
     const path = `/files/${segment(name, 'file name')}`;
     let replaced = false;
     if (replace) {
-      const existing = await this.list(opts);
-      if (Array.isArray(existing) && existing.some((f) => typeof f?.name === 'string' && f.name.toLowerCase() === name.toLowerCase())) {
-        await this.delete(name, opts);
+      const existing = matchName(name, await storedNames(this.client, { resource: 'file' }, opts));
+      if (existing.found === 'ambiguous') throw ambiguousNameError('file', name, undefined, existing.names);
+      if (existing.found !== 'none') {
+        await this.delete(existing.name, opts);
         replaced = true;
       }
     }
@@ -171,10 +184,22 @@ export class FilesApi {
     } catch (err) {
       throw explainUploadError(err, name);
     }
-    const result: UploadResult = { uploaded: true, name, table: `files.${name}`, bytes: content.data.length, replaced };
+    const stored = hasCapitals(name) ? await this.storedAfterUpload(name, opts) : name;
+    const result: UploadResult = { uploaded: true, name: stored, table: `files.${stored}`, bytes: content.data.length, replaced };
     if (content.rows !== undefined) result.rows = content.rows;
     return result;
   }
+
+  /** The spelling MindsDB gave an upload of `name` (it is listed by then), or `name` if it lists none. */
+  private async storedAfterUpload(name: string, opts?: RequestOptions): Promise<string> {
+    const match = matchName(name, await storedNames(this.client, { resource: 'file' }, opts));
+    return match.found === 'exact' || match.found === 'case' ? match.name : name;
+  }
+}
+
+/** MindsDB answers a delete of a file it does not have (or not by that spelling) with 400 "Error deleting file". */
+function isMissingFile(err: unknown): boolean {
+  return err instanceof MindsDBError && err.status === 400 && /error deleting file/i.test(err.serverMessage ?? '');
 }
 
 function megabytes(n: number): string {

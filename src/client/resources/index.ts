@@ -19,3 +19,5 @@ export { ModelsApi, createModelSql } from './models';
 export type { TrainSpec, UpdateSpec, TrainingRun, WaitOptions, AbortLike } from './models';
 export { KnowledgeBasesApi, knowledgeInsert } from './knowledge-bases';
 export type { KnowledgeInsert, SearchRequest, SearchAnswer } from './knowledge-bases';
+export { storedNames, storedName, withStoredName, withStoredNames, isNoSuchName, hasCapitals } from './names';
+export type { NamedResource, NameScope, StoredNameOptions } from './names';

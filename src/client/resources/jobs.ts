@@ -1,6 +1,7 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { inputError, MindsDBError, segment } from '../shared';
 import { ResourcesApi } from './records';
+import { withStoredName } from './names';
 
 /** What a job is made of; the server's own field names. */
 export interface JobSpec {
@@ -90,7 +91,8 @@ export class JobsApi {
   }
 
   history(project: string, name: string, opts?: RequestOptions): Promise<unknown> {
-    return this.client.request('GET', `/projects/${segment(project, 'project')}/jobs/${segment(name, 'job name')}/history`, undefined, opts);
+    return withStoredName(this.client, { resource: 'job', project }, name,
+      (stored) => this.client.request('GET', `/projects/${segment(project, 'project')}/jobs/${segment(stored, 'job name')}/history`, undefined, opts), { request: opts });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { type Row, ident, inputError, MindsDBError, isPlainObject } from '../shared';
 import { ResourcesApi } from './records';
+import { withStoredNames } from './names';
 import { rowsToObjects } from '../answers';
 
 /**
@@ -99,9 +100,12 @@ export class KnowledgeBasesApi {
       if (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > 100_000) throw inputError(`the search limit must be a whole number from 1 to 100000 (got ${req.limit})`);
       limit = ` LIMIT ${req.limit}`;
     }
-    const sql = `SELECT * FROM ${ident(project, 'the project')}.${ident(name, 'the knowledge base name')} WHERE ${where}${limit}`;
+    // In SQL, MindsDB finds the project and the knowledge base only by their exact stored names.
+    const select = (p: string, kb: string) => this.client.sql({
+      query: `SELECT * FROM ${ident(p, 'the project')}.${ident(kb, 'the knowledge base name')} WHERE ${where}${limit}`, params, context: { db: p },
+    }, opts);
     try {
-      const answer = await this.client.sql({ query: sql, params, context: { db: project } }, opts);
+      const answer = await withStoredNames(this.client, { resource: 'knowledge_base', project }, name, select, { request: opts });
       return { rows: answer.type === 'table' ? rowsToObjects(answer.column_names, answer.data) : [], columns: answer.column_names };
     } catch (err) {
       if (err instanceof MindsDBError && err.kind === 'sql' && /not found|does not exist|unknown/i.test(err.serverMessage ?? '')) {

@@ -1,15 +1,17 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
-import { type Row, ident, inputError, MindsDBError, segment, sqlLiteral } from '../shared';
+import { type Row, ident, inputError, MindsDBError, segment, sqlLiteral, matchName, ambiguousNameError } from '../shared';
 import { rowsToObjects } from '../answers';
+import { withStoredName, withStoredNames } from './names';
 
 /**
  * Models: train, retrain, finetune, describe, versions, activate, delete, and waiting for training.
- * Reads go through REST (`GET /projects/{p}/models[/{m}[.{v}]]`). Writes go through SQL
- * (`CREATE MODEL`, `RETRAIN`, `FINETUNE`, `DESCRIBE`, `SET active`, `DROP MODEL p.m.v`): MindsDB has
- * no REST route for most of them, its REST train needs a two-part model name, its REST describe
- * needs a JSON body on a GET, and its REST delete of one version answers 500 (25.14.1).
+ * Reads go through REST (`GET /projects/{p}/models[/{m}[.{v}]]`, and `…/describe` with a `{}`
+ * body: SQL's DESCRIBE lower-cases the name). Writes go through SQL (`CREATE MODEL`, `RETRAIN`,
+ * `FINETUNE`, `SET active`, `DROP MODEL p.m.v`): MindsDB has no REST route for most of them, its
+ * REST train needs a two-part model name, and its REST delete of one version answers 500 (25.14.1).
  * Names are quoted as identifiers, values in USING as SQL literals; the training SELECT is the
- * user's own SQL, as in the sql node.
+ * user's own SQL, as in the sql node. Every call names the model and project as MindsDB stored
+ * them (./names.ts): a model made by unquoted SQL as `MyModel` is stored as `mymodel`.
  */
 
 /** The fields of a CREATE MODEL built by the node. */
@@ -105,10 +107,13 @@ export class ModelsApi {
     return (Array.isArray(all) ? all : []).filter((m) => m && m.active === true);
   }
 
-  /** Every version of one model, oldest first. */
+  /** Every version of one model (by its stored name: exactly as typed, else its one case variant), oldest first. */
   async versions(project: string, model: string, opts?: RequestOptions): Promise<Json[]> {
     const all = await this.client.request<Json[]>('GET', this.base(project), undefined, opts);
-    const mine = (Array.isArray(all) ? all : []).filter((m) => typeof m?.name === 'string' && m.name.toLowerCase() === model.toLowerCase());
+    const records = (Array.isArray(all) ? all : []).filter((m) => typeof m?.name === 'string');
+    const match = matchName(model, records.map((m) => m.name as string));
+    if (match.found === 'ambiguous') throw ambiguousNameError('model', model, `project \`${project}\``, match.names);
+    const mine = match.found === 'none' ? [] : records.filter((m) => m.name === match.name);
     if (mine.length === 0) {
       throw new MindsDBError(`model "${model}" does not exist in project "${project}"`, { kind: 'http', status: 404, method: 'GET', path: this.base(project) });
     }
@@ -117,49 +122,75 @@ export class ModelsApi {
 
   /** One model (its active version) or one version of it. */
   get(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Json> {
+    return withStoredName(this.client, { resource: 'model', project }, model, (m) => this.getExactly(project, m, version, opts), { request: opts });
+  }
+
+  /** `get` of a name known to be stored so (the poll of a training run: no lookup on every poll). */
+  private getExactly(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Json> {
     const name = version === undefined ? model : `${model}.${version}`;
     return this.client.request<Json>('GET', `${this.base(project)}/${segment(name, 'model name')}`, undefined, opts);
   }
 
-  /** DESCRIBE: what the engine says about the model (rows as objects). */
+  /**
+   * DESCRIBE: what the engine says about the model (rows as objects). Through REST
+   * (`GET …/describe` with a `{}` body), not SQL: SQL's DESCRIBE lower-cases the model's name on
+   * 25.14.1 and 26.1.0, so it never finds a model stored with capitals.
+   */
   async describe(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Row[]> {
-    const target = `${ident(project, 'the project')}.${ident(model, 'the model name')}${version === undefined ? '' : `.${ident(String(version), 'the version')}`}`;
-    return this.rows(`DESCRIBE ${target}`, project, opts);
+    const rows = await withStoredName(this.client, { resource: 'model', project }, model, (m) => {
+      const name = version === undefined ? m : `${m}.${version}`;
+      return this.client.request<unknown>('GET', `${this.base(project)}/${segment(name, 'model name')}/describe`, {}, opts);
+    }, { request: opts });
+    if (!Array.isArray(rows)) throw new MindsDBError('MindsDB answered describe without a list of rows', { kind: 'invalid-response', method: 'GET', path: `${this.base(project)}/…/describe` });
+    return rows as Row[];
   }
 
   /** CREATE MODEL, from the node's fields or from a whole statement; training goes on in MindsDB. */
   async train(project: string, what: TrainSpec | { statement: string }, opts?: RequestOptions): Promise<TrainingRun> {
-    const sql = 'statement' in what ? checkStatement(what.statement) : createModelSql(project, what);
-    if (!('statement' in what) && !hasEngine(what)) await this.requireDefaultEngine(opts);
-    return this.started(await this.rows(sql, project, opts), project, 'CREATE MODEL');
+    if ('statement' in what) return this.started(await this.rows(checkStatement(what.statement), project, opts), project, 'CREATE MODEL');
+    if (!hasEngine(what)) await this.requireDefaultEngine(opts);
+    // The project goes into the SQL, where MindsDB finds it only by its stored name.
+    return withStoredName(this.client, { resource: 'project' }, project,
+      async (p) => this.started(await this.rows(createModelSql(p, what), p, opts), p, 'CREATE MODEL'), { request: opts });
   }
 
   /** RETRAIN: a new version, from the model's own data query unless new data is given. */
   async retrain(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
-    const sql = `RETRAIN ${ident(project, 'the project')}.${ident(model, 'the model name')}${fromClause(spec.database, spec.select, false, 'RETRAIN')}${usingClause(spec.using ?? {})}`;
-    return this.started(await this.rows(sql, project, opts), project, 'RETRAIN');
+    const tail = `${fromClause(spec.database, spec.select, false, 'RETRAIN')}${usingClause(spec.using ?? {})}`;
+    return this.inSql(project, model, async (p, m) => this.started(await this.rows(`RETRAIN ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'RETRAIN'), opts);
   }
 
   /** FINETUNE: a new version trained further on new data (the engine must support it). */
   async finetune(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
-    const sql = `FINETUNE ${ident(project, 'the project')}.${ident(model, 'the model name')}${fromClause(spec.database, spec.select, true, 'FINETUNE')}${usingClause(spec.using ?? {})}`;
-    return this.started(await this.rows(sql, project, opts), project, 'FINETUNE');
+    const tail = `${fromClause(spec.database, spec.select, true, 'FINETUNE')}${usingClause(spec.using ?? {})}`;
+    return this.inSql(project, model, async (p, m) => this.started(await this.rows(`FINETUNE ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'FINETUNE'), opts);
   }
 
   /** Makes `version` the one predictions use. */
   async activate(project: string, model: string, version: number, opts?: RequestOptions): Promise<Json> {
-    await this.rows(`SET active ${ident(project, 'the project')}.${ident(model, 'the model name')}.${ident(String(version), 'the version')}`, project, opts);
-    return this.get(project, model, version, opts);
+    return this.inSql(project, model, async (p, m) => {
+      await this.rows(`SET active ${ident(p, 'the project')}.${ident(m, 'the model name')}.${ident(String(version), 'the version')}`, p, opts);
+      return this.getExactly(p, m, version, opts);
+    }, opts);
   }
 
-  /** Deletes the model with every version, or one (inactive) version. */
+  /** Deletes the model with every version, or one (inactive) version; the answer names it as stored. */
   async delete(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Json> {
     if (version === undefined) {
-      await this.client.request('DELETE', `${this.base(project)}/${segment(model, 'model name')}`, undefined, opts);
-    } else {
-      await this.rows(`DROP MODEL ${ident(project, 'the project')}.${ident(model, 'the model name')}.${ident(String(version), 'the version')}`, project, opts);
+      return withStoredName(this.client, { resource: 'model', project }, model, async (m) => {
+        await this.client.request('DELETE', `${this.base(project)}/${segment(m, 'model name')}`, undefined, opts);
+        return { deleted: true, project, model: m };
+      }, { request: opts });
     }
-    return version === undefined ? { deleted: true, project, model } : { deleted: true, project, model, version };
+    return this.inSql(project, model, async (p, m) => {
+      await this.rows(`DROP MODEL ${ident(p, 'the project')}.${ident(m, 'the model name')}.${ident(String(version), 'the version')}`, p, opts);
+      return { deleted: true, project: p, model: m, version };
+    }, opts);
+  }
+
+  /** A statement naming `project`.`model`: MindsDB's SQL finds both only by their stored names. */
+  private inSql<T>(project: string, model: string, call: (project: string, model: string) => Promise<T>, opts?: RequestOptions): Promise<T> {
+    return withStoredNames(this.client, { resource: 'model', project }, model, call, { request: opts });
   }
 
   /**
@@ -175,7 +206,7 @@ export class ModelsApi {
     let status = 'unknown';
     for (;;) {
       if (w.signal?.aborted) throw aborted(label);
-      const record = await this.get(run.project, run.model, run.version, { timeoutMs: w.timeoutMs });
+      const record = await this.getExactly(run.project, run.model, run.version, { timeoutMs: w.timeoutMs });
       status = typeof record?.status === 'string' ? record.status : 'unknown';
       const seconds = Math.round((Date.now() - started) / 1000);
       w.onProgress?.(status, seconds);

@@ -1,6 +1,7 @@
 import { agentBody } from './agent-body';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { inputError, MindsDBError, segment, refuseMaskedValues } from '../shared';
+import { storedName, withStoredName, type NameScope } from './names';
 
 export type ResourceKind = 'chatbot' | 'skill' | 'agent' | 'job' | 'knowledge_base';
 export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
@@ -62,7 +63,22 @@ type Json = Record<string, unknown>;
 export class ResourcesApi {
   constructor(private readonly client: MindsDBClient) {}
 
+  /**
+   * Runs the operation on the record as MindsDB stored its name (./names.ts): a get, update or
+   * delete that misses is tried once more with the one spelling the server lists that differs
+   * only in case. An update that would create what it does not find (a chatbot's or skill's PUT)
+   * looks the name up first, so it changes the stored record instead of making a second one.
+   */
   async run(kind: ResourceKind, operation: ResourceOperation, req: ResourceRequest, opts?: RequestOptions): Promise<unknown> {
+    if (req.name === undefined || (operation !== 'get' && operation !== 'update' && operation !== 'delete')) return this.runAs(kind, operation, req, opts);
+    const scope: NameScope = { resource: kind, project: req.project };
+    if (operation === 'update' && RESOURCES[kind].updateCreates) {
+      return this.runAs(kind, operation, { ...req, name: await storedName(this.client, scope, req.name, opts) }, opts);
+    }
+    return withStoredName(this.client, scope, req.name, (name) => this.runAs(kind, operation, { ...req, name }, opts), { request: opts });
+  }
+
+  private async runAs(kind: ResourceKind, operation: ResourceOperation, req: ResourceRequest, opts?: RequestOptions): Promise<unknown> {
     const spec = RESOURCES[kind];
     const base = `/projects/${segment(req.project, 'project')}/${spec.collection}`;
     const item = () => `${base}/${segment(req.name, `${kind} name`)}`;
@@ -116,7 +132,8 @@ export class ResourcesApi {
 
   /** The server cannot filter skills by agent; each skill lists its agents' ids in agent_ids. */
   private async attachedTo(skills: Json[], project: string, agent: string, opts?: RequestOptions): Promise<Json[]> {
-    const record = await this.client.request<Json>('GET', `/projects/${segment(project, 'project')}/agents/${segment(agent, 'agent')}`, undefined, opts);
+    const record = await withStoredName(this.client, { resource: 'agent', project }, agent,
+      (name) => this.client.request<Json>('GET', `/projects/${segment(project, 'project')}/agents/${segment(name, 'agent')}`, undefined, opts), { request: opts });
     const id = record?.id;
     return (Array.isArray(skills) ? skills : []).filter((s) => Array.isArray(s.agent_ids) && s.agent_ids.some((a) => String(a) === String(id)));
   }

@@ -1,7 +1,7 @@
 /**
  * What every layer of the client shares: errors, small value types, path segments, redaction of
- * secrets, and SQL text (quoting for MindsDB's lexer, bound parameters). Imports nothing else of
- * the client.
+ * secrets, the rule for a name MindsDB stored in another case, and SQL text (quoting for MindsDB's
+ * lexer, bound parameters). Imports nothing else of the client.
  */
 export { MindsDBError, inputError } from './errors';
 export type { MindsDBErrorKind, MindsDBErrorInit } from './errors';
@@ -12,3 +12,5 @@ export { Redactor, redactSecretFields, refuseMaskedValues, maskedValuePaths, isS
 export { positionalToNamed } from './sql-params';
 export { ident, sqlLiteral } from './sql-text';
 export { RawBody } from './raw-body';
+export { matchName, foldCase, storedNameText, ambiguousNameError } from './names';
+export type { NameMatch } from './names';
