@@ -22,6 +22,7 @@ const ALLOWED = [
   /^nodes\/locales\/[\w-]+\/mindsdb-[\w-]+\.(html|json)$/,
   /^nodes\/icons\/mindsdb-[\w-]+\.svg$/,
   /^resources\/[\w-]+\.js$/,
+  /^nodes\/schema\/[\w-]+\.js$/,
   /^examples\/[\w-]+\.json$/,
 ];
 
