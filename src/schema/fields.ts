@@ -1,12 +1,14 @@
 /**
  * The kinds of field a node's saved configuration is made of. Each kind says, once, for both sides:
  * - what the editor saves: its entries in the dialog's `defaults` (a TypedInput saves two
- *   properties, its value and its type), with the dialog's check as data (`Check`);
+ *   properties, its value and its type), with the dialog's check as data (`Check`, turned into a
+ *   `validate` function by resources/mindsdb-editor.js);
  * - how the runtime reads a saved flow: an older flow lacks newer fields (→ the declared default),
  *   a number typed into a dialog is saved as text, a hand-written flow may hold anything (a value
  *   the kind refuses → the declared default, and the reason, so the node can warn once).
  *
- * Numbers follow one rule (`NumberRule`, `numberOf`), for the dialog's check and the runtime alike.
+ * Numbers follow one rule on both sides (`NumberRule`, `numberOf`): the dialog's check and the
+ * runtime accept exactly the same values (test/unit/node-schema.test.js probes both).
  */
 
 /** TypedInput type names that Node-RED's RED.util.evaluateNodeProperty understands. */
@@ -31,8 +33,9 @@ export interface NumberRule {
 }
 
 /**
- * A dialog check, as data. Its first key names it; the message it shows is the catalogue's
- * `errors.<field>` (or `errors.<error>` when a field says so).
+ * A dialog check, as data. Its first key names it: resources/mindsdb-editor.js (`CHECKS`)
+ * implements each one, and the message it shows is the catalogue's `errors.<field>` (or
+ * `errors.<error>` when a field says so).
  */
 export type Check =
   /** The value of a TypedInput whose type is saved in `typedInput`; with `jsonObject`, a json-typed value must be blank or a JSON object; with `noExtension`, a str-typed value must not end in an extension. */

@@ -1,15 +1,25 @@
 /**
- * Every node type's saved configuration, declared once. The runtime reads each node's config
- * through it, typed, with the declared defaults for what a flow lacks (`readConfig` in
- * src/runtime/config.ts), so node files never restate a fallback. The dialogs in nodes/*.html
- * still write the same defaults out themselves.
+ * Every node type's saved configuration, declared once. From this table:
+ * - the runtime reads each node's config typed, with the declared defaults for what a flow lacks
+ *   (`readConfig` in src/runtime/config.ts), so node files never restate a fallback;
+ * - the build writes each type's editor `defaults` and `credentials` to
+ *   resources/mindsdb-defaults.js (scripts/editor-defaults.mjs); every dialog registers those
+ *   and builds its rows from them (resources/mindsdb-editor.js), and
+ *   test/unit/node-schema.test.js runs each nodes/<type>.html and fails when a dialog and the
+ *   runtime disagree.
  *
  * To add a node type:
  * 1. declare it here, fields in dialog order (`...head()` first and `outputProperty` last, as the
  *    other action nodes do), and add it to SCHEMAS;
  * 2. in its node file: `const config = startNode(RED, this, ITS_NODE, saved)` (typed by
  *    `ConfigOf<typeof ITS_NODE>`) and `registerNodeType(RED, ITS_NODE, ctor)`, which takes the
- *    type's name and credentials from here.
+ *    type's name and credentials from here;
+ * 3. in nodes/<type>.html: the literal registerType (category, color, icon, inputs, outputs) with
+ *    `...MindsDBEditor.actionNode("<type>", {…})` (`resourceNode` for a node with an operation, a
+ *    project and an item name), then `MindsDBEditor.buildForm("<type>")`, and a template of rows
+ *    `<div class="form-row" data-row="<field>"></div>` (buildForm in resources/mindsdb-editor.js
+ *    says what a row may add); its catalogue has `label.<field>` for each row;
+ * 4. `npm run build`: the node-schema test then checks the new type like the others.
  * When a field changes meaning later: raise the declaration's version and add a step in
  * src/runtime/migrations.ts.
  */
