@@ -4,7 +4,7 @@ import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
 import { operationOf, operationsOf } from './runtime/operation';
 import { setOutput } from './runtime/output';
-import { describeType, isPlainObject, nameFrom } from './runtime/properties';
+import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -65,7 +65,7 @@ export = function register(RED: NodeAPI): void {
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const api = new KnowledgeBasesApi(clientFor(RED, config.server));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'knowledge base');
-      const project = await nameFrom(RED, node, config.project, msg, 'project') ?? 'mindsdb';
+      const project = await projectFrom(RED, node, config.project, msg);
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
       const kb = name as string;

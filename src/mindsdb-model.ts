@@ -4,7 +4,7 @@ import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
 import { operationOf, operationsOf } from './runtime/operation';
 import { setOutput } from './runtime/output';
-import { describeType, isPlainObject, jsonObjectText, nameFrom } from './runtime/properties';
+import { describeType, isPlainObject, jsonObjectText, nameFrom, projectFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -68,7 +68,7 @@ export = function register(RED: NodeAPI): void {
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const api = new ModelsApi(clientFor(RED, config.server));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'model');
-      const project = await nameFrom(RED, node, config.project, msg, 'project') ?? 'mindsdb';
+      const project = await projectFrom(RED, node, config.project, msg);
       const model = await nameFrom(RED, node, config.model, msg, 'model');
       const timeoutMs = timeoutFrom(msg);
       const opts = { timeoutMs };

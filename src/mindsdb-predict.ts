@@ -4,7 +4,7 @@ import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
 import { MicroBatcher } from './runtime/micro-batcher';
 import { setOutput } from './runtime/output';
-import { describeType, evaluateProperty, isPlainObject, nameFrom } from './runtime/properties';
+import { describeType, evaluateProperty, isPlainObject, nameFrom, projectFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { STATUS, ThrottledStatus } from './runtime/status';
@@ -62,7 +62,7 @@ export = function register(RED: NodeAPI): void {
 
     handleInput(node, status, async (msg: Msg, send: Send) => {
       const client = clientFor(RED, config.server);
-      const project = await nameFrom(RED, node, config.project, msg, 'project') ?? 'mindsdb';
+      const project = await projectFrom(RED, node, config.project, msg);
       const model = await nameFrom(RED, node, config.model, msg, 'model');
       if (!model) throw inputError('no model: set it in the node or in msg.model');
       const { rows, single } = rowsFrom(msg.payload);

@@ -1,7 +1,7 @@
 import { describeType, inputError, isPlainObject } from '../client';
 
 export { isPlainObject, describeType } from '../client';
-import type { Typed } from '../schema';
+import { DEFAULT_PROJECT, type Typed } from '../schema';
 import type { Msg, Node, NodeAPI } from './red';
 
 /**
@@ -60,4 +60,9 @@ export function jsonObjectText(text: string, what: string): Record<string, unkno
   try { parsed = JSON.parse(text); } catch { throw inputError(`${what} are not valid JSON`); }
   if (!isPlainObject(parsed)) throw inputError(`${what} must be a JSON object`);
   return parsed;
+}
+
+/** The project a message is about: the node's Project, else msg.project, else MindsDB's default project. */
+export async function projectFrom(RED: NodeAPI, node: Node, field: Typed, msg: Msg): Promise<string> {
+  return await nameFrom(RED, node, field, msg, 'project') ?? DEFAULT_PROJECT;
 }

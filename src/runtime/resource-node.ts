@@ -7,7 +7,7 @@ import { startNode, type SavedConfig } from './config';
 import { handleInput, timeoutFrom } from './input';
 import { setOutput } from './output';
 import { operationOf, operationsOf } from './operation';
-import { isPlainObject, msgText, nameFrom, nonEmptyString } from './properties';
+import { isPlainObject, msgText, nameFrom, projectFrom, nonEmptyString } from './properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from './red';
 
 /** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
@@ -37,7 +37,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
       const operation = operationOf(config.operation, msg, operations, kind);
       // Node fields win; a msg field fills a blank one and must then be text (a number or object
       // silently becoming "mindsdb" could point a delete at the default project).
-      const project = await nameFrom(RED, node, config.project, msg, 'project') ?? 'mindsdb';
+      const project = await projectFrom(RED, node, config.project, msg);
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);

@@ -30,8 +30,10 @@ import { defineNode, type NodeSchema } from './node-schema';
 const head = () => ({ server: configNode('mindsdb-server', true), name: text() });
 /** A whole number from 1 (sizes, counts, times). */
 const count = (value: number) => number(value, { integer: true, min: 1 });
-/** A record's project, "mindsdb" unless the flow says otherwise (msg, flow, global, env). */
-const project = () => typed('mindsdb', 'str');
+/** The project MindsDB puts records in unless told otherwise: a new node's Project, and what a blank one and a blank msg.project mean. */
+export const DEFAULT_PROJECT = 'mindsdb';
+/** A record's project (a TypedInput: msg, flow, global or env may say it). */
+const project = () => typed(DEFAULT_PROJECT, 'str');
 /** A name the node may leave blank for msg.<name> to fill. */
 const name = () => typed('', 'str');
 
