@@ -1,7 +1,9 @@
 /*
- * Editor helpers shared by every MindsDB node's edit dialog. Node-RED serves this file from the
- * package's resources/ folder and loads it before it runs the nodes' own editor scripts, so each
- * node's .html holds only what is particular to that node.
+ * Editor code shared by every MindsDB node's edit dialog. Node-RED serves this file from the
+ * package's resources/ folder, with resources/mindsdb-defaults.js (each node type's declaration,
+ * written by the build from src/schema/nodes.ts), and runs a node's own editor script only once
+ * both have loaded, so each node's .html holds only what is particular to that node: the literal
+ * registerType the Flow Library reads, and its dialog template as a list of rows (buildForm).
  */
 (function (global) {
     "use strict";
@@ -30,22 +32,242 @@
         });
     }
 
-    /** A validator: a whole number >= min, or a ${ENV_VAR} (Node-RED substitutes it when the flow starts). */
-    function wholeNumber(t, min, errorKey) {
+    /** A dialog value as trimmed text ("" for nothing). */
+    function textOf(v) {
+        return String(v === undefined || v === null ? "" : v).trim();
+    }
+
+    /**
+     * Whether `s` is a number under `rule` ({integer, min, max, above}): the same patterns and
+     * bounds as the runtime's numberOf (src/schema/fields.ts), so the dialog and the runtime
+     * accept the same values.
+     */
+    function numberFits(s, rule) {
+        if (!(rule.integer ? /^\d+$/ : /^(\d+\.?\d*|\.\d+)$/).test(s)) { return false; }
+        var n = Number(s);
+        return isFinite(n) &&
+            (rule.min === undefined || n >= rule.min) &&
+            (rule.max === undefined || n <= rule.max) &&
+            (rule.above === undefined || n > rule.above);
+    }
+
+    /** The type a TypedInput has in the open dialog, else as saved, else `fallback`. */
+    function liveType(node, typeField, fallback) {
+        return $("#node-input-" + typeField).val() || (node && node[typeField]) || fallback;
+    }
+
+    /**
+     * The dialog checks a declaration names (`Check` in src/schema/fields.ts). Each gets the check,
+     * the value and the node, and says whether the value passes; one that returns a function hands
+     * the decision to that validator (Node-RED's own TypedInput check, with its own message).
+     */
+    var CHECKS = {
+        number: function (c, v) {
+            if (v === undefined) { return true; } // flows saved before the field existed
+            var s = textOf(v);
+            if (s === "") { return c.blank === true; }
+            return ENV_REFERENCE.test(s) || numberFits(s, c.number);
+        },
+        oneOf: function (c, v) {
+            return (c.optional && v === undefined) || c.oneOf.indexOf(v) !== -1;
+        },
+        jsonObject: function (c, v) {
+            return blankOrJsonObject(v);
+        },
+        url: function (c, v) {
+            var s = textOf(v);
+            return ENV_REFERENCE.test(s) || /^https?:\/\/[^\s\/?#]+/i.test(s);
+        },
+        apiPrefix: function (c, v) {
+            var s = textOf(v);
+            return s === "" || ENV_REFERENCE.test(s) || (/^\//.test(s) && !/[\s?#]/.test(s));
+        },
+        pattern: function (c, v) {
+            var s = textOf(v);
+            return s === "" || new RegExp(c.pattern, "i").test(s);
+        },
+        msgProperty: function () {
+            return RED.validators.typedInput({ type: "msg", allowBlank: true, allowUndefined: true });
+        },
+        typedInput: function (c, v, node) {
+            var type = liveType(node, c.typedInput, "str");
+            if (c.jsonObject && type === "json") { return blankOrJsonObject(v); }
+            // MindsDB refuses a file name with an extension: the file becomes the table files.<name>.
+            if (c.noExtension && type === "str" && /[^.]\.[^.]+$/.test(textOf(v))) { return false; }
+            return RED.validators.typedInput({ typeField: c.typedInput, allowBlank: true, allowUndefined: true });
+        }
+    };
+
+    /** The `validate` function of a declared property: its check (named by the check's first key), its message from the catalogue's errors. */
+    function validator(t, key, entry) {
+        var name = Object.keys(entry.check)[0];
+        var errorKey = "errors." + (entry.error || key);
         return function (v, opt) {
-            if (v === undefined) { return true; }
-            var s = String(v === null ? "" : v).trim();
-            if (ENV_REFERENCE.test(s) || (/^\d+$/.test(s) && Number(s) >= min)) { return true; }
-            return opt ? t("errors." + errorKey) : false;
+            var verdict = CHECKS[name](entry.check, v, this);
+            if (typeof verdict === "function") { return verdict.call(this, v, opt); }
+            return verdict ? true : (opt ? t(errorKey) : false);
         };
     }
 
-    /** A validator: one of the given values (undefined too, when `optional`: older flows lack it). */
-    function oneOf(t, values, errorKey, optional) {
-        return function (v, opt) {
-            if ((optional && v === undefined) || values.indexOf(v) !== -1) { return true; }
-            return opt ? t("errors." + errorKey) : false;
-        };
+    /** What each node type declares (MindsDBEditor.defaults), for its dialog rows. */
+    var declared = {};
+    /** The fields each node type's dialog edits in a SQL code editor (its `data-editor` rows). */
+    var editorRows = {};
+
+    /**
+     * A node type's declaration as the build wrote it (resources/mindsdb-defaults.js, from
+     * src/schema/nodes.ts). Each .html loads that file beside this one; Node-RED runs a node's
+     * inline scripts only once every script it names has loaded, in whatever order they came.
+     */
+    function declaration(type) {
+        var all = global.MindsDBDeclarations;
+        if (!all || !all[type]) { throw new Error(type + ": no declaration in resources/mindsdb-defaults.js (run npm run build)"); }
+        return all[type];
+    }
+
+    /**
+     * A node type's `defaults` for registerType: Node-RED's value, type and required as declared,
+     * and each declared `check` turned into a `validate` function.
+     */
+    function defaults(type) {
+        var spec = declaration(type).defaults;
+        var t = catalogue(type);
+        var out = {};
+        Object.keys(spec).forEach(function (key) {
+            var entry = spec[key];
+            var d = { value: entry.value };
+            if (entry.type !== undefined) { d.type = entry.type; }
+            if (entry.required !== undefined) { d.required = entry.required; }
+            if (entry.check) { d.validate = validator(t, key, entry); }
+            out[key] = d;
+        });
+        declared[type] = spec;
+        return out;
+    }
+
+    /** A node type's `credentials` for registerType, as declared. */
+    function credentials(type) {
+        return JSON.parse(JSON.stringify(declaration(type).credentials));
+    }
+
+    /** The icon of a row when the template names none: the rows every dialog has look alike. */
+    var ROW_ICONS = { server: "server", name: "tag", outputProperty: "sign-out", operation: "wrench", project: "folder-o" };
+
+    /** The markup inside one dialog row (see buildForm), from what the declaration says the field is. */
+    function rowMarkup(type, row, field, entry, credential, prefix) {
+        entry = entry || {};
+        var t = catalogue(type);
+        var id = prefix + field;
+        var icon = row.attr("data-icon") || ROW_ICONS[field] || "pencil";
+        var label = '<label for="' + id + '"><i class="fa fa-' + icon + '"></i> <span data-i18n="' + type + ".label." + field + '"></span></label>';
+        var placeholderKey = type + ".placeholder." + field;
+        var placeholder = t("placeholder." + field) !== placeholderKey ? ' data-i18n="[placeholder]' + placeholderKey + '"' : "";
+        var width = ' style="width: ' + (row.attr("data-width") || "70%") + ';"';
+        var unit = row.attr("data-unit") ? ' <span data-i18n="' + type + ".label." + row.attr("data-unit") + '"></span>' : "";
+        var also = row.attr("data-also");
+        if (also) {
+            // A second, short field in the same row (host and port, limit and threshold).
+            var alsoKey = type + ".placeholder." + also;
+            return label + '<input type="text" id="' + id + '" style="width: ' + (row.attr("data-width") || "80px") + ';"' + placeholder + ">" +
+                '<label for="' + prefix + also + '" style="margin-left: 10px; width: auto;" data-i18n="' + type + ".label." + also + '"></label>' +
+                '<input type="text" id="' + prefix + also + '" style="width: 80px;"' + (t("placeholder." + also) !== alsoKey ? ' data-i18n="[placeholder]' + alsoKey + '"' : "") + ">";
+        }
+        if (credential) {
+            return label + '<input type="' + (credential.type === "password" ? "password" : "text") + '" id="' + id + '"' + width + ' autocomplete="off"' + placeholder + ">";
+        }
+        if (entry.type) { return label + '<input type="text" id="' + id + '">'; }
+        if (typeof entry.value === "boolean") {
+            return '<label>&nbsp;</label><input type="checkbox" id="' + id + '" style="display: inline-block; width: auto; vertical-align: top;">' +
+                '<label for="' + id + '" style="width: auto;" data-i18n="' + type + ".label." + field + '"></label>';
+        }
+        var check = entry.check || {};
+        if (check.oneOf) {
+            var labels = row.attr("data-labels") || (field === "operation" ? "op" : field);
+            return label + '<select id="' + id + '"' + width + ">" + check.oneOf.map(function (v) {
+                return '<option value="' + v + '" data-i18n="' + type + ".label." + labels + v.charAt(0).toUpperCase() + v.slice(1) + '"></option>';
+            }).join("") + "</select>";
+        }
+        if (check.typedInput) {
+            return label + '<input type="text" id="' + id + '"' + width + placeholder + '><input type="hidden" id="' + id + 'Type">';
+        }
+        if (check.number) {
+            return label + '<input type="text" id="' + id + '" style="width: ' + (row.attr("data-width") || "100px") + ';"' + placeholder + ">" + unit;
+        }
+        var list = row.attr("data-list");
+        if (list) {
+            // Suggestions the browser offers under a free text field (engines, providers, schedules).
+            return label + '<input type="text" id="' + id + '" list="' + id + '-list"' + width + ' autocomplete="off"' + placeholder + ">" +
+                '<datalist id="' + id + '-list">' + list.split(",").map(function (v) { return '<option value="' + v.trim() + '"></option>'; }).join("") + "</datalist>";
+        }
+        return label + '<input type="text" id="' + id + '"' + width + ' autocomplete="off"' + placeholder + ">";
+    }
+
+    /**
+     * Fills the rows of a node type's dialog template that name a declared field, so the rows every
+     * dialog shares are written once, here. A row is `<div class="form-row …" data-row="field">`:
+     *   data-row="server operation project"  one row per field, alike but for the field;
+     *   data-icon="cube"       the label's Font Awesome icon (server, name, operation, project,
+     *                          outputProperty have their own);
+     *   data-width="150px"     the input's width (70%, numbers 100px);
+     *   data-unit="ms"         a catalogue label after the input (a number's unit);
+     *   data-labels="rows"     a select's option labels: `label.<labels><Value>` (operation: "op");
+     *   data-also="threshold"  a second, short field in the same row;
+     *   data-list="a,b"        suggestions under a text field (a datalist);
+     *   data-editor="120"      a SQL code editor of that height (a label row and an editor row).
+     * Any element of the template may say when it shows (`data-when`, see conditionalRows).
+     * The kind of input comes from the declaration: checkbox, select, TypedInput, number,
+     * credential, config node or text. Labels and placeholders are the node's catalogue keys
+     * (`<type>.label.<field>`, `<type>.placeholder.<field>` where the catalogue has one).
+     * Called right after registerType: Node-RED reads the template only when a dialog opens.
+     */
+    function buildForm(type) {
+        var def = RED.nodes.getType(type);
+        var spec = declared[type] || {};
+        var prefix = def.category === "config" ? "node-config-input-" : "node-input-";
+        $("script[data-template-name='" + type + "']").each(function () {
+            var template = $("<div>").html($(this).html());
+            var rows = template.find("[data-row]");
+            if (!rows.length) { return; } // built already (Node-RED loaded this node set again)
+            editorRows[type] = [];
+            // A row naming several fields stands for one row each, alike but for the field.
+            rows.each(function () {
+                var row = $(this);
+                var fields = row.attr("data-row").split(/\s+/);
+                fields.slice(1).reverse().forEach(function (field) { row.after(row.clone().attr("data-row", field)); });
+                row.attr("data-row", fields[0]);
+            });
+            rows = template.find("[data-row]");
+            rows.each(function () {
+                var row = $(this);
+                var field = row.attr("data-row");
+                var entry = spec[field];
+                var credential = def.credentials && def.credentials[field];
+                if (!entry && !credential) { throw new Error(type + ": the dialog row \"" + field + "\" names no declared field (src/schema/nodes.ts)"); }
+                row.removeAttr("data-row");
+                if (row.attr("data-editor")) {
+                    editorRows[type].push(field);
+                    var height = Number(row.attr("data-editor"));
+                    var classes = row.attr("class");
+                    row.css("margin-bottom", "0px").html('<label for="' + prefix + field + '"><i class="fa fa-' + (row.attr("data-icon") || "file-code-o") + '"></i> <span data-i18n="' + type + ".label." + field + '"></span></label><input type="hidden" id="' + prefix + field + '">');
+                    row.after('<div class="' + classes + ' node-text-editor-row"' + (row.attr("data-when") ? ' data-when="' + row.attr("data-when") + '"' : "") + '><div style="height: ' + height + "px; min-height: " + Math.round(height * 2 / 3) + 'px;" class="node-text-editor" id="' + prefix + field + '-editor"></div></div>');
+                } else {
+                    row.html(rowMarkup(type, row, field, entry, credential, prefix));
+                }
+                row.removeAttr("data-icon data-width data-unit data-labels data-editor data-also data-list");
+            });
+            $(this).text(template.html());
+        });
+    }
+
+    /** The label style of a node with a name of its own, as Node-RED's core nodes show it. */
+    function labelStyle() {
+        return this.name ? "node_label_italic" : "";
+    }
+
+    /** A function returning the catalogue text `key` of `type` (for paletteLabel, outputLabels …). */
+    function i18n(type, key) {
+        var t = catalogue(type);
+        return function () { return t(key); };
     }
 
     /** Blank, or the text of a JSON object. */
@@ -190,62 +412,142 @@
     }
 
     /**
-     * The behaviour of a chatbot, skill or agent node: an operation (list/get/create/update/delete,
-     * or msg.operation), a project and an item name. The node's .html writes its registerType with
-     * a literal category, colour and icon (the Flow Library reads those from the file) and takes
-     * defaults, labels and oneditprepare from here. `spec` names what differs:
-     *   type, resource ("chatbot"), collection ("chatbots"), operations,
-     *   defaults (extra properties), toggleRows(op) (extra rows to show/hide),
-     *   prepare(picker, project) (extra inputs), outputLabel(node) (a catalogue key).
+     * An action node's definition, but for what the Flow Library reads from its .html: the node's
+     * registerType holds category, colour, icon, inputs and outputs as literals and spreads this
+     * in (properties written after the spread replace these). It brings the declared defaults and
+     * credentials, the palette label, the label style, labels of the ports, a dialog prepared by
+     * `prepare` below, and SQL editors closed on save or cancel. `spec` names what differs:
+     *   label(t)                  the canvas label (`this` is the node, `t` its catalogue), or
+     *   noun, plural, nameField   for a label like "get model m1" / "list models";
+     *   inputLabel                a catalogue key for the input port;
+     *   outputLabel               a catalogue key, or a function of the node returning one
+     *                             (default "label.outputResult");
+     *   prepare(picker)           the node's own inputs (`this` is the node), name pickers at hand.
      */
-    function resourceNode(spec) {
-        // The picker asks for the collection; the canvas says it in words ("knowledge bases").
-        var plural = spec.plural || spec.collection;
-        var t = catalogue(spec.type);
-        var defaults = {
-            server: { value: "", type: "mindsdb-server", required: true },
-            name: { value: "" },
-            operation: { value: "list", validate: oneOf(t, spec.operations, "operation", false) },
-            project: { value: "mindsdb", validate: RED.validators.typedInput({ typeField: "projectType", allowBlank: true, allowUndefined: true }) },
-            projectType: { value: "str" },
-            itemName: { value: "", validate: RED.validators.typedInput({ typeField: "itemNameType", allowBlank: true, allowUndefined: true }) },
-            itemNameType: { value: "str" }
-        };
-        Object.keys(spec.defaults || {}).forEach(function (key) { defaults[key] = spec.defaults[key]; });
-        defaults.outputProperty = { value: "payload", validate: RED.validators.typedInput({ type: "msg", allowBlank: true, allowUndefined: true }) };
-        defaults.version = { value: 1 };
-        return {
-            defaults: defaults,
-            paletteLabel: function () { return t("paletteLabel"); },
-            label: function () { return operationLabel(this, defaults.operation.value, spec.resource, plural, "itemName"); },
-            labelStyle: function () { return this.name ? "node_label_italic" : ""; },
-            outputLabels: function () { return t(spec.outputLabel ? spec.outputLabel(this) : "label.outputResult"); },
+    function actionNode(type, spec) {
+        var t = catalogue(type);
+        var definition = {
+            defaults: defaults(type),
+            paletteLabel: i18n(type, "paletteLabel"),
+            label: spec.label
+                ? function () { return spec.label.call(this, t); }
+                : function () { return operationLabel(this, spec.noun, spec.plural, spec.nameField); },
+            labelStyle: labelStyle,
+            outputLabels: function () {
+                var key = typeof spec.outputLabel === "function" ? spec.outputLabel(this) : spec.outputLabel;
+                return t(key || "label.outputResult");
+            },
             oneditprepare: function () {
-                fillMissingDefaults(spec.type, this, "node-input-");
-                var picker = namePicker();
+                prepare(type, this);
+                if (spec.prepare) { spec.prepare.call(this, namePicker()); }
+            },
+            oneditsave: saveEditors,
+            oneditcancel: cancelEditors
+        };
+        if (spec.inputLabel) { definition.inputLabels = i18n(type, spec.inputLabel); }
+        var secrets = credentials(type);
+        if (Object.keys(secrets).length) { definition.credentials = secrets; }
+        return definition;
+    }
+
+    /**
+     * The definition of a node with an operation, a project and an item name (chatbot, skill,
+     * agent, job, knowledge base): an action node whose project and item name suggest what the
+     * server has. `spec`: resource ("chatbot"), collection ("chatbots", what the picker lists),
+     * plural (the canvas's words, when not the collection), prepare(picker, project) (the node's
+     * own inputs), outputLabel (as for actionNode).
+     */
+    function resourceNode(type, spec) {
+        return actionNode(type, {
+            noun: spec.resource,
+            plural: spec.plural || spec.collection,
+            nameField: "itemName",
+            outputLabel: spec.outputLabel,
+            prepare: function (picker) {
                 var project = function () { return literalValue("node-input-project"); };
                 picker.nameInput("node-input-project", function () { return picker.list("projects"); });
                 picker.nameInput("node-input-itemName", function () { return picker.list(spec.collection, project()); });
-                $("#node-input-outputProperty").typedInput({ default: "msg", types: ["msg"] });
                 if (spec.prepare) { spec.prepare(picker, project); }
-                var showRows = function () {
-                    var op = $("#node-input-operation").val() || "list";
-                    $("." + spec.type + "-item-row").toggle(op !== "list");
-                    if (spec.toggleRows) { spec.toggleRows(op); }
-                };
-                $("#node-input-operation").on("change", showRows);
-                showRows();
             }
-        };
+        });
     }
+
+    /**
+     * What every action dialog does first: inputs of properties the saved node lacks start at their
+     * defaults, the Output row is a msg-property TypedInput, JSON fields get the JSON editor, the
+     * template's SQL rows (`data-editor`) get their code editors, and rows with `data-when` show
+     * when they apply.
+     */
+    function prepare(type, node) {
+        fillMissingDefaults(type, node, "node-input-");
+        $("#node-input-outputProperty").typedInput({ default: "msg", types: ["msg"] });
+        jsonInputs(type);
+        if (editorRows[type]) { sqlEditors(node, editorRows[type]); }
+        conditionalRows("node-input-");
+    }
+
+    /**
+     * Every field declared as a JSON object (a database's other parameters, a model's USING, the
+     * predict params) edits as a JSON TypedInput with Node-RED's JSON editor behind it; a
+     * TypedInput field may also take its object from msg, flow, global or env.
+     */
+    function jsonInputs(type) {
+        var spec = declared[type];
+        var t = catalogue(type);
+        Object.keys(spec).forEach(function (field) {
+            var check = spec[field].check;
+            if (!check || !check.jsonObject) { return; }
+            var options = { default: "json", types: [optionalJsonType(t, field)] };
+            if (check.typedInput) {
+                options.types = options.types.concat(FROM_MSG_AND_CONTEXT);
+                options.typeField = "#node-input-" + check.typedInput;
+            }
+            $("#node-input-" + field).typedInput(options);
+        });
+    }
+
+    /**
+     * Shows each element of the open dialog that has `data-when` only while all its conditions
+     * (space-separated) hold: `operation=create,update,msg` (the select #<prefix>operation has one
+     * of those values), `operation!=list` (it has not), `batch` (the checkbox #<prefix>batch is
+     * ticked). The elements follow every change of the fields they name.
+     */
+    function conditionalRows(prefix) {
+        // A config node's dialog opens over its user's: each looks only at its own form.
+        var form = prefix === "node-config-input-" ? "#node-config-dialog-edit-form" : "#dialog-form";
+        var rows = $(form + " [data-when]");
+        if (!rows.length) { return; }
+        var holds = function (condition) {
+            var m = /^(\w+)(!?=)(.*)$/.exec(condition);
+            if (!m) { return $("#" + prefix + condition).prop("checked") === true; }
+            var listed = m[3].split(",").indexOf($("#" + prefix + m[1]).val()) !== -1;
+            return m[2] === "=" ? listed : !listed;
+        };
+        var update = function () {
+            rows.each(function () {
+                var row = $(this);
+                row.toggle(row.attr("data-when").split(/\s+/).every(holds));
+            });
+        };
+        var fields = {};
+        rows.each(function () {
+            $(this).attr("data-when").split(/\s+/).forEach(function (c) { fields["#" + prefix + c.split(/!?=/)[0]] = true; });
+        });
+        $(Object.keys(fields).join(", ")).on("change", update);
+        update();
+    }
+
+    /** oneditsave and oneditcancel of a dialog with SQL editor rows: the text goes back to the node, or not. */
+    function saveEditors() { closeSqlEditors(this, true); }
+    function cancelEditors() { closeSqlEditors(this, false); }
 
     /**
      * The canvas label of a node with an operation and a name TypedInput, unless it has a name of
      * its own: "get model m1", "list models", "msg.operation database env.DB", "agent a1 completions".
      */
-    function operationLabel(node, defaultOp, noun, plural, nameField) {
+    function operationLabel(node, noun, plural, nameField) {
         if (node.name) { return node.name; }
-        var op = node.operation || defaultOp;
+        var op = node.operation || declared[node.type].operation.value;
         if (op === "list") { return "list " + plural; }
         var value = String(node[nameField] || "").trim();
         var type = node[nameField + "Type"];
@@ -338,19 +640,19 @@
     }
 
     global.MindsDBEditor = {
-        sqlEditors: sqlEditors,
-        closeSqlEditors: closeSqlEditors,
-        catalogue: catalogue,
-        fillMissingDefaults: fillMissingDefaults,
-        wholeNumber: wholeNumber,
-        oneOf: oneOf,
-        blankOrJsonObject: blankOrJsonObject,
-        optionalJsonType: optionalJsonType,
-        namePicker: namePicker,
-        literalValue: literalValue,
+        // a node's registerType: `...actionNode(type, {…})` or `...resourceNode(type, {…})`,
+        // then buildForm(type); a config node takes defaults and credentials itself
+        actionNode: actionNode,
         resourceNode: resourceNode,
-        operationLabel: operationLabel,
-        FROM_MSG_AND_CONTEXT: FROM_MSG_AND_CONTEXT,
+        defaults: defaults,
+        credentials: credentials,
+        buildForm: buildForm,
+        // pieces for a node's own dialog code
+        catalogue: catalogue,
+        conditionalRows: conditionalRows,
+        fillMissingDefaults: fillMissingDefaults,
+        labelStyle: labelStyle,
+        literalValue: literalValue,
         statusValues: statusValues
     };
 })(window);

@@ -1,6 +1,7 @@
 // Build: compile src/ (TypeScript) to CommonJS in nodes/, beside the editor .html files and their
-// locales, and copy icons/ to nodes/icons/, because Node-RED looks for a node's icons only in an
-// icons/ folder next to its .js file.
+// locales; write the dialogs' defaults from the node declarations in src/schema/ to
+// resources/mindsdb-defaults.js (scripts/editor-defaults.mjs); and copy icons/ to nodes/icons/,
+// because Node-RED looks for a node's icons only in an icons/ folder next to its .js file.
 //
 // nodes/ mixes sources (the editor .html files, locales/) with output, and tsc never deletes a
 // file whose source is gone: without a clean first, a removed or renamed .ts would keep shipping
@@ -10,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeEditorDefaults } from './editor-defaults.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'nodes');
@@ -32,4 +34,5 @@ fs.rmSync(path.join(out, 'icons'), { recursive: true, force: true });
 clean(out);
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
+writeEditorDefaults(root);
 fs.cpSync(path.join(root, 'icons'), path.join(out, 'icons'), { recursive: true });

@@ -1,7 +1,8 @@
+import { AGENT_NODE } from './schema';
 import { registerResourceNode } from './runtime/resource-node';
 import type { NodeAPI } from './runtime/red';
 
 /** The agent node: list, get, create, update, delete and completions (see RESOURCES.agent in src/client/resources/records.ts). */
 export = function register(RED: NodeAPI): void {
-  registerResourceNode(RED, 'mindsdb-agent', 'agent');
+  registerResourceNode(RED, AGENT_NODE, 'agent');
 };

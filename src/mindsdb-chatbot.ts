@@ -1,7 +1,8 @@
+import { CHATBOT_NODE } from './schema';
 import { registerResourceNode } from './runtime/resource-node';
 import type { NodeAPI } from './runtime/red';
 
 /** The chatbot node: list, get, create, update, delete (see RESOURCES.chatbot in src/client/resources/records.ts). */
 export = function register(RED: NodeAPI): void {
-  registerResourceNode(RED, 'mindsdb-chatbot', 'chatbot');
+  registerResourceNode(RED, CHATBOT_NODE, 'chatbot');
 };

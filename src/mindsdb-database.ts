@@ -1,17 +1,17 @@
 import { DatabasesApi, inputError, Redactor, redactSecretFields, type DatabaseSpec } from './client';
+import { DATABASE_NODE, type DatabaseNodeConfig, type DatabaseNodeCredentials } from './schema';
+import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
-import { migrateConfig } from './runtime/migrations';
-import type { DatabaseNodeConfig, DatabaseNodeCredentials, DatabaseOperation } from './runtime/node-configs';
-import { outputPropertyOf, setOutput } from './runtime/output';
-import { operationOf } from './runtime/operation';
-import { evaluateProperty, isPlainObject, msgText, nonEmptyString } from './runtime/properties';
+import { setOutput } from './runtime/output';
+import { operationOf, operationsOf } from './runtime/operation';
+import { evaluateProperty, isPlainObject, jsonObjectText, msgText, nonEmptyString } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { ThrottledStatus } from './runtime/status';
 import { StatusTexts } from './runtime/status-texts';
 
-type Operation = Exclude<DatabaseOperation, 'msg'>;
-const OPERATIONS: readonly Operation[] = ['create', 'list', 'get', 'update', 'delete'];
+const OPERATIONS = operationsOf(DATABASE_NODE.fields.operation);
+type Operation = typeof OPERATIONS[number];
 /** The status text after each operation but list (which counts). */
 const DONE = { create: 'created', get: 'read', update: 'updated', delete: 'deleted' } as const;
 
@@ -19,39 +19,27 @@ const DONE = { create: 'created', get: 'read', update: 'updated', delete: 'delet
 /** The node's connection fields; blank ones are left out, so the server never reads "" as a value. */
 function fieldParameters(config: DatabaseNodeConfig, password: string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const put = (key: string, value: string | undefined) => { if (value !== undefined && value.trim() !== '') out[key] = value.trim(); };
+  const put = (key: string, value: string) => { if (value.trim() !== '') out[key] = value.trim(); };
   put('host', config.host);
-  if (config.port !== undefined && String(config.port).trim() !== '') {
-    const port = String(config.port).trim();
-    out.port = /^\d+$/.test(port) ? Number(port) : port;
-  }
+  if (config.port !== undefined) out.port = config.port;
   put('user', config.user);
   if (password) out.password = password;
   put('database', config.database);
   return out;
 }
 
-function extraParameters(text: string | undefined): Record<string, unknown> {
-  if (!text || text.trim() === '') return {};
-  let parsed: unknown;
-  try { parsed = JSON.parse(text); } catch { throw inputError('the node\'s "other parameters" are not valid JSON'); }
-  if (!isPlainObject(parsed)) throw inputError('the node\'s "other parameters" must be a JSON object');
-  return parsed;
-}
-
 export = function register(RED: NodeAPI): void {
   const texts = new StatusTexts('mindsdb-database', ['requesting', 'databases', 'created', 'read', 'updated', 'deleted'] as const);
-  function MindsDBDatabaseNode(this: Node<DatabaseNodeCredentials>, config: DatabaseNodeConfig): void {
-    RED.nodes.createNode(this, config);
-    migrateConfig('mindsdb-database', config);
+  function MindsDBDatabaseNode(this: Node<DatabaseNodeCredentials>, saved: SavedConfig): void {
+    const config = startNode(RED, this, DATABASE_NODE, saved);
     const node = this;
     const status = new ThrottledStatus(node);
-    const outputProperty = outputPropertyOf(config.outputProperty);
+    const { outputProperty } = config;
     const password = node.credentials?.password || undefined;
     // The node's own parameters, fixed for its lifetime: parsed once, errors reported per msg.
     let nodeParameters: Record<string, unknown> | Error;
     try {
-      nodeParameters = { ...extraParameters(config.extraParams), ...fieldParameters(config, password) };
+      nodeParameters = { ...jsonObjectText(config.extraParams, 'the node\'s "other parameters"'), ...fieldParameters(config, password) };
     } catch (err) {
       nodeParameters = err as Error;
     }
@@ -62,7 +50,7 @@ export = function register(RED: NodeAPI): void {
     const specFrom = async (msg: Msg, operation: Operation): Promise<DatabaseSpec> => {
       if (operation === 'list') return { name: '' };
       const payload = isPlainObject(msg.payload) ? msg.payload : {};
-      const name = nonEmptyString(await evaluateProperty(RED, node, config.dbName, config.dbNameType, msg))
+      const name = nonEmptyString(await evaluateProperty(RED, node, config.dbName, msg))
         ?? ((operation === 'create' || operation === 'update') ? nonEmptyString(payload.name) : undefined)
         ?? msgText(msg, 'name');
       if (!name) throw inputError('no database name: set it in the node, in msg.payload.name (create/update) or in msg.name');
@@ -87,8 +75,8 @@ export = function register(RED: NodeAPI): void {
         switch (operation) {
           case 'list': result = redactSecretFields(await api.list({ timeoutMs })); break;
           case 'get': result = redactSecretFields(await api.get(spec.name, { timeoutMs })); break;
-          case 'create': result = await api.create(spec, config.checkConnection === true, { timeoutMs }); break;
-          case 'update': result = redactSecretFields(await api.update(spec, config.checkConnection === true, { timeoutMs, createIfMissing: config.updateCreates === true })); break;
+          case 'create': result = await api.create(spec, config.checkConnection, { timeoutMs }); break;
+          case 'update': result = redactSecretFields(await api.update(spec, config.checkConnection, { timeoutMs, createIfMissing: config.updateCreates })); break;
           case 'delete': result = await api.delete(spec.name, { timeoutMs }); break;
         }
       } catch (err) {
@@ -101,7 +89,5 @@ export = function register(RED: NodeAPI): void {
     });
   }
 
-  registerNodeType(RED, 'mindsdb-database', MindsDBDatabaseNode, {
-    credentials: { password: { type: 'password' } },
-  });
+  registerNodeType(RED, DATABASE_NODE, MindsDBDatabaseNode);
 };

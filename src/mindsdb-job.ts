@@ -1,21 +1,21 @@
 import { checkSchedule, inputError, JobsApi, jobDate, type JobSpec } from './client';
+import { JOB_NODE } from './schema';
+import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
-import { operationOf } from './runtime/operation';
-import { migrateConfig } from './runtime/migrations';
-import type { JobNodeConfig, JobOperation } from './runtime/node-configs';
-import { outputPropertyOf, setOutput } from './runtime/output';
-import { describeType, isPlainObject, nameFrom } from './runtime/properties';
+import { operationOf, operationsOf } from './runtime/operation';
+import { setOutput } from './runtime/output';
+import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { ThrottledStatus } from './runtime/status';
 import { StatusTexts } from './runtime/status-texts';
 
-type Operation = Exclude<JobOperation, 'msg'>;
-const OPERATIONS: readonly Operation[] = ['create', 'list', 'get', 'history', 'delete'];
+const OPERATIONS = operationsOf(JOB_NODE.fields.operation);
+type Operation = typeof OPERATIONS[number];
 
 /** The first value that is set: a node field (text) wins over the message's. */
-function pick(nodeValue: string | undefined, ...msgValues: unknown[]): unknown {
-  if (nodeValue !== undefined && nodeValue.trim() !== '') return nodeValue.trim();
+function pick(nodeValue: string, ...msgValues: unknown[]): unknown {
+  if (nodeValue.trim() !== '') return nodeValue.trim();
   return msgValues.find((v) => v !== undefined && v !== null && v !== '');
 }
 
@@ -28,23 +28,21 @@ function text(value: unknown, what: string): string | null {
 /** The job node: create (query, schedule, start, end, condition), list, get, history, delete. */
 export = function register(RED: NodeAPI): void {
   const texts = new StatusTexts('mindsdb-job', ['requesting', 'jobs', 'runs', 'create', 'get', 'delete'] as const);
-  function MindsDBJobNode(this: Node, config: JobNodeConfig): void {
-    RED.nodes.createNode(this, config);
-    migrateConfig('mindsdb-job', config);
+  function MindsDBJobNode(this: Node, saved: SavedConfig): void {
+    const config = startNode(RED, this, JOB_NODE, saved);
     const node = this;
     const status = new ThrottledStatus(node);
-    const outputProperty = outputPropertyOf(config.outputProperty);
+    const { outputProperty } = config;
     // A schedule typed in the node is checked once, so a typo shows at deploy, not at the first message.
-    if (config.schedule && config.schedule.trim() !== '') {
+    if (config.schedule.trim() !== '') {
       try { checkSchedule(config.schedule); } catch (err) { node.warn((err as Error).message); }
     }
-
 
     /** Node fields win; msg.payload ({query, schedule, start_at, end_at, if_query} or the query as a string) fills blanks. */
     const specFrom = (msg: Msg): JobSpec => {
       const p = isPlainObject(msg.payload) ? msg.payload : {};
       // With the query in the node, msg.payload may be anything (an inject's timestamp); otherwise it must say what to run.
-      const nodeHasQuery = typeof config.query === 'string' && config.query.trim() !== '';
+      const nodeHasQuery = config.query.trim() !== '';
       if (!nodeHasQuery && msg.payload !== undefined && msg.payload !== null && !isPlainObject(msg.payload) && typeof msg.payload !== 'string') {
         throw inputError('msg.payload must be the job\'s query (a string) or an object {query, schedule, start_at, end_at, if_query}');
       }
@@ -62,8 +60,8 @@ export = function register(RED: NodeAPI): void {
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const api = new JobsApi(clientFor(RED, config.server));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'job');
-      const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
-      const name = await nameFrom(RED, node, config.itemName, config.itemNameType, msg, 'name');
+      const project = await projectFrom(RED, node, config.project, msg);
+      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       if (operation !== 'list' && !name) throw inputError('no job name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       const spec = operation === 'create' ? specFrom(msg) : undefined;
@@ -84,5 +82,5 @@ export = function register(RED: NodeAPI): void {
     });
   }
 
-  registerNodeType(RED, 'mindsdb-job', MindsDBJobNode);
+  registerNodeType(RED, JOB_NODE, MindsDBJobNode);
 };

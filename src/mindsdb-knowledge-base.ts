@@ -1,26 +1,27 @@
 import { inputError, knowledgeInsert, KnowledgeBasesApi, Redactor, redactSecretFields } from './client';
+import { KNOWLEDGE_BASE_NODE, type KnowledgeBaseNodeCredentials } from './schema';
+import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
-import { operationOf } from './runtime/operation';
-import { migrateConfig } from './runtime/migrations';
-import type { KnowledgeBaseNodeConfig, KnowledgeBaseNodeCredentials, KnowledgeBaseOperation } from './runtime/node-configs';
-import { outputPropertyOf, setOutput } from './runtime/output';
-import { describeType, isPlainObject, nameFrom } from './runtime/properties';
+import { operationOf, operationsOf } from './runtime/operation';
+import { setOutput } from './runtime/output';
+import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { ThrottledStatus } from './runtime/status';
 import { StatusTexts, type StatusValues } from './runtime/status-texts';
 
-type Operation = Exclude<KnowledgeBaseOperation, 'msg'>;
-const OPERATIONS: readonly Operation[] = ['create', 'insert', 'search', 'list', 'get', 'delete'];
+const OPERATIONS = operationsOf(KNOWLEDGE_BASE_NODE.fields.operation);
+type Operation = typeof OPERATIONS[number];
+/** Rows a search returns when neither the node nor msg.limit says: the dialog's default. */
+const SEARCH_LIMIT = KNOWLEDGE_BASE_NODE.fields.limit.default;
 
-const columnList = (text: string | undefined): string[] | undefined => {
-  const list = (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const columnList = (text: string): string[] | undefined => {
+  const list = text.split(',').map((s) => s.trim()).filter(Boolean);
   return list.length ? list : undefined;
 };
 
-/** A number from the node's text field, else from the message, else undefined. */
-function numberFrom(nodeValue: number | string | undefined, msgValue: unknown, what: string): number | undefined {
-  const raw = nodeValue !== undefined && String(nodeValue).trim() !== '' ? nodeValue : msgValue;
+/** A number from the message (msg.limit, msg.threshold) when the node leaves it blank; undefined when it says nothing. */
+function numberFrom(raw: unknown, what: string): number | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'string' ? Number(raw) : raw;
   if (typeof n !== 'number' || !Number.isFinite(n)) throw inputError(`the search ${what} must be a number, not ${describeType(raw)}`);
@@ -31,12 +32,11 @@ function numberFrom(nodeValue: number | string | undefined, msgValue: unknown, w
 export = function register(RED: NodeAPI): void {
   const texts = new StatusTexts('mindsdb-knowledge-base', ['requesting', 'knowledgeBases', 'get', 'deleted', 'created', 'embedding', 'inserted', 'rows'] as const);
   type Done = Parameters<typeof texts.ok>[0];
-  function MindsDBKnowledgeBaseNode(this: Node<KnowledgeBaseNodeCredentials>, config: KnowledgeBaseNodeConfig): void {
-    RED.nodes.createNode(this, config);
-    migrateConfig('mindsdb-knowledge-base', config);
+  function MindsDBKnowledgeBaseNode(this: Node<KnowledgeBaseNodeCredentials>, saved: SavedConfig): void {
+    const config = startNode(RED, this, KNOWLEDGE_BASE_NODE, saved);
     const node = this;
     const status = new ThrottledStatus(node);
-    const outputProperty = outputPropertyOf(config.outputProperty);
+    const { outputProperty } = config;
     const apiKey = node.credentials?.apiKey || undefined;
     // The API key must not reach a flow even if the server quotes it back in an error.
     const keyRedactor = new Redactor();
@@ -48,28 +48,28 @@ export = function register(RED: NodeAPI): void {
       const p = isPlainObject(msg.payload) ? msg.payload : {};
       if (p.embedding_model !== undefined && !isPlainObject(p.embedding_model)) throw inputError('msg.payload.embedding_model must be an object');
       const embedding: Record<string, unknown> = { ...(p.embedding_model as Record<string, unknown> | undefined) };
-      const put = (key: string, value: string | undefined) => { if (value && value.trim() !== '') embedding[key] = value.trim(); };
+      const put = (key: string, value: string) => { if (value.trim() !== '') embedding[key] = value.trim(); };
       put('provider', config.provider);
       put('model_name', config.embeddingModel);
       put('base_url', config.baseUrl);
       if (apiKey) embedding.api_key = apiKey;
       const settings: Record<string, unknown> = { ...p };
       if (Object.keys(embedding).length) settings.embedding_model = embedding;
-      if (config.storageDatabase && config.storageDatabase.trim() !== '') {
-        if (!config.storageTable || config.storageTable.trim() === '') throw inputError('the storage needs both a vector database and a table');
+      if (config.storageDatabase.trim() !== '') {
+        if (config.storageTable.trim() === '') throw inputError('the storage needs both a vector database and a table');
         settings.storage = { database: config.storageDatabase.trim(), table: config.storageTable.trim() };
       }
-      const lists: Array<[string, string | undefined]> = [['content_columns', config.contentColumns], ['metadata_columns', config.metadataColumns]];
+      const lists: Array<[string, string]> = [['content_columns', config.contentColumns], ['metadata_columns', config.metadataColumns]];
       for (const [key, text] of lists) { const l = columnList(text); if (l) settings[key] = l; }
-      if (config.idColumn && config.idColumn.trim() !== '') settings.id_column = config.idColumn.trim();
+      if (config.idColumn.trim() !== '') settings.id_column = config.idColumn.trim();
       return settings;
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const api = new KnowledgeBasesApi(clientFor(RED, config.server));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'knowledge base');
-      const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
-      const name = await nameFrom(RED, node, config.itemName, config.itemNameType, msg, 'name');
+      const project = await projectFrom(RED, node, config.project, msg);
+      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
       const kb = name as string;
       const timeoutMs = timeoutFrom(msg);
@@ -97,7 +97,7 @@ export = function register(RED: NodeAPI): void {
             break;
           }
           case 'insert': {
-            const what = config.insertQuery && config.insertQuery.trim() !== '' ? knowledgeInsert(config.insertQuery) : knowledgeInsert(msg.payload);
+            const what = config.insertQuery.trim() !== '' ? knowledgeInsert(config.insertQuery) : knowledgeInsert(msg.payload);
             status.set(texts.busy('embedding'));
             result = await api.insert(project, kb, what, opts);
             done = 'inserted';
@@ -106,10 +106,10 @@ export = function register(RED: NodeAPI): void {
           case 'search': {
             const text = typeof msg.payload === 'string' ? msg.payload : typeof msg.query === 'string' ? msg.query : undefined;
             if (text === undefined) throw inputError(`for search, msg.payload must be the text to search for, not ${describeType(msg.payload)}`);
-            const limit = numberFrom(config.limit, msg.limit, 'limit');
-            const threshold = numberFrom(config.threshold, msg.threshold, 'threshold');
+            const limit = config.limit ?? numberFrom(msg.limit, 'limit');
+            const threshold = config.threshold ?? numberFrom(msg.threshold, 'threshold');
             status.set(texts.busy('requesting'));
-            const answer = await api.search(project, kb, { text, limit: limit ?? 10, threshold }, opts);
+            const answer = await api.search(project, kb, { text, limit: limit ?? SEARCH_LIMIT, threshold }, opts);
             result = answer.rows;
             meta.columns = answer.columns;
             done = 'rows';
@@ -127,7 +127,5 @@ export = function register(RED: NodeAPI): void {
     });
   }
 
-  registerNodeType(RED, 'mindsdb-knowledge-base', MindsDBKnowledgeBaseNode, {
-    credentials: { apiKey: { type: 'password' } },
-  });
+  registerNodeType(RED, KNOWLEDGE_BASE_NODE, MindsDBKnowledgeBaseNode);
 };

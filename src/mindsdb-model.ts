@@ -1,17 +1,17 @@
 import { inputError, ModelsApi, type AbortLike, type TrainingRun, type TrainSpec, type UpdateSpec } from './client';
+import { MODEL_NODE } from './schema';
+import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
-import { operationOf } from './runtime/operation';
-import { migrateConfig } from './runtime/migrations';
-import type { ModelNodeConfig, ModelOperation } from './runtime/node-configs';
-import { outputPropertyOf, setOutput } from './runtime/output';
-import { configNumber, describeType, isPlainObject, nameFrom } from './runtime/properties';
+import { operationOf, operationsOf } from './runtime/operation';
+import { setOutput } from './runtime/output';
+import { describeType, isPlainObject, jsonObjectText, nameFrom, projectFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { ThrottledStatus } from './runtime/status';
 import { StatusTexts } from './runtime/status-texts';
 
-type Operation = Exclude<ModelOperation, 'msg'>;
-const OPERATIONS: readonly Operation[] = ['train', 'get', 'describe', 'retrain', 'finetune', 'list', 'versions', 'activate', 'delete'];
+const OPERATIONS = operationsOf(MODEL_NODE.fields.operation);
+type Operation = typeof OPERATIONS[number];
 
 /** A node text field, else the message's value (a string), else undefined. */
 function field(nodeValue: string | undefined, msgValue: unknown, what: string): string | undefined {
@@ -21,17 +21,8 @@ function field(nodeValue: string | undefined, msgValue: unknown, what: string): 
   return msgValue;
 }
 
-function usingOf(text: string | undefined): Record<string, unknown> {
-  if (!text || text.trim() === '') return {};
-  let parsed: unknown;
-  try { parsed = JSON.parse(text); } catch { throw inputError('the node\'s USING options are not valid JSON'); }
-  if (!isPlainObject(parsed)) throw inputError('the node\'s USING options must be a JSON object');
-  return parsed;
-}
-
-/** A version number from the node or msg.version; undefined when neither says. */
-function versionOf(nodeValue: string | undefined, msgValue: unknown): number | undefined {
-  const raw = nodeValue !== undefined && nodeValue.trim() !== '' ? nodeValue.trim() : msgValue;
+/** A version number from msg.version (when the node has none); undefined when it says nothing. */
+function versionFrom(raw: unknown): number | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'string' ? Number(raw) : raw;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw inputError(`the model version must be a whole number from 1 (got ${JSON.stringify(raw) ?? typeof raw})`);
@@ -59,17 +50,15 @@ class Closing implements AbortLike {
 /** The model node: train (then optionally wait), get, describe, retrain, finetune, list, versions, activate, delete. */
 export = function register(RED: NodeAPI): void {
   const texts = new StatusTexts('mindsdb-model', ['requesting', 'progress', 'trained', 'version', 'models', 'versions', 'get', 'describe', 'activate', 'delete'] as const);
-  function MindsDBModelNode(this: Node, config: ModelNodeConfig): void {
-    RED.nodes.createNode(this, config);
-    migrateConfig('mindsdb-model', config);
+  function MindsDBModelNode(this: Node, saved: SavedConfig): void {
+    const config = startNode(RED, this, MODEL_NODE, saved);
     const node = this;
     const status = new ThrottledStatus(node);
-    const outputProperty = outputPropertyOf(config.outputProperty);
-    const waitMs = configNumber(config.waitTimeout, 600) * 1000;
+    const { outputProperty } = config;
+    const waitMs = config.waitTimeout * 1000;
     const closing = new Closing();
     let nodeUsing: Record<string, unknown> | Error;
-    try { nodeUsing = usingOf(config.using); } catch (err) { nodeUsing = err as Error; }
-
+    try { nodeUsing = jsonObjectText(config.using, 'the node\'s USING options'); } catch (err) { nodeUsing = err as Error; }
 
     /** Node USING options win; msg.payload.using fills the keys the node leaves out. */
     const usingFrom = (payload: Record<string, unknown>): Record<string, unknown> => {
@@ -81,12 +70,12 @@ export = function register(RED: NodeAPI): void {
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const api = new ModelsApi(clientFor(RED, config.server));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'model');
-      const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
-      const model = await nameFrom(RED, node, config.model, config.modelType, msg, 'model');
+      const project = await projectFrom(RED, node, config.project, msg);
+      const model = await nameFrom(RED, node, config.model, msg, 'model');
       const timeoutMs = timeoutFrom(msg);
       const opts = { timeoutMs };
       const payload = isPlainObject(msg.payload) ? msg.payload : {};
-      const version = versionOf(config.modelVersion, msg.version);
+      const version = config.modelVersion ?? versionFrom(msg.version);
       const needsModel = operation !== 'list' && !(operation === 'train' && statementOf(msg, payload) !== undefined);
       if (needsModel && !model) throw inputError('no model name: set it in the node or in msg.model');
       const m = model as string;
@@ -142,8 +131,8 @@ export = function register(RED: NodeAPI): void {
 
     /** A whole CREATE MODEL: the node's, else (when the node has no fields for it) msg.payload as a string or msg.payload.statement. */
     function statementOf(msg: Msg, payload: Record<string, unknown>): string | undefined {
-      if (config.statement && config.statement.trim() !== '') return config.statement;
-      if (config.predict && config.predict.trim() !== '') return undefined;
+      if (config.statement.trim() !== '') return config.statement;
+      if (config.predict.trim() !== '') return undefined;
       if (typeof msg.payload === 'string' && msg.payload.trim() !== '') return msg.payload;
       return field(undefined, payload.statement, 'statement');
     }
@@ -170,5 +159,5 @@ export = function register(RED: NodeAPI): void {
     }
   }
 
-  registerNodeType(RED, 'mindsdb-model', MindsDBModelNode);
+  registerNodeType(RED, MODEL_NODE, MindsDBModelNode);
 };

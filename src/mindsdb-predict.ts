@@ -1,10 +1,10 @@
 import { inputError, MindsDBError, parseExplainColumns, targetFromRows, withStoredName, type MindsDBClient, type Row } from './client';
+import { PREDICT_NODE } from './schema';
+import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
 import { MicroBatcher } from './runtime/micro-batcher';
-import { migrateConfig } from './runtime/migrations';
-import type { PredictNodeConfig } from './runtime/node-configs';
-import { outputPropertyOf, setOutput } from './runtime/output';
-import { configNumber, describeType, evaluateProperty, isPlainObject, nameFrom } from './runtime/properties';
+import { setOutput } from './runtime/output';
+import { describeType, evaluateProperty, isPlainObject, nameFrom, projectFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { ThrottledStatus } from './runtime/status';
@@ -52,19 +52,18 @@ function rowsFrom(payload: unknown): { rows: Row[]; single: boolean } {
 
 export = function register(RED: NodeAPI): void {
   const texts = new StatusTexts('mindsdb-predict', ['requesting', 'done', 'predicted', 'queued'] as const);
-  function MindsDBPredictNode(this: Node, config: PredictNodeConfig): void {
-    RED.nodes.createNode(this, config);
-    migrateConfig('mindsdb-predict', config);
+  function MindsDBPredictNode(this: Node, saved: SavedConfig): void {
+    const config = startNode(RED, this, PREDICT_NODE, saved);
     const node = this;
     const status = new ThrottledStatus(node);
-    const outputProperty = outputPropertyOf(config.outputProperty);
-    const keepRaw = config.keepExplainString === true;
+    const { outputProperty } = config;
+    const keepRaw = config.keepExplainString;
 
     // One HTTP request per batch: the rows of every message, in arrival order.
     const batcher = config.batch
       ? new MicroBatcher<PredictJob, Row>(
-        Math.max(1, Math.floor(configNumber(config.batchSize, 100))),
-        configNumber(config.batchWindow, 50),
+        config.batchSize,
+        config.batchWindow,
         (_key, items) => {
           const first = items[0].input;
           const rows = items.length === 1 ? first.rows : items.flatMap((i) => i.input.rows);
@@ -82,11 +81,11 @@ export = function register(RED: NodeAPI): void {
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const client = clientFor(RED, config.server);
-      const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
-      const model = await nameFrom(RED, node, config.model, config.modelType, msg, 'model');
+      const project = await projectFrom(RED, node, config.project, msg);
+      const model = await nameFrom(RED, node, config.model, msg, 'model');
       if (!model) throw inputError('no model: set it in the node or in msg.model');
       const { rows, single } = rowsFrom(msg.payload);
-      const configuredParams = await evaluateProperty(RED, node, config.params, config.paramsType || 'json', msg);
+      const configuredParams = await evaluateProperty(RED, node, config.params, msg);
       const rawParams = configuredParams === undefined || configuredParams === '' ? msg.predictParams : configuredParams;
       if (rawParams !== undefined && rawParams !== null && !isPlainObject(rawParams)) {
         throw inputError(`the predict params must be an object, not ${describeType(rawParams)}`);
@@ -112,5 +111,5 @@ export = function register(RED: NodeAPI): void {
     }, () => { batcher?.flushNow(); });
   }
 
-  registerNodeType(RED, 'mindsdb-predict', MindsDBPredictNode);
+  registerNodeType(RED, PREDICT_NODE, MindsDBPredictNode);
 };

@@ -1,17 +1,16 @@
 import { MindsDBClient } from './client';
 import { registerAdminRoutes } from './runtime/admin-routes';
-import { migrateConfig } from './runtime/migrations';
-import type { ServerNodeConfig, ServerNodeCredentials } from './runtime/node-configs';
+import { SERVER_NODE, type ServerNodeCredentials } from './schema';
+import { startNode, type SavedConfig } from './runtime/config';
 import { registerNodeType, type NodeAPI } from './runtime/red';
 import type { ServerNode } from './runtime/server';
 import { clientOptionsFrom } from './runtime/server-options';
 
 export = function register(RED: NodeAPI): void {
-  function MindsDBServerNode(this: ServerNode, config: ServerNodeConfig): void {
-    RED.nodes.createNode(this, config);
-    migrateConfig('mindsdb-server', config);
+  function MindsDBServerNode(this: ServerNode, saved: SavedConfig): void {
+    const config = startNode(RED, this, SERVER_NODE, saved);
     const node = this;
-    node.resolvedUrl = typeof config.url === 'string' ? config.url : undefined;
+    node.resolvedUrl = config.url;
     try {
       node.client = new MindsDBClient(clientOptionsFrom(RED, config, (node.credentials ?? {}) as ServerNodeCredentials));
     } catch (err) {
@@ -26,13 +25,6 @@ export = function register(RED: NodeAPI): void {
     });
   }
 
-  registerNodeType(RED, 'mindsdb-server', MindsDBServerNode, {
-    credentials: {
-      session: { type: 'password' },
-      username: { type: 'text' },
-      password: { type: 'password' },
-      token: { type: 'password' },
-    },
-  });
+  registerNodeType(RED, SERVER_NODE, MindsDBServerNode);
   registerAdminRoutes(RED);
 };

@@ -1,7 +1,8 @@
+import { SKILL_NODE } from './schema';
 import { registerResourceNode } from './runtime/resource-node';
 import type { NodeAPI } from './runtime/red';
 
 /** The skill node: list, get, create, update, delete (see RESOURCES.skill in src/client/resources/records.ts). */
 export = function register(RED: NodeAPI): void {
-  registerResourceNode(RED, 'mindsdb-skill', 'skill');
+  registerResourceNode(RED, SKILL_NODE, 'skill');
 };

@@ -1,9 +1,9 @@
 import { inputError, positionalToNamed, rowsToObjects, type MindsDBClient, type SqlAnswer, type SqlRequest } from './client';
+import { SQL_NODE, type SqlNodeConfig } from './schema';
+import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
-import { migrateConfig } from './runtime/migrations';
-import type { SqlNodeConfig } from './runtime/node-configs';
-import { outputPropertyOf, setOutput } from './runtime/output';
-import { configNumber, describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
+import { setOutput } from './runtime/output';
+import { describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
 import { sendSequence } from './runtime/sql-sequence';
@@ -27,7 +27,7 @@ function queryFrom(configured: string, msg: Msg): string {
  * only when it is used, so a stray non-string msg.database never fails a node that has its own.
  */
 function databaseFrom(RED: NodeAPI, node: Node, config: SqlNodeConfig, msg: Msg): Promise<string | undefined> | string | undefined {
-  const evaluated = evaluateProperty(RED, node, config.database, config.databaseType, msg);
+  const evaluated = evaluateProperty(RED, node, config.database, msg);
   // Only JSONata and context stores answer later; a plain string is used at once (no await per message).
   if (evaluated instanceof Promise) return evaluated.then((v) => fromOwnOrMsg(nonEmptyString(v), msg));
   return fromOwnOrMsg(nonEmptyString(evaluated), msg);
@@ -59,15 +59,14 @@ function withParams(query: string, msg: Msg): { query: string; params?: Record<s
 
 export = function register(RED: NodeAPI): void {
   const texts = new StatusTexts('mindsdb-sql', ['requesting', 'ok', 'rows', 'streaming'] as const);
-  function MindsDBSqlNode(this: Node, config: SqlNodeConfig): void {
-    RED.nodes.createNode(this, config);
-    migrateConfig('mindsdb-sql', config);
+  function MindsDBSqlNode(this: Node, saved: SavedConfig): void {
+    const config = startNode(RED, this, SQL_NODE, saved);
     const node = this;
     const status = new ThrottledStatus(node);
-    const outputProperty = outputPropertyOf(config.outputProperty);
+    const { outputProperty } = config;
     const asArrays = config.rowFormat === 'arrays';
-    const rowsPerMsg = config.split ? Math.floor(configNumber(config.rowsPerMsg, 100)) : 0;
-    const window = rowsPerMsg > 0 && config.flowControl ? new TickWindow(Math.floor(configNumber(config.partsAhead, 1))) : undefined;
+    const rowsPerMsg = config.split ? config.rowsPerMsg : 0;
+    const window = rowsPerMsg > 0 && config.flowControl ? new TickWindow(config.partsAhead) : undefined;
     // The convention's marker (node-red-contrib-postgresql): this node takes msg.tick back.
     if (window) (node as Node & { tickConsumer?: boolean }).tickConsumer = true;
 
@@ -128,5 +127,5 @@ export = function register(RED: NodeAPI): void {
     const shape = (answer: SqlAnswer): unknown[] => (asArrays ? answer.data : rowsToObjects(answer.column_names, answer.data));
   }
 
-  registerNodeType(RED, 'mindsdb-sql', MindsDBSqlNode);
+  registerNodeType(RED, SQL_NODE, MindsDBSqlNode);
 };

@@ -1,4 +1,5 @@
 import { MindsDBClient, segment, storedNames } from '../client';
+import { DEFAULT_PROJECT } from '../schema';
 import { DialogTarget, scrubbed } from './admin-target';
 import { isPlainObject as isObject } from './properties';
 import type { NodeAPI } from './red';
@@ -112,7 +113,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
   RED.httpAdmin.post('/mindsdb/list/:what', jsonOnly, needsRead, knownList, writeForDialogValues, async (req: Req, res: Res) => {
     const lister = LISTERS.get(req.params.what) as Lister;
     const body: ListRequest = isObject(req.body) ? req.body : {};
-    const project = typeof body.project === 'string' && body.project !== '' ? body.project : 'mindsdb';
+    const project = typeof body.project === 'string' && body.project !== '' ? body.project : DEFAULT_PROJECT;
     const deployed = deployedServer(body.server);
     const target = body.config !== undefined
       ? new DialogTarget(RED, isObject(body.config) ? body.config : {}, deployed)

@@ -1,5 +1,5 @@
 import { normalisePrefix, type ClientOptions } from '../client';
-import type { AuthMode, ServerNodeConfig, ServerNodeCredentials } from './node-configs';
+import { parseConfig, SERVER_NODE, type ServerNodeCredentials } from '../schema';
 import { isPlainObject } from './properties';
 import type { NodeAPI } from './red';
 import type { ServerNode } from './server';
@@ -41,12 +41,13 @@ export class DialogTarget {
         placeholderWithoutStore = true;
       }
     }
-    const config: Partial<ServerNodeConfig> = {
+    // The connection the dialog describes; the request settings are the admin routes' own.
+    const { config } = parseConfig(SERVER_NODE, {
       url: this.resolve(text(this.values.url)),
       apiPrefix: this.resolve(text(this.values.apiPrefix) || '/api'),
-      authMode: (text(this.values.authMode) || 'none') as AuthMode,
+      authMode: text(this.values.authMode) || 'none',
       tls: text(this.values.tls),
-    };
+    });
     try {
       return clientOptionsFrom(this.RED, config, creds);
     } catch (err) {
@@ -92,14 +93,14 @@ export class DialogTarget {
 }
 
 /** The deployed node's configuration as saved in the flow (before `${VAR}` substitution). */
-function deployedConfig(RED: NodeAPI, id: string): Partial<ServerNodeConfig> | undefined {
-  let found: Partial<ServerNodeConfig> | undefined;
-  RED.nodes.eachNode((n) => { if (n.id === id && n.type === 'mindsdb-server') found = n as unknown as Partial<ServerNodeConfig>; });
+function deployedConfig(RED: NodeAPI, id: string): Record<string, unknown> | undefined {
+  let found: Record<string, unknown> | undefined;
+  RED.nodes.eachNode((n) => { if (n.id === id && n.type === 'mindsdb-server') found = n as unknown as Record<string, unknown>; });
   return found;
 }
 
 /** The dialog points where the node is deployed to: the same URL, API prefix, auth mode and TLS node. */
-function sameTarget(deployed: Partial<ServerNodeConfig>, dialog: Record<string, unknown>): boolean {
+function sameTarget(deployed: Record<string, unknown>, dialog: Record<string, unknown>): boolean {
   const url = (v: unknown) => text(v).trim().replace(/\/+$/, '');
   return url(deployed.url) === url(dialog.url)
     && normalisePrefix(text(deployed.apiPrefix) || '/api') === normalisePrefix(text(dialog.apiPrefix) || '/api')

@@ -1,5 +1,11 @@
 import { inputError } from '../client';
+import type { OneOf } from '../schema';
 import type { Msg } from './red';
+
+/** The operations a node runs: its declared operation values but "msg" (take it from msg.operation). */
+export function operationsOf<V extends string>(field: OneOf<V>): ReadonlyArray<Exclude<V, 'msg'>> {
+  return field.values.filter((v): v is Exclude<V, 'msg'> => v !== 'msg');
+}
 
 /**
  * The operation one message asks for: the node's own, or msg.operation when the node is set to

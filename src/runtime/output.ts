@@ -5,9 +5,3 @@ export function setOutput(RED: NodeAPI, msg: Msg, property: string, value: unkno
   if (property === 'payload' || property === '') msg.payload = value;
   else RED.util.setMessageProperty(msg, property, value, true);
 }
-
-/** The output property from config, without a leading "msg.". */
-export function outputPropertyOf(configured: string | undefined): string {
-  const p = (configured ?? '').trim().replace(/^msg\./, '');
-  return p === '' ? 'payload' : p;
-}

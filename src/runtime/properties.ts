@@ -1,17 +1,17 @@
-import { describeType, inputError } from '../client';
+import { describeType, inputError, isPlainObject } from '../client';
 
 export { isPlainObject, describeType } from '../client';
+import { DEFAULT_PROJECT, type Typed } from '../schema';
 import type { Msg, Node, NodeAPI } from './red';
-import type { TypedInputType } from './node-configs';
 
 /**
  * Evaluates a TypedInput property for one message. Plain strings skip Node-RED's evaluator (the
  * common case, on the hot path); everything else goes through RED.util.evaluateNodeProperty in
  * its callback form, which JSONata and asynchronous context stores need.
  */
-export function evaluateProperty(RED: NodeAPI, node: Node, value: string | undefined, type: TypedInputType | string | undefined, msg: Msg): Promise<unknown> | unknown {
-  if (value === undefined || value === '') return type === 'str' || !type ? '' : undefined;
-  if (!type || type === 'str') return value;
+export function evaluateProperty(RED: NodeAPI, node: Node, { value, type }: Typed, msg: Msg): Promise<unknown> | unknown {
+  if (value === '') return type === 'str' ? '' : undefined;
+  if (type === 'str') return value;
   return new Promise((resolve, reject) => {
     RED.util.evaluateNodeProperty(value, type, node, msg, (err: Error | null, result: unknown) => {
       if (err) reject(err);
@@ -25,18 +25,6 @@ export function nonEmptyString(v: unknown): string | undefined {
   if (typeof v === 'string') return v.trim() === '' ? undefined : v;
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   return undefined;
-}
-
-/** Reads a positive number from node config text (e.g. "100"), else the fallback. */
-export function configNumber(v: unknown, fallback: number): number {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
-/** Reads a whole number ≥ 0 from node config text (e.g. "0", "3"), else the fallback. */
-export function configCount(v: unknown, fallback: number): number {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isInteger(n) && n >= 0 ? n : fallback;
 }
 
 
@@ -58,6 +46,23 @@ export function msgText(msg: Msg, key: string): string | undefined {
  * A name field (project, model, record name …): the node's TypedInput when it gives text, else
  * msg[key], which must then be text (msgText). Every node reads its names this way.
  */
-export async function nameFrom(RED: NodeAPI, node: Node, value: string | undefined, type: string | undefined, msg: Msg, key: string): Promise<string | undefined> {
-  return nonEmptyString(await evaluateProperty(RED, node, value, type, msg)) ?? msgText(msg, key);
+export async function nameFrom(RED: NodeAPI, node: Node, field: Typed, msg: Msg, key: string): Promise<string | undefined> {
+  return nonEmptyString(await evaluateProperty(RED, node, field, msg)) ?? msgText(msg, key);
+}
+
+/**
+ * A node's JSON-object text field (a database's other parameters, a model's USING options): {} when
+ * blank, else the object; anything else is an input error that names the field (`what`).
+ */
+export function jsonObjectText(text: string, what: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try { parsed = JSON.parse(text); } catch { throw inputError(`${what} are not valid JSON`); }
+  if (!isPlainObject(parsed)) throw inputError(`${what} must be a JSON object`);
+  return parsed;
+}
+
+/** The project a message is about: the node's Project, else msg.project, else MindsDB's default project. */
+export async function projectFrom(RED: NodeAPI, node: Node, field: Typed, msg: Msg): Promise<string> {
+  return await nameFrom(RED, node, field, msg, 'project') ?? DEFAULT_PROJECT;
 }

@@ -1,5 +1,7 @@
 /** The slice of Node-RED's runtime API this package uses, typed once. */
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeMessageParts, NodeStatus } from 'node-red';
+import type { NodeSchema } from '../schema';
+import type { SavedConfig } from './config';
 
 export type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeMessageParts, NodeStatus };
 
@@ -11,14 +13,14 @@ export type Done = (err?: Error) => void;
 /** A message as our nodes see it: any properties, read defensively. */
 export type Msg = NodeMessageInFlow & Record<string, unknown>;
 
-/** The constructor type registerType's typings want; our constructors are typed by their config instead. */
+/** The constructor type registerType's typings want; ours take the saved config as a plain record. */
 type NodeConstructor = Parameters<NodeAPI['nodes']['registerType']>[1];
-type RegisterOptions = Parameters<NodeAPI['nodes']['registerType']>[2];
 
 /**
- * Registers a node type whose constructor is typed by its own saved config (the one cast the
- * typings need, made once here instead of in every node file).
+ * Registers a node type under its declaration's name, with the credentials it declares (the one
+ * cast the typings need, made once here instead of in every node file).
  */
-export function registerNodeType<Config>(RED: NodeAPI, type: string, ctor: (this: Node, config: Config) => void, options?: RegisterOptions): void {
-  RED.nodes.registerType(type, ctor as unknown as NodeConstructor, options);
+export function registerNodeType<N extends Node>(RED: NodeAPI, schema: NodeSchema, ctor: (this: N, saved: SavedConfig) => void): void {
+  const credentials = Object.keys(schema.credentials).length ? { credentials: schema.credentials } : undefined;
+  RED.nodes.registerType(schema.type, ctor as unknown as NodeConstructor, credentials);
 }

@@ -2,12 +2,12 @@ import {
   completeAgent, inputError, redactSecretFields, ResourcesApi, streamAgent, toAgentMessages,
   type AgentMessage, type Completion, type MindsDBClient, type ResourceKind, type ResourceOperation,
 } from '../client';
+import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../schema';
+import { startNode, type SavedConfig } from './config';
 import { handleInput, timeoutFrom } from './input';
-import { migrateConfig } from './migrations';
-import type { ResourceNodeConfig } from './node-configs';
-import { outputPropertyOf, setOutput } from './output';
-import { operationOf } from './operation';
-import { isPlainObject, msgText, nameFrom, nonEmptyString } from './properties';
+import { setOutput } from './output';
+import { operationOf, operationsOf } from './operation';
+import { isPlainObject, msgText, nameFrom, projectFrom, nonEmptyString } from './properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from './red';
 
 /** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
@@ -16,32 +16,33 @@ import { clientFor } from './server';
 import { ThrottledStatus } from './status';
 import { StatusTexts } from './status-texts';
 
-type Operation = ResourceOperation | 'completions';
-const CRUD: readonly ResourceOperation[] = ['list', 'get', 'create', 'update', 'delete'];
+type ResourceSchema = typeof CHATBOT_NODE | typeof SKILL_NODE | typeof AGENT_NODE;
+/** What the three nodes save alike, and what one of them adds (a skill's agent, an agent's stream mode). */
+type ResourceConfig = ConfigOf<ResourceSchema> & Partial<Pick<SkillNodeConfig, 'agent'> & Pick<AgentNodeConfig, 'streamMode'>>;
 
 /**
  * The one Node-RED implementation behind mindsdb-chatbot, mindsdb-skill and mindsdb-agent: the
  * msg → request mapping is the same for all; what differs lives in the client's RESOURCES table.
  */
-export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceKind): void {
-  const operations: readonly Operation[] = kind === 'agent' ? [...CRUD, 'completions'] : CRUD;
+export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind: ResourceKind): void {
+  const operations = operationsOf<ResourceConfig['operation']>(schema.fields.operation);
   // "answered" is the agent's only (completions); the list's count has the resource's own noun.
-  const texts = new StatusTexts<'requesting' | ResourceOperation | 'answered'>(type, ['requesting', ...CRUD, ...(kind === 'agent' ? ['answered' as const] : [])]);
+  const crud = operations.filter((op): op is ResourceOperation => op !== 'completions');
+  const texts = new StatusTexts<'requesting' | ResourceOperation | 'answered'>(schema.type, ['requesting', ...crud, ...(kind === 'agent' ? ['answered' as const] : [])]);
 
-  function MindsDBResourceNode(this: Node, config: ResourceNodeConfig): void {
-    RED.nodes.createNode(this, config);
-    migrateConfig(type, config);
+  function MindsDBResourceNode(this: Node, saved: SavedConfig): void {
+    const config: ResourceConfig = startNode(RED, this, schema, saved);
     const node = this;
     const status = new ThrottledStatus(node);
-    const outputProperty = outputPropertyOf(config.outputProperty);
+    const { outputProperty } = config;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const client = clientFor(RED, config.server);
       const operation = operationOf(config.operation, msg, operations, kind);
       // Node fields win; a msg field fills a blank one and must then be text (a number or object
       // silently becoming "mindsdb" could point a delete at the default project).
-      const project = await nameFrom(RED, node, config.project, config.projectType, msg, 'project') ?? 'mindsdb';
-      const name = await nameFrom(RED, node, config.itemName, config.itemNameType, msg, 'name');
+      const project = await projectFrom(RED, node, config.project, msg);
+      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
       msg.mindsdb = { resource: kind, operation, project, name };
@@ -108,5 +109,5 @@ export function registerResourceNode(RED: NodeAPI, type: string, kind: ResourceK
     }
   }
 
-  registerNodeType(RED, type, MindsDBResourceNode);
+  registerNodeType(RED, schema, MindsDBResourceNode);
 }

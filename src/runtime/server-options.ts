@@ -1,6 +1,5 @@
 import type { AuthOptions, ClientOptions, TlsOptions } from '../client';
-import type { AuthMode, ServerNodeConfig, ServerNodeCredentials } from './node-configs';
-import { configCount, configNumber } from './properties';
+import type { AuthMode, ServerNodeConfig, ServerNodeCredentials } from '../schema';
 import type { Node, NodeAPI } from './red';
 
 /** Core's tls-config node, as far as we use it. */
@@ -8,18 +7,18 @@ interface TlsConfigNode extends Node {
   addTLSOptions(opts: Record<string, unknown>): void;
 }
 
-/** Client options from a server node's saved config and credentials (also used by the admin routes). */
-export function clientOptionsFrom(RED: NodeAPI, config: Partial<ServerNodeConfig>, creds: ServerNodeCredentials): ClientOptions {
+/** Client options from a server node's config (read through its declaration) and credentials; the admin routes use it too. */
+export function clientOptionsFrom(RED: NodeAPI, config: ServerNodeConfig, creds: ServerNodeCredentials): ClientOptions {
   return {
-    baseUrl: (config.url || 'http://127.0.0.1:47334').trim(),
-    apiPrefix: config.apiPrefix ?? '/api',
-    auth: authFrom(config.authMode ?? 'none', creds),
-    timeoutMs: configNumber(config.timeout, 60_000),
-    retries: configCount(config.retries, 2),
-    retryPost: config.retryPost === true,
-    maxInFlight: Math.floor(configNumber(config.maxInFlight, 8)),
-    maxQueue: Math.floor(configNumber(config.maxQueue, 1000)),
-    maxResponseBytes: configNumber(config.maxResponseMB, 64) * 1024 * 1024,
+    baseUrl: config.url.trim(),
+    apiPrefix: config.apiPrefix,
+    auth: authFrom(config.authMode, creds),
+    timeoutMs: config.timeout,
+    retries: config.retries,
+    retryPost: config.retryPost,
+    maxInFlight: config.maxInFlight,
+    maxQueue: config.maxQueue,
+    maxResponseBytes: config.maxResponseMB * 1024 * 1024,
     tls: tlsFrom(RED, config.tls),
   };
 }

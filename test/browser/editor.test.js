@@ -264,6 +264,47 @@ describe('the editor in Chromium', function () {
     }
   });
 
+  it('shows a dialog\'s rows only when they apply, following the fields they depend on', async function () {
+    // The row, not the input: a TypedInput hides its own input behind its widget.
+    const visible = (sel) => page.evaluate((s) => $(`#dialog-form ${s}`).closest('.form-row').is(':visible'), sel);
+    await page.evaluate(() => RED.editor.edit(RED.nodes.node('db1')));
+    await page.waitForSelector('#node-input-host', { state: 'attached' });
+    await page.waitForTimeout(400);
+    await page.selectOption('#node-input-operation', 'create');
+    assert.ok(await visible('#node-input-host') && await visible('#node-input-dbName'), 'create: the connection and the name show');
+    await page.selectOption('#node-input-operation', 'list');
+    assert.ok(!await visible('#node-input-host') && !await visible('#node-input-dbName'), 'list: neither shows');
+    await page.selectOption('#node-input-operation', 'get');
+    assert.ok(!await visible('#node-input-host') && await visible('#node-input-dbName'), 'get: the name only');
+    await page.click('#node-dialog-cancel');
+    await page.waitForSelector('#node-dialog-cancel', { state: 'detached' });
+
+    await page.evaluate(() => RED.editor.edit(RED.nodes.node('sql1')));
+    await page.waitForSelector('#node-input-split', { state: 'attached' });
+    await page.waitForTimeout(400);
+    await page.uncheck('#node-input-split');
+    assert.ok(!await visible('#node-input-rowsPerMsg') && !await visible('#node-input-partsAhead'), 'no split: no split rows');
+    await page.check('#node-input-split');
+    assert.ok(await visible('#node-input-rowsPerMsg') && !await visible('#node-input-partsAhead'), 'split without flow control');
+    await page.check('#node-input-flowControl');
+    assert.ok(await visible('#node-input-partsAhead'), 'split with flow control: parts ahead too');
+    await page.click('#node-dialog-cancel');
+    await page.waitForSelector('#node-dialog-cancel', { state: 'detached' });
+
+    await page.evaluate((id) => RED.editor.editConfig('', 'mindsdb-server', id), SERVER_ID);
+    await page.waitForSelector('#node-config-input-authMode', { state: 'attached' });
+    await page.waitForTimeout(400);
+    await page.selectOption('#node-config-input-authMode', 'none');
+    const shown = () => page.$$eval('#node-config-dialog-edit-form [data-when]', (rows) => rows.filter((r) => r.style.display !== 'none').map((r) => r.querySelector('input').id));
+    assert.deepEqual(await shown(), [], 'no authentication: no secret fields');
+    await page.selectOption('#node-config-input-authMode', 'login');
+    assert.deepEqual(await shown(), ['node-config-input-username', 'node-config-input-password']);
+    await page.selectOption('#node-config-input-authMode', 'token');
+    assert.deepEqual(await shown(), ['node-config-input-token']);
+    await page.click('#node-config-dialog-cancel');
+    await page.waitForSelector('#node-config-dialog-cancel', { state: 'detached' });
+  });
+
   it('flags a bad value in a dialog as invalid', async function () {
     await page.evaluate(() => RED.editor.edit(RED.nodes.node('predict1')));
     await page.waitForSelector('#node-input-batchSize', { state: 'attached' });

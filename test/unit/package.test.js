@@ -22,6 +22,7 @@ const ALLOWED = [
   /^nodes\/locales\/[\w-]+\/mindsdb-[\w-]+\.(html|json)$/,
   /^nodes\/icons\/mindsdb-[\w-]+\.svg$/,
   /^resources\/[\w-]+\.js$/,
+  /^nodes\/schema\/[\w-]+\.js$/,
   /^examples\/[\w-]+\.json$/,
 ];
 
@@ -51,11 +52,11 @@ describe('the npm package', function () {
     assert.deepEqual(missing, []);
   });
 
-  it('ships the editor script every dialog loads, and every example', function () {
+  it('ships the editor scripts every dialog loads, and every example', function () {
     for (const html of files.filter((f) => /^nodes\/[\w-]+\.html$/.test(f))) {
-      const src = fs.readFileSync(path.join(root, html), 'utf8').match(/<script[^>]+src="resources\/[^/]+\/[^/]+\/([^"]+)"/);
-      assert.ok(src, `${html} loads the shared editor script`);
-      assert.ok(files.includes(`resources/${src[1]}`), `resources/${src[1]} is shipped`);
+      const srcs = [...fs.readFileSync(path.join(root, html), 'utf8').matchAll(/<script[^>]+src="resources\/[^/]+\/[^/]+\/([^"]+)"/g)].map((m) => m[1]);
+      assert.deepEqual(srcs, ['mindsdb-editor.js', 'mindsdb-defaults.js'], `${html} loads the shared editor script and the node declarations`);
+      for (const src of srcs) assert.ok(files.includes(`resources/${src}`), `resources/${src} is shipped`);
     }
     const examples = fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.json')).map((f) => `examples/${f}`);
     assert.ok(examples.length >= 5);

@@ -1,0 +1,200 @@
+/**
+ * Every node type's saved configuration, declared once. From this table:
+ * - the runtime reads each node's config typed, with the declared defaults for what a flow lacks
+ *   (`readConfig` in src/runtime/config.ts), so node files never restate a fallback;
+ * - the build writes each type's editor `defaults` and `credentials` to
+ *   resources/mindsdb-defaults.js (scripts/editor-defaults.mjs); every dialog registers those
+ *   and builds its rows from them (resources/mindsdb-editor.js), and
+ *   test/unit/node-schema.test.js runs each nodes/<type>.html and fails when a dialog and the
+ *   runtime disagree.
+ *
+ * To add a node type:
+ * 1. declare it here, fields in dialog order (`...head()` first and `outputProperty` last, as the
+ *    other action nodes do), and add it to SCHEMAS;
+ * 2. in its node file: `const config = startNode(RED, this, ITS_NODE, saved)` (typed by
+ *    `ConfigOf<typeof ITS_NODE>`) and `registerNodeType(RED, ITS_NODE, ctor)`, which takes the
+ *    type's name and credentials from here;
+ * 3. in nodes/<type>.html: the literal registerType (category, color, icon, inputs, outputs) with
+ *    `...MindsDBEditor.actionNode("<type>", {…})` (`resourceNode` for a node with an operation, a
+ *    project and an item name), then `MindsDBEditor.buildForm("<type>")`, and a template of rows
+ *    `<div class="form-row" data-row="<field>"></div>` (buildForm in resources/mindsdb-editor.js
+ *    says what a row may add); its catalogue has `label.<field>` for each row;
+ * 4. `npm run build`: the node-schema test then checks the new type like the others.
+ * When a field changes meaning later: raise the declaration's version and add a step in
+ * src/runtime/migrations.ts.
+ */
+import { configNode, flag, msgProperty, number, oneOf, optionalNumber, password, plainCredential, text, typed } from './fields';
+import { defineNode, type NodeSchema } from './node-schema';
+
+/** The fields every action node starts with: the server it uses and its own name. */
+const head = () => ({ server: configNode('mindsdb-server', true), name: text() });
+/** A whole number from 1 (sizes, counts, times). */
+const count = (value: number) => number(value, { integer: true, min: 1 });
+/** The project MindsDB puts records in unless told otherwise: a new node's Project, and what a blank one and a blank msg.project mean. */
+export const DEFAULT_PROJECT = 'mindsdb';
+/** A record's project (a TypedInput: msg, flow, global or env may say it). */
+const project = () => typed(DEFAULT_PROJECT, 'str');
+/** A name the node may leave blank for msg.<name> to fill. */
+const name = () => typed('', 'str');
+
+// MindsDB's scheduler and dates as the job dialog checks them (the client checks them again when it sends).
+const SCHEDULE = '^every\\s+(\\d+\\s+)?(minute|minutes|min|hour|hours|day|days|week|weeks|month|months)$';
+const DATE = '^(\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?|now|\\$\\{[^}]+\\})$';
+
+export const SERVER_NODE = defineNode('mindsdb-server', 1, {
+  name: text(),
+  url: text('http://127.0.0.1:47334', { required: true, check: { url: true } }),
+  apiPrefix: text('/api', { check: { apiPrefix: true } }),
+  authMode: oneOf(['none', 'session', 'login', 'token'], 'none'),
+  timeout: number(60_000, { integer: true, min: 1 }, { required: true }),
+  retries: number(2, { integer: true, min: 0 }, { required: true }),
+  retryPost: flag(false),
+  maxInFlight: number(8, { integer: true, min: 1 }, { required: true }),
+  maxQueue: number(1000, { integer: true, min: 1 }, { required: true }),
+  maxResponseMB: number(64, { above: 0 }, { required: true }),
+  tls: configNode('tls-config', false),
+}, {
+  session: password(),
+  username: plainCredential(),
+  password: password(),
+  token: password(),
+});
+
+export const SQL_NODE = defineNode('mindsdb-sql', 1, {
+  ...head(),
+  query: text(),
+  database: typed('', 'str'),
+  rowFormat: oneOf(['objects', 'arrays'], 'objects', { optional: true }),
+  split: flag(false),
+  rowsPerMsg: count(100),
+  flowControl: flag(false),
+  partsAhead: count(1),
+  outputProperty: msgProperty(),
+});
+
+export const PREDICT_NODE = defineNode('mindsdb-predict', 1, {
+  ...head(),
+  project: project(),
+  model: name(),
+  params: typed('', 'json', { jsonObject: true }),
+  batch: flag(false),
+  batchSize: count(100),
+  batchWindow: count(50),
+  keepExplainString: flag(false),
+  outputProperty: msgProperty(),
+});
+
+export const DATABASE_NODE = defineNode('mindsdb-database', 1, {
+  ...head(),
+  operation: oneOf(['create', 'list', 'get', 'update', 'delete', 'msg'], 'create'),
+  dbName: name(),
+  engine: text(),
+  host: text(),
+  port: optionalNumber('', { integer: true, min: 1, max: 65535 }),
+  user: text(),
+  database: text(),
+  extraParams: text('', { check: { jsonObject: true } }),
+  checkConnection: flag(false),
+  updateCreates: flag(false),
+  outputProperty: msgProperty(),
+}, {
+  password: password(),
+});
+
+const CRUD = ['list', 'get', 'create', 'update', 'delete'] as const;
+
+export const CHATBOT_NODE = defineNode('mindsdb-chatbot', 1, {
+  ...head(),
+  operation: oneOf([...CRUD, 'msg'], 'list'),
+  project: project(),
+  itemName: name(),
+  outputProperty: msgProperty(),
+});
+
+export const SKILL_NODE = defineNode('mindsdb-skill', 1, {
+  ...head(),
+  operation: oneOf([...CRUD, 'msg'], 'list'),
+  project: project(),
+  itemName: name(),
+  /** list: keep only the skills this agent uses (msg.agent fills a blank). */
+  agent: text(),
+  outputProperty: msgProperty(),
+});
+
+export const AGENT_NODE = defineNode('mindsdb-agent', 1, {
+  ...head(),
+  operation: oneOf([...CRUD, 'completions', 'msg'], 'list'),
+  project: project(),
+  itemName: name(),
+  /** completions: one message with the answer, or a message sequence of the streamed chunks. */
+  streamMode: oneOf(['final', 'chunks'], 'final', { optional: true }),
+  outputProperty: msgProperty(),
+});
+
+export const FILE_NODE = defineNode('mindsdb-file', 1, {
+  ...head(),
+  operation: oneOf(['upload', 'list', 'delete', 'msg'], 'upload'),
+  // MindsDB refuses a name with an extension: the file becomes the table files.<name>.
+  fileName: typed('', 'str', { noExtension: true, error: 'extension' }),
+  format: oneOf(['csv', 'json'], 'csv', { optional: true }),
+  replace: flag(false),
+  maxSizeMB: count(100),
+  outputProperty: msgProperty(),
+});
+
+export const JOB_NODE = defineNode('mindsdb-job', 1, {
+  ...head(),
+  operation: oneOf(['create', 'list', 'get', 'history', 'delete', 'msg'], 'list'),
+  project: project(),
+  itemName: name(),
+  query: text(),
+  schedule: text('', { check: { pattern: SCHEDULE } }),
+  startAt: text('', { check: { pattern: DATE }, error: 'date' }),
+  endAt: text('', { check: { pattern: DATE }, error: 'date' }),
+  ifQuery: text(),
+  outputProperty: msgProperty(),
+});
+
+export const MODEL_NODE = defineNode('mindsdb-model', 1, {
+  ...head(),
+  operation: oneOf(['train', 'get', 'describe', 'retrain', 'finetune', 'list', 'versions', 'activate', 'delete', 'msg'], 'train'),
+  project: project(),
+  model: name(),
+  modelVersion: optionalNumber('', { integer: true, min: 1 }),
+  statement: text(),
+  database: text(),
+  select: text(),
+  predict: text(),
+  engine: text(),
+  using: text('', { check: { jsonObject: true } }),
+  wait: flag(true),
+  waitTimeout: count(600),
+  outputProperty: msgProperty(),
+});
+
+export const KNOWLEDGE_BASE_NODE = defineNode('mindsdb-knowledge-base', 1, {
+  ...head(),
+  operation: oneOf(['create', 'insert', 'search', 'list', 'get', 'delete', 'msg'], 'list'),
+  project: project(),
+  itemName: name(),
+  provider: text('openai'),
+  embeddingModel: text('text-embedding-3-small'),
+  baseUrl: text(),
+  storageDatabase: text(),
+  storageTable: text(),
+  contentColumns: text(),
+  metadataColumns: text(),
+  idColumn: text(),
+  insertQuery: text(),
+  limit: optionalNumber(10, { integer: true, min: 1 }),
+  threshold: optionalNumber('', { min: 0, max: 1 }),
+  outputProperty: msgProperty(),
+}, {
+  apiKey: password(),
+});
+
+/** Every node type of the package, by type. */
+export const SCHEMAS: Readonly<Record<string, NodeSchema>> = Object.fromEntries([
+  SERVER_NODE, SQL_NODE, PREDICT_NODE, DATABASE_NODE, CHATBOT_NODE, SKILL_NODE, AGENT_NODE,
+  FILE_NODE, JOB_NODE, MODEL_NODE, KNOWLEDGE_BASE_NODE,
+].map((s) => [s.type, s]));
