@@ -120,7 +120,7 @@ export = function register(RED: NodeAPI): void {
             timeoutMs,
             onProgress: (s, seconds) => status.set({ fill: 'yellow', shape: 'ring', text: `${s}: ${run?.model} v${run?.version}, ${seconds} s` }),
           })
-          : await api.get(run.project, run.model, run.version, opts);
+          : await api.record(run, opts);
         const record = result as Record<string, unknown>;
         msg.mindsdb = { operation, project: run.project, model: run.model, version: run.version, status: record?.status, waitedSeconds: config.wait ? Math.round((Date.now() - started) / 1000) : undefined };
         setOutput(RED, msg, outputProperty, result);

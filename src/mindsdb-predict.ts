@@ -1,6 +1,6 @@
-import { inputError, MindsDBError, parseExplainColumns, targetFromRows, type MindsDBClient, type Row } from './client';
+import { inputError, parseExplainColumns, targetFromRows, type MindsDBClient, type Row } from './client';
 import { handleInput, timeoutFrom } from './runtime/input';
-import { MicroBatcher } from './runtime/micro-batcher';
+import { MicroBatcher, rowMayBeToBlame } from './runtime/micro-batcher';
 import { migrateConfig } from './runtime/migrations';
 import type { PredictNodeConfig } from './runtime/node-configs';
 import { outputPropertyOf, setOutput } from './runtime/output';
@@ -16,7 +16,9 @@ interface PredictJob {
   model: string;
   params?: Record<string, unknown>;
   rows: Row[];
-  timeoutMs?: number;
+  /** The message's time budget, and when it runs out: counted from its arrival, batch wait included. */
+  timeoutMs: number;
+  deadlineAt: number;
 }
 
 /** msg.payload: an object is one row, an array of objects is many. */
@@ -49,15 +51,13 @@ export = function register(RED: NodeAPI): void {
         (_key, items) => {
           const first = items[0].input;
           const rows = items.length === 1 ? first.rows : items.flatMap((i) => i.input.rows);
-          // The batch waits no longer than its most impatient message allows.
-          const timeouts = items.map((i) => i.input.timeoutMs).filter((t): t is number => t !== undefined);
-          const timeoutMs = timeouts.length ? Math.min(...timeouts) : undefined;
-          return first.client.predict(first.project, first.model, rows, first.params, { timeoutMs });
+          // The batch ends no later than its most impatient message must (its wait in the batch included).
+          let deadlineAt = first.deadlineAt;
+          for (const i of items) if (i.input.deadlineAt < deadlineAt) deadlineAt = i.input.deadlineAt;
+          return first.client.predict(first.project, first.model, rows, first.params, { timeoutMs: Math.max(1, deadlineAt - Date.now()) });
         },
         (depth) => status.set(depth > 0 ? STATUS.queued(depth) : STATUS.ok('done')),
-        // The server answered (a 4xx/5xx, an SQL-style error, a wrong row count): perhaps one bad
-        // row. Network failures and timeouts would only repeat for every message.
-        (err) => !(err instanceof MindsDBError) || ['http', 'invalid-response'].includes(err.kind),
+        rowMayBeToBlame,
       )
       : undefined;
 
@@ -73,12 +73,12 @@ export = function register(RED: NodeAPI): void {
         throw inputError(`the predict params must be an object, not ${describeType(rawParams)}`);
       }
       const params = rawParams === null ? undefined : rawParams as Record<string, unknown> | undefined;
-      const timeoutMs = timeoutFrom(msg);
+      const timeoutMs = timeoutFrom(msg) ?? client.requestTimeoutMs;
 
       let predictions: Row[];
       if (batcher) {
         const key = params === undefined ? `${project}\u0000${model}` : `${project}\u0000${model}\u0000${JSON.stringify(params)}`;
-        predictions = await batcher.add(key, { client, project, model, params, rows, timeoutMs }, rows.length);
+        predictions = await batcher.add(key, { client, project, model, params, rows, timeoutMs, deadlineAt: Date.now() + timeoutMs }, rows.length);
       } else {
         status.set(STATUS.requesting);
         predictions = await client.predict(project, model, rows, params, { timeoutMs });

@@ -48,7 +48,7 @@ describe('mindsdb-file node', function () {
     assert.equal(fake.state.files.get('b1').fields.original_file_name, 'sheet.csv');
   });
 
-  it('replaces an existing file (delete, then upload) only when asked', async () => {
+  it('replaces an existing file (new content first, under a temporary name) only when asked', async () => {
     await load({ operation: 'upload', fileName: 'r' });
     await run({ payload: 'a\n1\n' });
     const e = await fail({ payload: 'a\n2\n' });
@@ -58,7 +58,9 @@ describe('mindsdb-file node', function () {
     const m = await run({ payload: 'a\n3\n' });
     assert.equal(m.payload.replaced, true);
     assert.equal(fake.state.files.get('r').content.toString(), 'a\n3\n');
-    assert.deepEqual(fake.requests.slice(-3).map((r) => r.method), ['GET', 'DELETE', 'PUT']);
+    const steps = fake.requests.slice(-5).map((r) => `${r.method} ${decodeURIComponent(r.path)}`);
+    assert.match(steps.join('\n'), /^GET \/api\/files\/\nPUT \/api\/files\/R__replacing_[0-9a-f]{8}\nDELETE \/api\/files\/R\nPUT \/api\/files\/R\nDELETE \/api\/files\/R__replacing_[0-9a-f]{8}$/);
+    assert.deepEqual([...fake.state.files.keys()], ['r'], 'the temporary copy is gone');
   });
 
   it('lists and deletes files; a missing file is a clear error', async () => {

@@ -18,7 +18,10 @@ export interface ExchangeRequest {
   headers: Record<string, string>;
   /** JSON text, or the bytes of a multipart upload. */
   body?: string | Buffer;
+  /** The message's whole time budget, for the texts of errors. */
   timeoutMs: number;
+  /** When the message's time is up (see deadline.ts): every attempt of it shares this one. */
+  deadlineAt: number;
 }
 
 const BOM = 0xfeff;
@@ -30,7 +33,7 @@ const BOM = 0xfeff;
  * AsyncResource, abort-signal listeners, a promise for the headers and another for the body): in
  * the benchmark's profiles, a fifth of the CPU time of a small SQL request (bench/README.md).
  *
- * It keeps the transport's promises: a deadline for the whole exchange (redirects included), a
+ * It keeps the transport's promises: the message's deadline for the whole exchange (redirects included), a
  * maximum body size, and 307/308 redirects followed on the same origin only, so credentials are
  * never sent to another host.
  */
@@ -57,7 +60,7 @@ export class TextExchange implements Dispatcher.DispatchHandler {
     private readonly reject: (err: MindsDBError) => void,
   ) {
     this.path = req.path;
-    this.timer = setTimeout(() => this.cut(timeoutError(req)), req.timeoutMs);
+    this.timer = setTimeout(() => this.cut(timeoutError(req)), req.deadlineAt - Date.now());
     this.dispatch();
   }
 
@@ -106,13 +109,15 @@ export class TextExchange implements Dispatcher.DispatchHandler {
   private dispatch(): void {
     const { req } = this;
     this.controller = undefined;
+    // undici's own timeouts only back up the deadline's timer, which cuts the exchange first.
+    const left = Math.max(1, req.deadlineAt - Date.now());
     this.pool.dispatch({
       method: req.method as Dispatcher.HttpMethod,
       path: this.path,
       headers: req.headers,
       body: req.body,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
+      headersTimeout: left,
+      bodyTimeout: left,
     }, this);
   }
 

@@ -32,6 +32,14 @@ export interface OpenedResponse {
   body: Readable & { text(): Promise<string> };
 }
 
+/** An opened answer whose body is read as it arrives (see HttpTransport.openStream). */
+export interface StreamedResponse extends OpenedResponse {
+  /** Stops the deadline's watch over the body (a streamed SQL answer, once it started). */
+  endDeadline(): void;
+  /** Drops what is left of the body and stops the deadline. */
+  release(): void;
+}
+
 export type SendOptions = ExchangeRequest;
 
 
@@ -56,7 +64,7 @@ export class HttpTransport {
   }
 
   /**
-   * Sends a request and reads the whole body as text, up to `maxBytes`, within `opts.timeoutMs`
+   * Sends a request and reads the whole body as text, up to `maxBytes`, before `opts.deadlineAt`
    * (redirects included). This is the per-message path of every node (see TextExchange).
    */
   send(opts: SendOptions, maxBytes: number): Promise<TextResponse> {
@@ -64,34 +72,21 @@ export class HttpTransport {
   }
 
   /**
-   * Opens a request and hands back the streaming body (for server-sent events). The deadline
-   * covers the whole stream; `release()` must be called when the caller is done with it.
+   * Opens a request and hands back its body to be read as it arrives. The message's deadline
+   * watches everything until the caller says otherwise: the wait for the answer, the redirects,
+   * an error answer's body, and (for server-sent events) the whole stream. A streamed SQL answer
+   * calls `endDeadline()` once its 2xx answer started, because a body that the caller stops
+   * reading (flow control) must not time out: the reader bounds each wait for data itself
+   * (`paced`: undici's own body timeout is off too). `release()` must be called in every case.
    */
-  async open(opts: SendOptions): Promise<OpenedResponse & { release(): void; expired(): boolean }> {
+  async openStream(opts: SendOptions, paced: boolean): Promise<StreamedResponse> {
     const deadline = new Deadline(opts);
     try {
-      const res = await this.openWith(opts, deadline);
-      return { ...res, release: () => deadline.clear(), expired: () => deadline.expired };
+      const res = await this.openWith(opts, deadline, paced ? 0 : Math.max(1, opts.deadlineAt - Date.now()));
+      return { ...res, endDeadline: () => deadline.clear(), release: () => { discard(res.body); deadline.clear(); } };
     } catch (err) {
       deadline.clear();
       throw deadline.expired ? timeoutError(opts) : err;
-    }
-  }
-
-  /**
-   * Opens a request whose body the caller reads at its own pace (a streamed SQL answer). The
-   * deadline covers the wait for the answer's headers only; undici's own body timeout is off,
-   * because a body that the caller stops reading (flow control) must not time out: the caller
-   * bounds each wait for data itself.
-   */
-  async openPaced(opts: SendOptions): Promise<OpenedResponse> {
-    const deadline = new Deadline(opts);
-    try {
-      return await this.openWith(opts, deadline, 0);
-    } catch (err) {
-      throw deadline.expired ? timeoutError(opts) : err;
-    } finally {
-      deadline.clear();
     }
   }
 
@@ -105,7 +100,7 @@ export class HttpTransport {
     if (!closed) await this.pool.destroy().catch(() => undefined);
   }
 
-  private openWith(opts: SendOptions, deadline: Deadline, bodyTimeout = opts.timeoutMs): Promise<OpenedResponse> {
+  private openWith(opts: SendOptions, deadline: Deadline, bodyTimeout: number): Promise<OpenedResponse> {
     return this.dispatch(opts, opts.path, deadline, bodyTimeout)
       .then((res) => (isRedirect(res) ? this.followRedirects(opts, deadline, res, bodyTimeout) : opened(res)));
   }
@@ -121,7 +116,7 @@ export class HttpTransport {
       headers: opts.headers,
       body: opts.body,
       signal: deadline,
-      headersTimeout: opts.timeoutMs,
+      headersTimeout: Math.max(1, opts.deadlineAt - Date.now()),
       bodyTimeout,
     };
   }
@@ -160,7 +155,11 @@ export function discard(body: Readable): void {
   body.destroy();
 }
 
-/** Reads a whole body as text, up to `maxBytes`; a body of declared size is handed to undici in one go. */
+/**
+ * Reads a whole body as text, up to `maxBytes`; a body of declared size is handed to undici in one
+ * go. It sets no timer of its own: the body it reads is one of `openStream`'s, still under the
+ * message's deadline, which destroys it (with the timeout error) when the time is up.
+ */
 export function readText(res: OpenedResponse, maxBytes: number, opts: ExchangeDescription): Promise<string> {
   const declared = Number(res.headers['content-length']);
   if (declared > maxBytes) {
@@ -193,7 +192,7 @@ async function readChunks(res: OpenedResponse, maxBytes: number, opts: ExchangeD
 }
 
 /**
- * A deadline for a streamed answer (`open`, `openPaced`), and the abort signal undici listens to;
+ * The message's deadline over a streamed answer (`openStream`), as the abort signal undici listens to;
  * whole answers have TextExchange's own timer. undici accepts any object with `once`/`removeListener`
  * as a signal, so this is one timer and the one or two listeners undici adds, lighter than an
  * AbortController (an EventTarget and an AbortSignal) per request.
@@ -211,7 +210,7 @@ class Deadline {
       const listeners = this.listeners;
       this.listeners = [];
       for (const l of listeners) l();
-    }, opts.timeoutMs);
+    }, opts.deadlineAt - Date.now());
   }
 
   get expired(): boolean { return this.aborted; }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { RawBody, inputError, MindsDBError, segment } from '../shared';
+import { fileNotFound } from './gone';
 
 /** What is uploaded: the bytes, and the file name whose extension tells MindsDB the format. */
 export interface FileContent {
@@ -20,8 +21,10 @@ export interface UploadResult {
   table: string;
   bytes: number;
   rows?: number;
-  /** An existing file of that name was deleted first. */
+  /** An existing file of that name was replaced (see FilesApi.upload). */
   replaced: boolean;
+  /** The temporary copy a replace could not delete at its end (the replace itself succeeded). */
+  leftover?: string;
 }
 
 /** MindsDB stores a file as files.<name>; the name is a table name, so it has no extension. */
@@ -133,10 +136,10 @@ export class FilesApi {
 
   async delete(name: string, opts?: RequestOptions): Promise<{ deleted: true; name: string }> {
     try {
-      await this.client.request('DELETE', `/files/${segment(name, 'file name')}`, undefined, opts);
+      await this.client.request('DELETE', `/files/${segment(name, 'file name')}`, undefined, { ...opts, gone: fileNotFound });
     } catch (err) {
       // MindsDB answers a missing file with 400 "Error deleting file", not 404.
-      if (err instanceof MindsDBError && err.status === 400 && /error deleting file/i.test(err.serverMessage ?? '')) {
+      if (err instanceof MindsDBError && fileNotFound(err)) {
         throw new MindsDBError(`file "${name}" does not exist (MindsDB answered: ${err.serverMessage})`, { ...err });
       }
       throw err;
@@ -145,36 +148,74 @@ export class FilesApi {
   }
 
   /**
-   * Uploads `content` as files.<name>. With `replace`, an existing file of that name (MindsDB
-   * compares names without case) is deleted first; without it, an existing name is an error.
+   * Uploads `content` as files.<name>. Without `replace`, an existing name is an error. With it,
+   * an existing file of that name (MindsDB compares names without case) is replaced; MindsDB has no
+   * rename and no overwrite (25.14.1 and 26.1.0: PUT answers 400 "File already exists", there is
+   * no download to restore from), so the old file is deleted only once the new content is known to
+   * be accepted:
+   *   1. the content is uploaded as a temporary file, files.<name>__replacing_<random>: a file
+   *      MindsDB refuses (format, size, a dropped connection) fails here, and files.<name> is as it was;
+   *   2. files.<name> is deleted;  3. the content is uploaded again as files.<name>;
+   *   4. the temporary file is deleted.
+   * An error after step 1 says what was done and where the new content is. All steps share the
+   * message's one deadline.
    */
-  async upload(name: string, content: FileContent, replace: boolean, maxBytes: number, opts?: RequestOptions): Promise<UploadResult> {
+  async upload(name: string, content: FileContent, replace: boolean, maxBytes: number, options?: RequestOptions): Promise<UploadResult> {
     checkFileName(name);
     if (content.data.length > maxBytes) {
       throw inputError(`the file is ${megabytes(content.data.length)} MB, over the upload limit of ${megabytes(maxBytes)} MB set in the node`);
     }
-    const path = `/files/${segment(name, 'file name')}`;
-    let replaced = false;
-    if (replace) {
-      const existing = await this.list(opts);
-      if (Array.isArray(existing) && existing.some((f) => typeof f?.name === 'string' && f.name.toLowerCase() === name.toLowerCase())) {
-        await this.delete(name, opts);
-        replaced = true;
-      }
+    const opts = this.client.withDeadline(options);
+    const result: UploadResult = { uploaded: true, name, table: `files.${name}`, bytes: content.data.length, replaced: false };
+    if (content.rows !== undefined) result.rows = content.rows;
+    if (!replace || !(await this.exists(name, opts))) {
+      await this.put(name, content, opts).catch((err: unknown) => { throw explainUploadError(err, name); });
+      return result;
     }
+
+    const temporary = `${name}__replacing_${randomBytes(4).toString('hex')}`;
+    await this.put(temporary, content, opts).catch((err: unknown) => {
+      throw halfWay(explainUploadError(err, name), `nothing was changed: files.${name} is as it was`);
+    });
+    try {
+      await this.delete(name, opts);
+    } catch (err) {
+      const cleaned = await this.delete(temporary, opts).then(() => true, () => false);
+      throw halfWay(err, `files.${name} was not replaced: deleting the old file failed${cleaned ? '' : `; the new content stays in files.${temporary}`}`);
+    }
+    try {
+      await this.put(name, content, opts);
+    } catch (err) {
+      throw halfWay(explainUploadError(err, name), `files.${name} was deleted, but uploading its new content failed; the new content is in files.${temporary}`);
+    }
+    result.replaced = true;
+    try {
+      await this.delete(temporary, opts);
+    } catch {
+      result.leftover = `files.${temporary}`;
+    }
+    return result;
+  }
+
+  private async exists(name: string, opts: RequestOptions): Promise<boolean> {
+    const existing = await this.list(opts);
+    return Array.isArray(existing) && existing.some((f) => typeof f?.name === 'string' && f.name.toLowerCase() === name.toLowerCase());
+  }
+
+  /** One upload: never repeated once it may have reached the server (it may have been stored). */
+  private put(name: string, content: FileContent, opts: RequestOptions): Promise<unknown> {
     const body = multipartBody(
       { source_type: 'file', original_file_name: content.filename },
       { field: 'file', filename: content.filename, data: content.data },
     );
-    try {
-      await this.client.request('PUT', path, body, opts);
-    } catch (err) {
-      throw explainUploadError(err, name);
-    }
-    const result: UploadResult = { uploaded: true, name, table: `files.${name}`, bytes: content.data.length, replaced };
-    if (content.rows !== undefined) result.rows = content.rows;
-    return result;
+    return this.client.request('PUT', `/files/${segment(name, 'file name')}`, body, opts);
   }
+}
+
+/** An error of a step of a multi-step operation, saying what the operation had already done. */
+function halfWay(err: unknown, done: string): unknown {
+  if (!(err instanceof MindsDBError)) return err;
+  return new MindsDBError(`${err.message} (${done})`, err);
 }
 
 function megabytes(n: number): string {

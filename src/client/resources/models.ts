@@ -1,6 +1,7 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { type Row, ident, inputError, MindsDBError, segment, sqlLiteral } from '../shared';
 import { rowsToObjects } from '../answers';
+import { recordNotFound } from './gone';
 
 /**
  * Models: train, retrain, finetune, describe, versions, activate, delete, and waiting for training.
@@ -128,7 +129,8 @@ export class ModelsApi {
   }
 
   /** CREATE MODEL, from the node's fields or from a whole statement; training goes on in MindsDB. */
-  async train(project: string, what: TrainSpec | { statement: string }, opts?: RequestOptions): Promise<TrainingRun> {
+  async train(project: string, what: TrainSpec | { statement: string }, options?: RequestOptions): Promise<TrainingRun> {
+    const opts = this.client.withDeadline(options);
     const sql = 'statement' in what ? checkStatement(what.statement) : createModelSql(project, what);
     if (!('statement' in what) && !hasEngine(what)) await this.requireDefaultEngine(opts);
     return this.started(await this.rows(sql, project, opts), project, 'CREATE MODEL');
@@ -146,16 +148,30 @@ export class ModelsApi {
     return this.started(await this.rows(sql, project, opts), project, 'FINETUNE');
   }
 
-  /** Makes `version` the one predictions use. */
-  async activate(project: string, model: string, version: number, opts?: RequestOptions): Promise<Json> {
+  /** Makes `version` the one predictions use; resolves with its record. */
+  async activate(project: string, model: string, version: number, options?: RequestOptions): Promise<Json> {
+    const opts = this.client.withDeadline(options);
     await this.rows(`SET active ${ident(project, 'the project')}.${ident(model, 'the model name')}.${ident(String(version), 'the version')}`, project, opts);
-    return this.get(project, model, version, opts);
+    try {
+      return await this.get(project, model, version, opts);
+    } catch (err) {
+      throw alreadyDone(err, `version ${version} of ${project}.${model} is active now, but reading its record back failed`);
+    }
+  }
+
+  /** The record of a training run just started; an error says that the training goes on anyway. */
+  async record(run: TrainingRun, opts?: RequestOptions): Promise<Json> {
+    try {
+      return await this.get(run.project, run.model, run.version, opts);
+    } catch (err) {
+      throw alreadyDone(err, `training ${run.project}.${run.model} version ${run.version} started and goes on in MindsDB, but reading its record failed`);
+    }
   }
 
   /** Deletes the model with every version, or one (inactive) version. */
   async delete(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Json> {
     if (version === undefined) {
-      await this.client.request('DELETE', `${this.base(project)}/${segment(model, 'model name')}`, undefined, opts);
+      await this.client.request('DELETE', `${this.base(project)}/${segment(model, 'model name')}`, undefined, { ...opts, gone: recordNotFound });
     } else {
       await this.rows(`DROP MODEL ${ident(project, 'the project')}.${ident(model, 'the model name')}.${ident(String(version), 'the version')}`, project, opts);
     }
@@ -175,7 +191,7 @@ export class ModelsApi {
     let status = 'unknown';
     for (;;) {
       if (w.signal?.aborted) throw aborted(label);
-      const record = await this.get(run.project, run.model, run.version, { timeoutMs: w.timeoutMs });
+      const record = await this.record(run, { timeoutMs: w.timeoutMs });
       status = typeof record?.status === 'string' ? record.status : 'unknown';
       const seconds = Math.round((Date.now() - started) / 1000);
       w.onProgress?.(status, seconds);
@@ -234,6 +250,12 @@ function checkStatement(statement: string): string {
     throw inputError('the statement must be a CREATE MODEL statement (use the sql node for anything else)');
   }
   return s;
+}
+
+/** The error of a later step, saying what the earlier steps already did. */
+function alreadyDone(err: unknown, done: string): unknown {
+  if (!(err instanceof MindsDBError)) return err;
+  return new MindsDBError(`${done}: ${err.message}`, err);
 }
 
 function aborted(label: string): MindsDBError {
