@@ -1,4 +1,4 @@
-import { MindsDBError } from '../shared';
+import { MindsDBError, sizeText } from '../shared';
 
 /**
  * Incremental parser for server-sent events as MindsDB sends them: `data: <json>` lines, events
@@ -20,6 +20,8 @@ export class SseParser {
     const events: Array<Record<string, unknown>> = [];
     let boundary = this.nextBoundary();
     while (boundary) {
+      // An event over the limit is refused even when it arrived whole, in one network chunk.
+      if (boundary.index > this.maxBytes) throw this.tooLarge();
       const block = this.buffer.slice(0, boundary.index);
       this.buffer = this.buffer.slice(boundary.index + boundary.length);
       this.scanned = 0;
@@ -38,11 +40,13 @@ export class SseParser {
       boundary = this.nextBoundary();
     }
     // Characters, not bytes: an event is at least as many bytes, so this never lets more through.
-    if (this.buffer.length > this.maxBytes) {
-      throw new MindsDBError(`one event of the stream answering POST ${this.path} is larger than the limit of ${Math.round(this.maxBytes / 1048576)} MB`,
-        { kind: 'too-large', method: 'POST', path: this.path });
-    }
+    if (this.buffer.length > this.maxBytes) throw this.tooLarge();
     return events;
+  }
+
+  private tooLarge(): MindsDBError {
+    return new MindsDBError(`one event of the stream answering POST ${this.path} is larger than the limit of ${sizeText(this.maxBytes)}`,
+      { kind: 'too-large', method: 'POST', path: this.path });
   }
 
   private nextBoundary(): { index: number; length: number } | undefined {

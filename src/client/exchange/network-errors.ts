@@ -1,4 +1,4 @@
-import { MindsDBError } from '../shared';
+import { MindsDBError, sizeText } from '../shared';
 
 /** What an HTTP exchange is, for the texts of its errors. */
 export interface ExchangeDescription {
@@ -56,6 +56,6 @@ export function timeoutError(opts: ExchangeDescription): MindsDBError {
 }
 
 export function tooLarge(opts: ExchangeDescription, maxBytes: number): MindsDBError {
-  return new MindsDBError(`the answer to ${opts.method} ${opts.path} is larger than the limit of ${Math.round(maxBytes / 1048576)} MB`,
+  return new MindsDBError(`the answer to ${opts.method} ${opts.path} is larger than the limit of ${sizeText(maxBytes)}`,
     { kind: 'too-large', method: opts.method, path: opts.path });
 }
