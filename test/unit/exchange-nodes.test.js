@@ -6,7 +6,7 @@
  */
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { faultOn, lostAnswer } = require('../support/exchange-faults');
+const { faultOn, lostAnswer, until } = require('../support/exchange-faults');
 const { helper, node, coreNode, catchNode, flowWith, nextMessage, collect } = require('../support/nr');
 const { MindsDBClient, ModelsApi } = require('../../nodes/client');
 
@@ -88,6 +88,19 @@ describe('exchange policy in flows', function () {
       await outs;
       assert.deepEqual(predictCalls().map((r) => r.body.data.length), [10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     });
+  });
+
+  it('sends a micro-batch still open at a redeploy before the server node closes its connection', async () => {
+    fake = await createFakeMindsDB().listen();
+    await helper.load([node('mindsdb-server'), node('mindsdb-predict'), catchNode],
+      flowWith({ ...predictDef, batch: true, batchSize: 100, batchWindow: 60_000 }, { url: fake.url }));
+    for (let i = 0; i < 5; i++) helper.getNode('n1').receive({ payload: { sqft: i } });
+    // the five readings wait in the open batch (its window is a minute)
+    const n1 = helper.getNode('n1');
+    await until(() => n1.status.args.some((a) => a[0].text === 'queued: 5'), 5000, 'five readings in the batch');
+    await helper.unload(); // Node-RED closes the flow's nodes, then, in the same turn, the config nodes
+    const calls = fake.requests.filter((r) => r.path.endsWith('/predict'));
+    assert.deepEqual(calls.map((r) => r.body.data.length), [5]);
   });
 
   describe('file replace (instance 9)', () => {
