@@ -52,9 +52,9 @@ export = function register(RED: NodeAPI): void {
           const first = items[0].input;
           const rows = items.length === 1 ? first.rows : items.flatMap((i) => i.input.rows);
           // The batch ends no later than its most impatient message must (its wait in the batch included).
-          let deadlineAt = first.deadlineAt;
-          for (const i of items) if (i.input.deadlineAt < deadlineAt) deadlineAt = i.input.deadlineAt;
-          return first.client.predict(first.project, first.model, rows, first.params, { timeoutMs: Math.max(1, deadlineAt - Date.now()) });
+          let soonest = first;
+          for (const i of items) if (i.input.deadlineAt < soonest.deadlineAt) soonest = i.input;
+          return first.client.predict(first.project, first.model, rows, first.params, { timeoutMs: soonest.timeoutMs, deadlineAt: soonest.deadlineAt });
         },
         (depth) => status.set(depth > 0 ? STATUS.queued(depth) : STATUS.ok('done')),
         rowMayBeToBlame,
