@@ -86,9 +86,10 @@ export class Exchanger {
     this.maxBytes = s.maxResponseBytes;
     this.slots = new RequestLimiter(s.maxInFlight, s.maxQueue);
     this.parking = new RequestLimiter(s.maxInFlight, s.maxQueue, 'streamed answers under flow control');
-    // Sockets: up to maxInFlight exchanges, plus up to maxInFlight paused streams that keep their
-    // socket (unread) but gave their slot back; so an exchange always finds a socket.
-    this.transport = new HttpTransport({ origin: s.origin, connections: 2 * s.maxInFlight, tls: s.tls });
+    // Sockets: whole answers up to maxInFlight; streams up to maxInFlight under way plus up to
+    // maxInFlight paused ones that keep their socket (unread) but gave their slot back, in a pool of
+    // their own, so an exchange always finds a socket.
+    this.transport = new HttpTransport({ origin: s.origin, connections: s.maxInFlight, streamConnections: 2 * s.maxInFlight, tls: s.tls });
     this.policy = new RetryPolicy({ retries: s.retries, baseDelayMs: s.retryBaseDelayMs, retryPost: s.retryPost });
     this.auth = new Authenticator(s.auth, {
       // The login is shared by every request waiting for it, so it has the client's own time

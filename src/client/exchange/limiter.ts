@@ -87,7 +87,7 @@ export class RequestLimiter {
         `too many ${this.what} waiting for the MindsDB server (queue limit ${this.maxQueued}); slow the flow down or raise the limit`,
         { kind: 'queue-full' }));
     }
-    if (deadlineAt <= Date.now()) return Promise.reject(desc.expired ? desc.expired() : timeoutError(desc));
+    // A deadline already past fails when the timer fires (at once): no clock read on this path.
     return new Promise((resolve, reject) => {
       const w: Waiter = { task, resolve, reject, deadlineAt, desc, gone: false };
       if (first && this.head > 0) this.waiting[--this.head] = w;

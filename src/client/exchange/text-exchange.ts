@@ -60,8 +60,9 @@ export class TextExchange implements Dispatcher.DispatchHandler {
     private readonly reject: (err: MindsDBError) => void,
   ) {
     this.path = req.path;
-    this.timer = setTimeout(() => this.cut(timeoutError(req)), req.deadlineAt - Date.now());
-    this.dispatch();
+    const left = req.deadlineAt - Date.now();
+    this.timer = setTimeout(() => this.cut(timeoutError(req)), left);
+    this.dispatch(left);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -106,11 +107,11 @@ export class TextExchange implements Dispatcher.DispatchHandler {
     this.reject(networkError(err, this.req));
   }
 
-  private dispatch(): void {
+  /** Sends the request; undici's own timeouts (`left`, ms) only back up the deadline's timer. */
+  private dispatch(left: number): void {
     const { req } = this;
     this.controller = undefined;
-    // undici's own timeouts only back up the deadline's timer, which cuts the exchange first.
-    const left = Math.max(1, req.deadlineAt - Date.now());
+    if (left < 1) left = 1;
     this.pool.dispatch({
       method: req.method as Dispatcher.HttpMethod,
       path: this.path,
@@ -134,7 +135,7 @@ export class TextExchange implements Dispatcher.DispatchHandler {
     this.redirectTo = undefined;
     this.chunks = [];
     this.size = 0;
-    this.dispatch();
+    this.dispatch(this.req.deadlineAt - Date.now());
   }
 
   /** Fails the exchange now and aborts it in undici (at once, or as soon as undici starts it). */

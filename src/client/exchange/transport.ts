@@ -21,8 +21,10 @@ export interface TlsOptions {
 export interface TransportOptions {
   /** scheme://host:port of the server. */
   origin: string;
-  /** Sockets kept open to the server (the pool size). */
+  /** Sockets kept open to the server for whole answers (the pool size). */
   connections: number;
+  /** Sockets for streamed answers, in a pool of their own (default: `connections`). */
+  streamConnections?: number;
   tls?: TlsOptions;
 }
 
@@ -50,17 +52,19 @@ export type SendOptions = ExchangeRequest;
  */
 export class HttpTransport {
   private readonly pool: Pool;
+  /**
+   * Streamed answers have a pool of their own, made on first use: a paused stream keeps its socket
+   * (unread) without a connection slot, so streams may hold more sockets than there are slots, and
+   * sharing one pool would mean a pool larger than the in-flight limit for whole answers too, which
+   * costs the per-message path about 1.5 µs of CPU (more sockets, fewer requests on each; measured
+   * A/B against the one-pool client, 20,000 small SQL answers, 32 outstanding, 8 slots).
+   */
+  private streamPool: Pool | undefined;
   private readonly origin: string;
 
-  constructor(opts: TransportOptions) {
+  constructor(private readonly opts: TransportOptions) {
     this.origin = opts.origin;
-    this.pool = new Pool(opts.origin, {
-      connections: opts.connections,
-      pipelining: 1,
-      connect: opts.tls ? { ...opts.tls } : undefined,
-    });
-    // A pool-level error must never become an uncaught exception in Node-RED.
-    this.pool.on('connectionError', () => { /* surfaced per request */ });
+    this.pool = makePool(opts, opts.connections);
   }
 
   /**
@@ -92,12 +96,7 @@ export class HttpTransport {
 
   /** Closes gracefully (in-flight requests finish); destroys the sockets after `graceMs`. */
   async close(graceMs = 10_000): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const graceful = this.pool.close().then(() => true, () => false);
-    const timedOut = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), graceMs); timer.unref?.(); });
-    const closed = await Promise.race([graceful, timedOut]);
-    if (timer) clearTimeout(timer);
-    if (!closed) await this.pool.destroy().catch(() => undefined);
+    await Promise.all([this.pool, this.streamPool].map((pool) => pool && closePool(pool, graceMs)));
   }
 
   private openWith(opts: SendOptions, deadline: Deadline, bodyTimeout: number): Promise<OpenedResponse> {
@@ -106,7 +105,8 @@ export class HttpTransport {
   }
 
   private dispatch(opts: SendOptions, path: string, deadline: Deadline, bodyTimeout: number): Promise<Dispatched> {
-    return this.pool.request(this.requestOptions(opts, path, deadline, bodyTimeout)).catch((err: unknown) => { throw networkError(err, opts); });
+    this.streamPool ??= makePool(this.opts, this.opts.streamConnections ?? this.opts.connections);
+    return this.streamPool.request(this.requestOptions(opts, path, deadline, bodyTimeout)).catch((err: unknown) => { throw networkError(err, opts); });
   }
 
   private requestOptions(opts: SendOptions, path: string, deadline: Deadline, bodyTimeout: number): Dispatcher.RequestOptions {
@@ -137,6 +137,23 @@ export class HttpTransport {
 }
 
 type Dispatched = Dispatcher.ResponseData;
+
+function makePool(opts: TransportOptions, connections: number): Pool {
+  const pool = new Pool(opts.origin, { connections, pipelining: 1, connect: opts.tls ? { ...opts.tls } : undefined });
+  // A pool-level error must never become an uncaught exception in Node-RED.
+  pool.on('connectionError', () => { /* surfaced per request */ });
+  return pool;
+}
+
+/** Closes gracefully (in-flight requests finish); destroys the sockets after `graceMs`. */
+async function closePool(pool: Pool, graceMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const graceful = pool.close().then(() => true, () => false);
+  const timedOut = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), graceMs); timer.unref?.(); });
+  const closed = await Promise.race([graceful, timedOut]);
+  if (timer) clearTimeout(timer);
+  if (!closed) await pool.destroy().catch(() => undefined);
+}
 
 function isRedirect(res: Dispatched): boolean {
   return redirectLocation(res.statusCode, res.headers) !== undefined;
