@@ -81,6 +81,22 @@ describe('exchange policy', function () {
       assert.ok(elapsed(t0) < 1000, `took ${elapsed(t0)} ms`);
     });
 
+    it('retries a login the server refused for now (429), as any other request', async () => {
+      let logins = 0;
+      server = await serve((req, res) => {
+        if (req.url.endsWith('/status')) { res.end(JSON.stringify({ mindsdb_version: '25.14.1', auth: { http_auth_enabled: true } })); return; }
+        if (req.url.endsWith('/login')) {
+          if (++logins === 1) { res.writeHead(429, { 'retry-after': '0' }); res.end(); return; }
+          res.end('{"token":"t1"}');
+          return;
+        }
+        res.end(req.headers.authorization === 'Bearer t1' ? '[]' : '{}');
+      });
+      client = new MindsDBClient({ baseUrl: server.url, retries: 2, auth: { mode: 'login', username: 'u', password: 'p' } });
+      assert.deepEqual(await client.request('GET', '/projects/'), []);
+      assert.equal(logins, 2);
+    });
+
     it('fails a message still waiting for a connection slot at its own deadline', async () => {
       server = await serve((req, res) => { setTimeout(() => res.end('[]'), 1200); });
       client = new MindsDBClient({ baseUrl: server.url, retries: 0, maxInFlight: 1 });

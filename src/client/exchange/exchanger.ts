@@ -94,11 +94,12 @@ export class Exchanger {
     this.auth = new Authenticator(s.auth, {
       // The login is shared by every request waiting for it, so it has the client's own time
       // budget; each request still waits for it no longer than its own deadline (headersOf).
-      postLogin: (body) => {
-        const deadlineAt = deadlineAfter(s.timeoutMs);
-        return this.transport.send({ method: 'POST', path: `${s.prefix}/login`, headers: JSON_HEADERS as Record<string, string>, body, timeoutMs: s.timeoutMs, deadlineAt }, this.maxBytes)
-          .catch((err: unknown) => { throw this.failed(err, { method: 'POST', path: `${s.prefix}/login`, timeoutMs: s.timeoutMs }); });
-      },
+      // A login may be sent again (it only makes another session), so the retry rule treats it as
+      // idempotent; its answer, whatever the status, goes back to the authenticator.
+      postLogin: (body) => this.sendRetrying({
+        method: 'POST', path: `${s.prefix}/login`, headers: JSON_HEADERS as Record<string, string>, body,
+        timeoutMs: s.timeoutMs, deadlineAt: deadlineAfter(s.timeoutMs), repeat: 'idempotent', anonymous: true,
+      }),
       // Called while a request holds a slot, so it must not wait for another one.
       authEnabled: async () => {
         const status = await this.attempt(this.statusExchange(deadlineAfter(s.timeoutMs), s.timeoutMs)) as { auth?: { http_auth_enabled?: unknown } } | null;
@@ -208,6 +209,29 @@ export class Exchanger {
       const d = this.policy.decide(attempt, req.repeat, e, retryAfterMs(res.headers), req.deadlineAt);
       if (d.retry && !this.closed) { landed ||= mayHaveLanded(e); await pause(d.delayMs); continue; }
       throw noted(e, d);
+    }
+  }
+
+  /**
+   * Sends `req` under the retry rule and resolves with its answer whatever its status, once no
+   * retry is due (for the login, whose failures the authenticator words itself).
+   */
+  private async sendRetrying(req: Exchange): Promise<TextResponse> {
+    for (let attempt = 0; ; attempt++) {
+      let res: TextResponse;
+      try {
+        res = await this.transport.send(req, this.maxBytes);
+      } catch (err) {
+        const e = this.failed(err, req);
+        const d = this.policy.decide(attempt, req.repeat, e, undefined, req.deadlineAt);
+        if (d.retry && !this.closed) { await pause(d.delayMs); continue; }
+        throw e;
+      }
+      if (res.status < 200 || res.status >= 300) {
+        const d = this.policy.decide(attempt, req.repeat, httpError(res, req.method, req.path, this.redactor), retryAfterMs(res.headers), req.deadlineAt);
+        if (d.retry && !this.closed) { await pause(d.delayMs); continue; }
+      }
+      return res;
     }
   }
 
