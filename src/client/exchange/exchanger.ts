@@ -323,7 +323,9 @@ function noted(err: MindsDBError, d: Decision): MindsDBError {
  * back while it waits (`park`) and takes one again before it reads on (`unpark`, ahead of every
  * other waiter, within the reader's idle limit); its socket stays open and unread meanwhile,
  * counted by its parking place instead (at most maxInFlight such per server). Any other stream
- * keeps its slot until released.
+ * keeps its slot until released. Chosen over reading the rest into a buffer and closing the socket:
+ * a buffer bounded by Max response holds up to that much per waiting stream, and a larger result
+ * would still have to pause its socket (bench/README.md, "The exchange policy on the hot path").
  */
 class HeldStream implements StreamHold {
   private released = false;
