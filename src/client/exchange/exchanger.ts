@@ -93,7 +93,7 @@ export class Exchanger {
     this.policy = new RetryPolicy({ retries: s.retries, baseDelayMs: s.retryBaseDelayMs, retryPost: s.retryPost });
     this.auth = new Authenticator(s.auth, {
       // The login is shared by every request waiting for it, so it has the client's own time
-      // budget; each request still waits for it no longer than its own deadline (headersOf).
+      // budget; each request still waits for it no longer than its own deadline (credentialsOf).
       // A login may be sent again (it only makes another session), so the retry rule treats it as
       // idempotent; its answer, whatever the status, goes back to the authenticator.
       postLogin: (body) => this.sendRetrying({
