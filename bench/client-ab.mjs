@@ -13,6 +13,8 @@ const [, , dirA, dirB, n] = process.argv;
 if (!dirA || !dirB) { console.error('usage: node bench/client-ab.mjs <checkout A> <checkout B> [requests]'); process.exit(2); }
 const builds = { A: require(path.resolve(dirA, 'nodes', 'client')), B: require(path.resolve(dirB, 'nodes', 'client')) };
 const server = spawn(process.execPath, [path.join(here, 'server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+// The stand-in goes with this process, however it ends.
+process.on('exit', () => server.kill());
 const port = await new Promise((r) => server.stdout.once('data', (d) => r(Number(String(d).trim()))));
 const N = Number(n || 20000);
 async function run(name) {

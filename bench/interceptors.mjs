@@ -20,6 +20,8 @@ const MESSAGES = arg('--messages', 20000);
 const OUTSTANDING = 32;
 
 const server = spawn(process.execPath, [path.join(here, 'server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+// The stand-in goes with this process, however it ends.
+process.on('exit', () => server.kill());
 const port = await new Promise((resolve) => server.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
 const origin = `http://127.0.0.1:${port}`;
 const body = JSON.stringify({ query: 'SELECT * FROM sensors' });
