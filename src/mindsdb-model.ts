@@ -112,7 +112,7 @@ export = function register(RED: NodeAPI): void {
             timeoutMs,
             onProgress: (state, seconds) => status.set(texts.waiting('progress', { state, model: trained, version: newVersion, seconds })),
           })
-          : await api.get(run.project, run.model, run.version, opts);
+          : await api.record(run, opts);
         const record = result as Record<string, unknown>;
         msg.mindsdb = { operation, project: run.project, model: run.model, version: run.version, status: record?.status, waitedSeconds: config.wait ? Math.round((Date.now() - started) / 1000) : undefined };
         setOutput(RED, msg, outputProperty, result);

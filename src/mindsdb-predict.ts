@@ -1,8 +1,8 @@
-import { inputError, MindsDBError, parseExplainColumns, targetFromRows, withStoredName, type MindsDBClient, type Row } from './client';
+import { inputError, parseExplainColumns, targetFromRows, withStoredName, type MindsDBClient, type RequestOptions, type Row } from './client';
 import { PREDICT_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
-import { MicroBatcher } from './runtime/micro-batcher';
+import { MicroBatcher, rowMayBeToBlame } from './runtime/micro-batcher';
 import { setOutput } from './runtime/output';
 import { describeType, evaluateProperty, isPlainObject, nameFrom, projectFrom } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
@@ -17,7 +17,9 @@ interface PredictJob {
   model: string;
   params?: Record<string, unknown>;
   rows: Row[];
-  timeoutMs?: number;
+  /** The message's time budget, and when it runs out: counted from its arrival, batch wait included. */
+  timeoutMs: number;
+  deadlineAt: number;
   /** The model's name as MindsDB stored it, once a prediction answered. */
   stored?: string;
 }
@@ -26,13 +28,14 @@ interface PredictJob {
  * Predicts for `jobs` (one message's, or a batch's with the same project, model and params) with
  * the model as MindsDB stored its name: as typed, or (after a 404) the one spelling the project
  * lists that differs only in case (a model made by unquoted SQL as `MyModel` is stored as
- * `mymodel`). A name given exactly as stored costs nothing more.
+ * `mymodel`). A name given exactly as stored costs nothing more. `opts` carries the deadline of
+ * the most impatient message, which the lookup shares.
  */
-async function predictStored(jobs: PredictJob[], rows: Row[], timeoutMs: number | undefined): Promise<Row[]> {
+async function predictStored(jobs: PredictJob[], rows: Row[], opts: RequestOptions): Promise<Row[]> {
   const { client, project, model, params } = jobs[0];
   let stored = model;
   const predictions = await withStoredName(client, { resource: 'model', project }, model,
-    (m) => { stored = m; return client.predict(project, m, rows, params, { timeoutMs }); }, { request: { timeoutMs } });
+    (m) => { stored = m; return client.predict(project, m, rows, params, opts); }, { request: opts });
   for (const job of jobs) job.stored = stored;
   return predictions;
 }
@@ -67,15 +70,13 @@ export = function register(RED: NodeAPI): void {
         (_key, items) => {
           const first = items[0].input;
           const rows = items.length === 1 ? first.rows : items.flatMap((i) => i.input.rows);
-          // The batch waits no longer than its most impatient message allows.
-          const timeouts = items.map((i) => i.input.timeoutMs).filter((t): t is number => t !== undefined);
-          const timeoutMs = timeouts.length ? Math.min(...timeouts) : undefined;
-          return predictStored(items.map((i) => i.input), rows, timeoutMs);
+          // The batch ends no later than its most impatient message must (its wait in the batch included).
+          let soonest = first;
+          for (const i of items) if (i.input.deadlineAt < soonest.deadlineAt) soonest = i.input;
+          return predictStored(items.map((i) => i.input), rows, { timeoutMs: soonest.timeoutMs, deadlineAt: soonest.deadlineAt });
         },
         (depth) => status.set(depth > 0 ? texts.waiting('queued', { count: depth }) : texts.ok('done')),
-        // The server answered (a 4xx/5xx, an SQL-style error, a wrong row count): perhaps one bad
-        // row. Network failures and timeouts would only repeat for every message.
-        (err) => !(err instanceof MindsDBError) || ['http', 'invalid-response'].includes(err.kind),
+        rowMayBeToBlame,
       )
       : undefined;
 
@@ -91,16 +92,16 @@ export = function register(RED: NodeAPI): void {
         throw inputError(`the predict params must be an object, not ${describeType(rawParams)}`);
       }
       const params = rawParams === null ? undefined : rawParams as Record<string, unknown> | undefined;
-      const timeoutMs = timeoutFrom(msg);
+      const timeoutMs = timeoutFrom(msg) ?? client.requestTimeoutMs;
 
       let predictions: Row[];
-      const job: PredictJob = { client, project, model, params, rows, timeoutMs };
+      const job: PredictJob = { client, project, model, params, rows, timeoutMs, deadlineAt: Date.now() + timeoutMs };
       if (batcher) {
         const key = params === undefined ? `${project}\u0000${model}` : `${project}\u0000${model}\u0000${JSON.stringify(params)}`;
         predictions = await batcher.add(key, job, rows.length);
       } else {
         status.set(texts.busy('requesting'));
-        predictions = await predictStored([job], rows, timeoutMs);
+        predictions = await predictStored([job], rows, { timeoutMs, deadlineAt: job.deadlineAt });
         status.set(texts.ok('predicted', { count: predictions.length }));
       }
       parseExplainColumns(predictions, keepRaw);

@@ -57,6 +57,12 @@ function withParams(query: string, msg: Msg): { query: string; params?: Record<s
   return { query, params: p as Record<string, unknown> };
 }
 
+/**
+ * A msg.tick for a node whose flow control is off: not a query either, so it is refused where
+ * Catch sees it, rather than vanish without output, error or status.
+ */
+const TICK_WITHOUT_FLOW_CONTROL_TEXT = 'msg.tick came to a sql node whose flow control ("Wait for a msg.tick back") is off: it is not a query, and there is no sequence for it to acknowledge; turn flow control on, or do not wire the tick back to this node';
+
 export = function register(RED: NodeAPI): void {
   const texts = new StatusTexts('mindsdb-sql', ['requesting', 'ok', 'rows', 'streaming'] as const);
   function MindsDBSqlNode(this: Node, saved: SavedConfig): void {
@@ -79,7 +85,7 @@ export = function register(RED: NodeAPI): void {
 
     /** With split on: the answer is read as it arrives and sent as a message sequence. */
     const streamed = async (msg: Msg, send: Send, request: SqlRequest, timeoutMs: number | undefined, client: MindsDBClient): Promise<void> => {
-      const stream = await client.sqlStream(request, { timeoutMs });
+      const stream = await client.sqlStream(request, { timeoutMs, flowControl: window !== undefined });
       try {
         if (stream.type === 'ok') {
           const f = stream.fields;
@@ -110,8 +116,13 @@ export = function register(RED: NodeAPI): void {
       });
 
     handleInput(node, status, texts, (msg: Msg, send: Send) => {
-      // A tick coming back from the flow: it acknowledges a part and is never a query.
-      if (msg.tick) { window?.tick(msg.parts); return Promise.resolve(); }
+      // A tick coming back from the flow: it acknowledges a part and is never a query. It is taken
+      // before anything else, so it never waits for a connection slot or anything else.
+      if (msg.tick) {
+        if (!window) throw inputError(TICK_WITHOUT_FLOW_CONTROL_TEXT);
+        window.tick(msg.parts);
+        return Promise.resolve();
+      }
       const client = clientFor(RED, config.server);
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);

@@ -53,8 +53,12 @@ export function handleInput(node: Node, status: ThrottledStatus, texts: FailureS
       if (inFlight === 0) resolve();
       else drained = resolve;
     });
-    Promise.resolve()
-      .then(() => onClose?.())
+    // onClose runs now, not a turn later: Node-RED closes the config nodes (the server node and
+    // its connection) right after the flow's nodes, in the same turn, so a micro-batch flushed
+    // here must start its request before that, or it would only meet a closed connection.
+    let closing: Promise<void> | void;
+    try { closing = onClose?.(); } catch { closing = undefined; }
+    Promise.resolve(closing)
       .then(() => waitAtMost(allDone, CLOSE_GRACE_MS))
       .catch(() => undefined)
       .finally(() => { drained = undefined; status.stop(); closed(); });

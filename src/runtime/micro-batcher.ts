@@ -1,3 +1,5 @@
+import { MindsDBError } from '../client';
+
 /**
  * Micro-batching for streams of small requests: items with the same key are collected until
  * `maxItems` are waiting or `maxWaitMs` passed since the first, then one `flush` call serves them
@@ -6,10 +8,11 @@
  *
  * Guarantees: every item's promise settles exactly once; results are delivered in the order the
  * items arrived (across batches and keys), even when batches complete out of order. When a batch
- * of several items fails in a way `retryAlone` accepts (the server answered, so one bad row may be
- * to blame, not the network), each item is sent again on its own and only the bad ones fail;
- * otherwise a failed batch fails each of its items. No Node-RED in here.
+ * of several items fails in a way `retryAlone` accepts (one bad row may be to blame: see
+ * rowMayBeToBlame), each item is sent again on its own and only the bad ones fail; otherwise a
+ * failed batch fails each of its items, whole. No Node-RED in here.
  */
+
 export interface BatchItem<In> {
   input: In;
   /** Units this item contributes to the request (e.g. rows); its share of the answer. */
@@ -115,4 +118,17 @@ export class MicroBatcher<In, Unit> {
       else e.resolve(outcome);
     });
   }
+}
+
+/**
+ * A batch the server refused in a way one bad row can explain (it answered 400, 422 or 500, or
+ * with rows that do not match): each message is sent again on its own, so only the bad ones fail.
+ * Never for an overloaded server (429, 502, 503, 504), a network failure or a timeout: the client
+ * has already backed off and retried the batch whole where that was safe, and sending every
+ * message alone would multiply the load exactly when the server asked for less.
+ */
+export function rowMayBeToBlame(err: Error): boolean {
+  if (!(err instanceof MindsDBError)) return true;
+  if (err.kind === 'invalid-response') return true;
+  return err.kind === 'http' && (err.status === 400 || err.status === 422 || err.status === 500);
 }

@@ -23,7 +23,8 @@ export interface SequenceOptions {
  * Sends a streamed table answer as a Join-compatible message sequence while it arrives. The
  * number of parts is known only at the end, so each part is sent once the next one is read (or
  * the answer ended): the last part carries `parts.count` and `msg.complete`. With flow control a
- * part waits for the window; meanwhile nothing is read, so the server's socket is paused.
+ * part waits for the window; meanwhile nothing is read, so the server's socket is paused, and the
+ * stream gives its connection slot back until the tick came (SqlResultStream.waitOnFlow).
  *
  * If the answer breaks after parts were sent, the rejection ends the sequence: no part with
  * `complete` follows, and the input msg (what reaches Catch) gets `msg.mindsdb.partsId` and
@@ -41,7 +42,9 @@ export async function sendSequence(RED: NodeAPI, msg: Msg, stream: SqlResultStre
     for (;;) {
       const next = current.length < rowsPerMsg ? [] : await stream.read(rowsPerMsg);
       const last = next.length === 0;
-      if (window) await window.ready(id, opts.tickTimeoutMs);
+      // Waiting for a tick is waiting on the flow: the stream holds no connection slot meanwhile,
+      // so whatever the flow does with the same server before it sends the tick back can run.
+      if (window && !window.isReady(id)) await stream.waitOnFlow(() => window.ready(id, opts.tickTimeoutMs));
       const parts: SequenceParts = { id, index, type: 'array', len: rowsPerMsg };
       if (msg.parts) parts.parts = msg.parts;
       const part: Msg = { ...msg, parts };

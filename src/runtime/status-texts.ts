@@ -6,10 +6,15 @@ import type { NodeStatus } from './red';
 /** The values a status template takes: `__count__` in the catalogue is `values.count`. */
 export type StatusValues = Readonly<Record<string, string | number>>;
 
-/** Every kind of MindsDBError has a status text of its own (`status.errors.<kind>`), but 'http' (see below). */
-const ERROR_KINDS: readonly Exclude<MindsDBErrorKind, 'http'>[] = [
-  'sql', 'auth', 'unsupported', 'network', 'timeout', 'invalid-response', 'too-large', 'queue-full', 'closed', 'input',
-];
+/**
+ * Every kind of MindsDBError has a status text of its own (`status.errors.<kind>`), but 'http' (see
+ * below). A record, not a list, so that a new kind does not compile until it has its text here.
+ */
+const ERROR_KIND_TEXTS: Readonly<Record<Exclude<MindsDBErrorKind, 'http'>, true>> = {
+  sql: true, auth: true, unsupported: true, network: true, timeout: true, 'invalid-response': true,
+  'too-large': true, redirect: true, 'queue-full': true, closed: true, input: true,
+};
+const ERROR_KINDS = Object.keys(ERROR_KIND_TEXTS);
 /** A raw error text in the ring is cut here (Node-RED shows about 20 characters well). */
 const MAX_RAW_TEXT = 32;
 const PLACEHOLDER = /__(\w+?)__/g;
@@ -67,7 +72,11 @@ export class StatusTexts<Name extends string> {
     let text: string;
     if (err instanceof MindsDBError && err.kind === 'http') text = raw(`HTTP ${err.status ?? ''}`.trim());
     else if (err instanceof MindsDBError && err.kind === 'network' && err.code !== undefined) text = raw(String(err.code));
-    else text = this.text(err instanceof MindsDBError ? `errors.${err.kind}` : 'errors.error');
+    else {
+      // Never throws: a ring that cannot be labelled must not cost the message its outcome.
+      const name = err instanceof MindsDBError ? `errors.${err.kind}` : 'errors.error';
+      text = this.text(this.templates.has(name) ? name : 'errors.error');
+    }
     return { fill: 'red', shape: 'ring', text };
   }
 

@@ -33,6 +33,12 @@ export class TickWindow {
     this.sequences.set(id, { id, unacked: 0, wake: undefined });
   }
 
+  /** True when sequence `id` may send one more part now (no wait for a tick). */
+  isReady(id: string): boolean {
+    const seq = this.sequences.get(id);
+    return !this.closedError && (!seq || seq.unacked < this.window);
+  }
+
   /** Resolves when sequence `id` may send one more part; rejects after `timeoutMs` without a tick, or on close. */
   ready(id: string, timeoutMs: number): Promise<void> {
     const seq = this.sequences.get(id);

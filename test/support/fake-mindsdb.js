@@ -485,6 +485,7 @@ function createFakeMindsDB(options = {}) {
       return;
     }
     if (trainedVersions && rest.length === 1 && method === 'DELETE') { state.trained.delete(`${project}/${rest[0]}`); send(res, 204); return; }
+    // as the real server (25.14.1 and 26.1.0): a DELETE of a model it does not have is a 404
     if (rest.length === 1 && method === 'DELETE' && !state.models.has(`${project}/${rest[0]}`)) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
     const m = state.models.get(`${project}/${rest[0]}`);
     if (rest.length === 1 && method === 'GET') { m ? send(res, 200, { ...m, version: 1, active: true }) : problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }

@@ -21,6 +21,20 @@ const NODE_CASES = [
   { type: 'mindsdb-knowledge-base', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', provider: 'openai', embeddingModel: 'e', baseUrl: '', storageDatabase: '', storageTable: '', contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: 10, threshold: '' }, msg: () => ({ operation: 'create', name: `kb${++uploads}` }) },
 ];
 
+/**
+ * Writes whose repeat rules differ (docs/fault-matrix.md): a knowledge-base insert is never repeated,
+ * a delete may be. `msg(fake)` may put in the fake what the message needs (a record to delete).
+ * Used by the fault matrix beside NODE_CASES.
+ */
+const WRITE_CASES = [
+  { type: 'mindsdb-knowledge-base', label: 'mindsdb-knowledge-base (insert)', setup: withKnowledgeBase, def: { operation: 'insert', project: 'mindsdb', projectType: 'str', itemName: 'kb1', itemNameType: 'str', provider: 'openai', embeddingModel: 'e', baseUrl: '', storageDatabase: '', storageTable: '', contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: 10, threshold: '' }, msg: () => ({ payload: [{ content: `row ${++uploads}` }] }) },
+  { type: 'mindsdb-database', label: 'mindsdb-database (delete)', def: { operation: 'delete', dbName: '', dbNameType: 'str', engine: '', host: '', port: '', user: '', database: '', extraParams: '', checkConnection: false }, msg: (fake) => { const name = `d${++uploads}`; fake.state.databases.set(name, { id: uploads, name, type: 'data', engine: 'postgres', connection_data: {} }); return { name }; } },
+];
+
+function withKnowledgeBase(fake) {
+  fake.state.kbs.set('mindsdb/kb1', { record: { id: 1, name: 'kb1', project: 'mindsdb' }, rows: [] });
+}
+
 /** The agent the completions cases ask (the fake, like the real server, answers 404 for unknown agents). */
 function withAgent(fake) {
   fake.state.agents.set('mindsdb/a1', { id: 1, name: 'a1', project: 'mindsdb', model_name: 'gpt-4o', provider: 'openai' });
@@ -74,4 +88,4 @@ function watchProcessProblems() {
   return problems;
 }
 
-module.exports = { NODE_CASES, outcomeCounter, watchProcessProblems };
+module.exports = { NODE_CASES, WRITE_CASES, outcomeCounter, watchProcessProblems };

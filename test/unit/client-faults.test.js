@@ -26,15 +26,22 @@ describe('client under faults', function () {
     assert.equal(fake.requests.length, 3);
   });
 
-  it('never repeats a POST that may have reached the server (503, reset)', async () => {
+  it('never repeats a POST that may have reached the server (502, reset)', async () => {
     make();
-    fake.fault(FAULTS['HTTP 503'], 5);
-    await assert.rejects(client.sql({ query: 'SELECT 1' }), (e) => e.status === 503);
+    fake.fault(FAULTS['HTTP 502'], 5);
+    await assert.rejects(client.sql({ query: 'SELECT 1' }), (e) => e.status === 502);
     assert.equal(fake.requests.length, 1);
     fake.clearFaults();
     fake.fault(FAULTS['reset mid-body'], 5);
     await assert.rejects(client.sql({ query: 'SELECT 1' }));
     assert.equal(fake.requests.length, 2);
+  });
+
+  it('repeats even a POST that the server refused without doing it (503), up to `retries` times', async () => {
+    make();
+    fake.fault(FAULTS['HTTP 503'], 5);
+    await assert.rejects(client.sql({ query: 'SELECT 1' }), (e) => e.status === 503);
+    assert.equal(fake.requests.length, 3);
   });
 
   it('repeats a POST when the user opts in (retryPost)', async () => {

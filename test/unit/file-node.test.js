@@ -48,7 +48,7 @@ describe('mindsdb-file node', function () {
     assert.equal(fake.state.files.get('b1').fields.original_file_name, 'sheet.csv');
   });
 
-  it('replaces an existing file (delete, then upload) only when asked', async () => {
+  it('replaces an existing file (new content first, under a temporary name) only when asked', async () => {
     await load({ operation: 'upload', fileName: 'r' });
     await run({ payload: 'a\n1\n' });
     const e = await fail({ payload: 'a\n2\n' });
@@ -58,8 +58,11 @@ describe('mindsdb-file node', function () {
     const m = await run({ payload: 'a\n3\n' });
     assert.equal(m.payload.replaced, true);
     assert.equal(fake.state.files.get('r').content.toString(), 'a\n3\n');
-    // list, delete the stored `r`, upload `R`, and read back the name MindsDB stored it under
-    assert.deepEqual(fake.requests.slice(-4).map((r) => `${r.method} ${r.path}`), ['GET /api/files/', 'DELETE /api/files/r', 'PUT /api/files/R', 'GET /api/files/']);
+    // list, upload the new content as a temporary copy, delete the stored `r`, upload `R`, read back
+    // the name MindsDB stored it under, delete the copy
+    const steps = fake.requests.slice(-6).map((r) => `${r.method} ${decodeURIComponent(r.path)}`);
+    assert.match(steps.join('\n'), /^GET \/api\/files\/\nPUT \/api\/files\/r__replacing_[0-9a-f]{8}\nDELETE \/api\/files\/r\nPUT \/api\/files\/R\nGET \/api\/files\/\nDELETE \/api\/files\/r__replacing_[0-9a-f]{8}$/);
+    assert.deepEqual([...fake.state.files.keys()], ['r'], 'the temporary copy is gone');
     assert.equal(m.payload.table, 'files.r');
   });
 

@@ -60,10 +60,14 @@ describe('status texts', function () {
     assert.deepEqual(sql.error(new MindsDBError('x', { kind: 'network', code: 'ECONNREFUSED' })), red('ECONNREFUSED'));
     assert.deepEqual(sql.error(new MindsDBError('x', { kind: 'network' })), red('mindsdb-sql.status.errors.network'));
     assert.deepEqual(sql.error(new MindsDBError('x', { kind: 'network', code: 'E'.repeat(40) })), red(`${'E'.repeat(31)}…`));
-    for (const kind of ['sql', 'auth', 'unsupported', 'timeout', 'invalid-response', 'too-large', 'queue-full', 'closed', 'input']) {
+    for (const kind of ['sql', 'auth', 'unsupported', 'timeout', 'invalid-response', 'too-large', 'redirect', 'queue-full', 'closed', 'input']) {
       assert.deepEqual(sql.error(new MindsDBError('x', { kind })), red(`mindsdb-sql.status.errors.${kind}`));
     }
     assert.deepEqual(sql.error(new Error('boom')), red('mindsdb-sql.status.errors.error'));
+  });
+
+  it('labels an error of a kind it has no text for as "error", never throwing (the message must still end)', function () {
+    assert.deepEqual(sql.error(new MindsDBError('x', { kind: 'some-new-kind' })), { fill: 'red', shape: 'ring', text: 'mindsdb-sql.status.errors.error' });
   });
 
   it('fails when the node type registers, not at the first message, if a text is missing from the catalogue', function () {

@@ -26,7 +26,10 @@ describe('transport: an answer read whole as text', function () {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
-  const send = (o = {}, maxBytes = 1024) => transport.send({ method: 'POST', path: '/api/sql/query', headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 2000, ...o }, maxBytes);
+  const send = (o = {}, maxBytes = 1024) => {
+    const timeoutMs = o.timeoutMs ?? 2000;
+    return transport.send({ method: 'POST', path: '/api/sql/query', headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs, deadlineAt: Date.now() + timeoutMs, ...o }, maxBytes);
+  };
 
   it('keeps one deadline for the whole exchange, even while the body keeps trickling in', async () => {
     handler = (_req, res) => {

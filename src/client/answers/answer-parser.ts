@@ -1,4 +1,4 @@
-import { MindsDBError } from '../shared';
+import { MindsDBError, sizeText } from '../shared';
 
 /** What is known of an SQL answer before its rows: enough to shape and label them. */
 export interface AnswerHead {
@@ -56,7 +56,7 @@ export function invalidAnswer(path: string, what: string): MindsDBError {
 }
 
 export function rowTooLarge(path: string, maxBytes: number, what: string): MindsDBError {
-  return new MindsDBError(`${what} of the answer to POST ${path} is larger than the limit of ${Math.round(maxBytes / 1048576)} MB`,
+  return new MindsDBError(`${what} of the answer to POST ${path} is larger than the limit of ${sizeText(maxBytes)}`,
     { kind: 'too-large', method: 'POST', path });
 }
 

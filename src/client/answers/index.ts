@@ -6,7 +6,7 @@ export type { AnswerParser, AnswerHead } from './answer-parser';
 export { JsonAnswerParser } from './json-answer-parser';
 export { JsonLinesParser, sqlError } from './jsonlines-parser';
 export { SqlResultStream } from './sql-stream';
-export type { ChunkSource } from './sql-stream';
+export type { ChunkSource, StreamHold } from './sql-stream';
 export { SseParser } from './sse';
 export { rowsToObjects } from './rows';
 export { parseExplainColumns, targetFromRows } from './predictions';

@@ -9,12 +9,23 @@ export interface ChunkSource {
   destroy(err?: Error): void;
 }
 
+/** The connection slot the stream holds (the exchange's policy: see client/exchange/exchanger.ts). */
+export interface StreamHold {
+  /** Gives the slot back while the reader waits on the flow; the socket stays open, unread. */
+  park(): void;
+  /** Takes a slot again before reading on; rejects when none comes free within `waitMs`. */
+  unpark(waitMs: number): Promise<void>;
+  /** Frees the slot (and the socket). */
+  release(): void;
+}
+
 /**
  * An SQL answer read as it arrives. `open()` reads until the answer's kind (and a table's column
  * names) are known; `read(n)` then hands out rows in order. Between calls nothing is read, so the
  * socket stops (undici pauses a body nobody reads) and memory holds at most one network chunk of
  * rows beyond what the caller took. Each wait for the next chunk must end within `idleMs`.
  * `close()` must be called in every case; it ends the request if the answer was not read to the end.
+ * While its reader waits on the flow (`waitOnFlow`), the stream holds no connection slot.
  */
 export class SqlResultStream {
   private readonly decoder = new StringDecoder('utf8');
@@ -27,7 +38,7 @@ export class SqlResultStream {
     private readonly idleMs: number,
     private readonly path: string,
     private readonly redactor: Redactor,
-    private readonly onClose: () => void,
+    private readonly hold: StreamHold,
   ) {}
 
   get type(): 'table' | 'ok' { return this.parser.head?.type === 'ok' ? 'ok' : 'table'; }
@@ -50,11 +61,23 @@ export class SqlResultStream {
     return this.parser.take(max);
   }
 
+  /**
+   * Waits for `wait` (a msg.tick, downstream) without holding a connection slot: the slot is
+   * given back meanwhile, so whatever the flow needs from the same server to make `wait` end can
+   * run, and taken again (within `idleMs`) before the stream reads on.
+   */
+  async waitOnFlow<T>(wait: () => Promise<T>): Promise<T> {
+    this.hold.park();
+    const value = await wait();
+    await this.hold.unpark(this.idleMs);
+    return value;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
     if (!this.ended) this.source.destroy();
-    this.onClose();
+    this.hold.release();
   }
 
   private async pull(): Promise<void> {

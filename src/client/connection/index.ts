@@ -1,6 +1,8 @@
 /**
- * MindsDBClient: the facade over one MindsDB server (requests, SQL, streams, status and version).
- * Imports ../exchange, ../answers and ../shared.
+ * MindsDBClient, the facade over one server (requests, SQL, streams, status and version), with
+ * what it asks once and keeps (the server's version, models' target columns). Imports
+ * ../exchange, ../answers and ../shared.
  */
 export { MindsDBClient, checkSqlAnswer, supportsJsonLines } from './client';
-export type { ClientOptions, RequestOptions, ServerStatus, SqlRequest, SqlAnswer } from './client';
+export type { ClientOptions, RequestOptions, SqlStreamOptions, ServerStatus, SqlRequest, SqlAnswer } from './client';
+export type { Repeat } from '../exchange';

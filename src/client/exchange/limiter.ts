@@ -1,51 +1,100 @@
 import { MindsDBError } from '../shared';
+import { timeoutError, type ExchangeDescription } from './network-errors';
 
-/** A request waiting for a slot: the task and its promise's settle functions (no closure per waiter). */
+/**
+ * A request waiting for a slot: the task (or, for `acquire`, none: the slot itself is handed
+ * over), its promise's settle functions and its deadline. No closure per waiter.
+ */
 interface Waiter {
-  task: () => Promise<unknown>;
+  task: (() => Promise<unknown>) | undefined;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
+  deadlineAt: number;
+  /** For the text of its timeout error. */
+  desc: WaitDescription;
+  /** Failed while waiting (its deadline passed); skipped when its turn comes. */
+  gone: boolean;
 }
+
+/** What a waiter is, for its timeout error; `expired` words that error itself. */
+export type WaitDescription = ExchangeDescription & { expired?: () => MindsDBError };
+
+/** Gives a slot back; calling it again does nothing. */
+export type ReleaseSlot = () => void;
 
 /**
  * Bounds the requests in flight to one server, with a bounded waiting line behind them. A message
  * that finds the line full fails at once with a "queue full" error, so a burst cannot grow memory
- * without limit. FIFO: requests start in the order they arrived.
+ * without limit; one whose deadline passes while it waits fails then with a timeout. FIFO:
+ * requests start in the order they arrived, except a paused stream taking its slot back, which
+ * goes first (it already holds its socket and was admitted earlier).
+ *
+ * A slot is held only while an exchange is under way (see docs/architecture.md): never while a
+ * stream waits on the flow (a msg.tick), which gives its slot back (`acquire` hands out a slot to
+ * be given back and taken again).
  */
 export class RequestLimiter {
   private active = 0;
-  private readonly waiting: Waiter[] = [];
+  private readonly waiting: Array<Waiter | undefined> = [];
   private head = 0;
+  private expired = 0;
   private closed = false;
+  /** One timer for the earliest deadline among the waiters, armed only while some wait. */
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
 
-  constructor(private readonly maxInFlight: number, private readonly maxQueued: number) {}
+  constructor(private readonly maxInFlight: number, private readonly maxQueued: number, private readonly what = 'requests') {}
 
   get inFlight(): number { return this.active; }
-  get queued(): number { return this.waiting.length - this.head; }
+  get queued(): number { return this.waiting.length - this.head - this.expired; }
 
-  /** Runs `task` when a slot is free. */
-  run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.closed) {
-      return Promise.reject(new MindsDBError('the MindsDB server connection is closed', { kind: 'closed' }));
-    }
+  /** Runs `task` when a slot is free, or fails if none comes free before `deadlineAt`. */
+  run<T>(task: () => Promise<T>, deadlineAt: number, desc: WaitDescription): Promise<T> {
+    if (this.closed) return Promise.reject(closedError());
     if (this.active < this.maxInFlight) return this.execute(task);
-    if (this.queued >= this.maxQueued) {
-      return Promise.reject(new MindsDBError(
-        `too many requests waiting for the MindsDB server (queue limit ${this.maxQueued}); slow the flow down or raise the limit`,
-        { kind: 'queue-full' }));
-    }
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ task, resolve: resolve as (value: unknown) => void, reject });
-    });
+    return this.wait(task, deadlineAt, desc, false) as Promise<T>;
+  }
+
+  /**
+   * A slot held until the returned function is called (a streamed answer, read over many calls).
+   * `first`: ahead of every waiter (a paused stream taking its slot back).
+   */
+  acquire(deadlineAt: number, desc: WaitDescription, first = false): Promise<ReleaseSlot> {
+    if (this.closed) return Promise.reject(closedError());
+    if (this.active < this.maxInFlight) { this.active++; return Promise.resolve(this.releaser()); }
+    return this.wait(undefined, deadlineAt, desc, first) as Promise<ReleaseSlot>;
   }
 
   /** Fails every waiting request; requests in flight finish on their own. */
   close(): void {
     this.closed = true;
     const err = new MindsDBError('the MindsDB server connection was closed (redeploy) before the request was sent', { kind: 'closed' });
-    while (this.head < this.waiting.length) this.waiting[this.head++].reject(err);
+    for (let i = this.head; i < this.waiting.length; i++) {
+      const w = this.waiting[i];
+      if (w && !w.gone) w.reject(err);
+    }
     this.waiting.length = 0;
     this.head = 0;
+    this.expired = 0;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+  }
+
+  private wait(task: Waiter['task'], deadlineAt: number, desc: WaitDescription, first: boolean): Promise<unknown> {
+    if (!first && this.queued >= this.maxQueued) {
+      return Promise.reject(new MindsDBError(
+        `too many ${this.what} waiting for the MindsDB server (queue limit ${this.maxQueued}); slow the flow down or raise the limit`,
+        { kind: 'queue-full' }));
+    }
+    // A deadline already past fails when the timer fires (at once): no clock read on this path.
+    return new Promise((resolve, reject) => {
+      const w: Waiter = { task, resolve, reject, deadlineAt, desc, gone: false };
+      if (first && this.head > 0) this.waiting[--this.head] = w;
+      else if (first) this.waiting.unshift(w);
+      else this.waiting.push(w);
+      if (deadlineAt < this.timerAt) this.arm(deadlineAt);
+    });
   }
 
   private execute<T>(task: () => Promise<T>): Promise<T> {
@@ -59,17 +108,69 @@ export class RequestLimiter {
     );
   }
 
+  private releaser(): ReleaseSlot {
+    let held = true;
+    return () => { if (held) { held = false; this.release(); } };
+  }
+
   private release(): void {
     this.active--;
-    if (this.head < this.waiting.length) {
-      const next = this.waiting[this.head];
-      this.waiting[this.head++] = undefined as unknown as Waiter;
+    const next = this.next();
+    if (!next) return;
+    if (next.task) {
+      this.execute(next.task).then(next.resolve, next.reject);
+    } else {
+      this.active++;
+      next.resolve(this.releaser());
+    }
+  }
+
+  /** The next waiter still waiting, taken off the line. */
+  private next(): Waiter | undefined {
+    while (this.head < this.waiting.length) {
+      const w = this.waiting[this.head];
+      this.waiting[this.head++] = undefined;
       // Compact now and then so the array does not grow with every request ever queued.
       if (this.head > 1024 && this.head * 2 > this.waiting.length) {
         this.waiting.splice(0, this.head);
         this.head = 0;
       }
-      this.execute(next.task).then(next.resolve, next.reject);
+      if (!w) continue;
+      if (w.gone) { this.expired--; continue; }
+      return w;
     }
+    return undefined;
   }
+
+  private arm(at: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.expire(), Math.max(0, at - Date.now()));
+    // A waiter always waits behind an exchange in flight, whose own deadline keeps the process up.
+    this.timer.unref?.();
+  }
+
+  /** Fails every waiter whose deadline passed, and arms the timer for the next deadline. */
+  private expire(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (let i = this.head; i < this.waiting.length; i++) {
+      const w = this.waiting[i];
+      if (!w || w.gone) continue;
+      if (w.deadlineAt <= now) {
+        w.gone = true;
+        this.expired++;
+        w.reject(w.desc.expired ? w.desc.expired() : timeoutError(w.desc));
+      } else if (w.deadlineAt < next) {
+        next = w.deadlineAt;
+      }
+    }
+    if (next < Infinity) this.arm(next);
+  }
+}
+
+function closedError(): MindsDBError {
+  return new MindsDBError('the MindsDB server connection is closed', { kind: 'closed' });
 }

@@ -1,4 +1,4 @@
-import { MindsDBError } from '../shared';
+import { MindsDBError, sizeText } from '../shared';
 
 /** What an HTTP exchange is, for the texts of its errors. */
 export interface ExchangeDescription {
@@ -21,10 +21,17 @@ function errorCode(err: unknown): string | undefined {
   return typeof e?.code === 'string' ? e.code : undefined;
 }
 
+/** undici's codes for a request it cannot send at all (a header or path it refuses): no retry can help. */
+const UNSENDABLE_CODES = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_URL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_UNESCAPED_CHARACTERS']);
+
 export function networkError(err: unknown, opts: ExchangeDescription): MindsDBError {
   if (err instanceof MindsDBError) return err;
   const code = errorCode(err);
   if (code && TIMEOUT_CODES.has(code)) return timeoutError(opts);
+  if (code && UNSENDABLE_CODES.has(code)) {
+    return new MindsDBError(`the request ${opts.method} ${opts.path} cannot be sent: ${err instanceof Error ? err.message : String(err)}`,
+      { kind: 'input', code, method: opts.method, path: opts.path });
+  }
   const detail = describeNetworkCode(code) ?? (err instanceof Error ? err.message : String(err));
   return new MindsDBError(`cannot reach the MindsDB server for ${opts.method} ${opts.path}: ${detail}`,
     { kind: 'network', code: code ?? 'ENETWORK', method: opts.method, path: opts.path });
@@ -49,6 +56,6 @@ export function timeoutError(opts: ExchangeDescription): MindsDBError {
 }
 
 export function tooLarge(opts: ExchangeDescription, maxBytes: number): MindsDBError {
-  return new MindsDBError(`the answer to ${opts.method} ${opts.path} is larger than the limit of ${Math.round(maxBytes / 1048576)} MB`,
+  return new MindsDBError(`the answer to ${opts.method} ${opts.path} is larger than the limit of ${sizeText(maxBytes)}`,
     { kind: 'too-large', method: opts.method, path: opts.path });
 }

@@ -1,5 +1,6 @@
 import { MindsDBError, type Redactor } from '../shared';
-import type { TextResponse } from './transport';
+import type { TextResponse } from './text-exchange';
+import { unfollowedRedirect } from './redirects';
 
 /** Parses a 2xx body: JSON, or null for an empty body (204, or `""` from some MindsDB routes). */
 export function parseSuccessBody(res: TextResponse, method: string, path: string): unknown {
@@ -16,9 +17,11 @@ export function parseSuccessBody(res: TextResponse, method: string, path: string
 /**
  * Builds the error for a non-2xx answer. MindsDB uses two JSON shapes ({title, detail, timestamp}
  * and {title, detail, message}) and some HTML pages (405 on unknown routes, proxies); anything
- * else falls back to the status line. A route the server does not have becomes kind 'unsupported'.
+ * else falls back to the status line. A route the server does not have becomes kind 'unsupported';
+ * a redirect that was not followed, kind 'redirect'.
  */
 export function httpError(res: TextResponse, method: string, path: string, redactor: Redactor): MindsDBError {
+  if (res.status >= 300 && res.status < 400) return unfollowedRedirect(res.status, res.headers, method, path);
   const body = tryJson(res);
   const serverMessage = redactor.text(messageOf(body) ?? statusText(res.status));
   const missingRoute = res.status === 405 || (res.status === 404 && isMissingRouteBody(body));

@@ -18,7 +18,10 @@ export interface ExchangeRequest {
   headers: Record<string, string>;
   /** JSON text, or the bytes of a multipart upload. */
   body?: string | Buffer;
+  /** The message's whole time budget, for the texts of errors. */
   timeoutMs: number;
+  /** When the message's time is up (see deadline.ts): every attempt of it shares this one. */
+  deadlineAt: number;
 }
 
 const BOM = 0xfeff;
@@ -30,7 +33,7 @@ const BOM = 0xfeff;
  * AsyncResource, abort-signal listeners, a promise for the headers and another for the body): in
  * the benchmark's profiles, a fifth of the CPU time of a small SQL request (bench/README.md).
  *
- * It keeps the transport's promises: a deadline for the whole exchange (redirects included), a
+ * It keeps the transport's promises: the message's deadline for the whole exchange (redirects included), a
  * maximum body size, and 307/308 redirects followed on the same origin only, so credentials are
  * never sent to another host.
  */
@@ -57,8 +60,9 @@ export class TextExchange implements Dispatcher.DispatchHandler {
     private readonly reject: (err: MindsDBError) => void,
   ) {
     this.path = req.path;
-    this.timer = setTimeout(() => this.cut(timeoutError(req)), req.timeoutMs);
-    this.dispatch();
+    const left = req.deadlineAt - Date.now();
+    this.timer = setTimeout(() => this.cut(timeoutError(req)), left);
+    this.dispatch(left);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -103,16 +107,18 @@ export class TextExchange implements Dispatcher.DispatchHandler {
     this.reject(networkError(err, this.req));
   }
 
-  private dispatch(): void {
+  /** Sends the request; undici's own timeouts (`left`, ms) only back up the deadline's timer. */
+  private dispatch(left: number): void {
     const { req } = this;
     this.controller = undefined;
+    if (left < 1) left = 1;
     this.pool.dispatch({
       method: req.method as Dispatcher.HttpMethod,
       path: this.path,
       headers: req.headers,
       body: req.body,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
+      headersTimeout: left,
+      bodyTimeout: left,
     }, this);
   }
 
@@ -129,7 +135,7 @@ export class TextExchange implements Dispatcher.DispatchHandler {
     this.redirectTo = undefined;
     this.chunks = [];
     this.size = 0;
-    this.dispatch();
+    this.dispatch(this.req.deadlineAt - Date.now());
   }
 
   /** Fails the exchange now and aborts it in undici (at once, or as soon as undici starts it). */

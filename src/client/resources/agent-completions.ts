@@ -52,17 +52,20 @@ const completionsPath = (project: string, agent: string) =>
   `/projects/${segment(project, 'project')}/agents/${segment(agent, 'agent')}/completions`;
 
 /**
- * Asks an agent and returns its final answer. A completion that reached the server is never
- * repeated (each one may be a billed LLM call): a provider error, a rate limit or any other answer
- * is reported as it is. Only when the server has no plain completions route at all (404 without a
+ * Asks an agent and returns its final answer. A completion that may have reached the server is
+ * never repeated, even with Retry POST on (each one may be a billed LLM call): a provider error or
+ * any other answer is reported as it is. Only what cannot have started it is sent again: a
+ * connection that was never made, and a 429 or 503 (the server refused it; Retry-After honoured). Only when the server has no plain completions route at all (404 without a
  * JSON body, or 405) is the question asked once through the streaming route instead.
  */
-export function completeAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts?: RequestOptions): Promise<Completion> {
-  // The agent as MindsDB stored its name: its 404 comes before any LLM call, so asking again is free.
+export function completeAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], options?: RequestOptions): Promise<Completion> {
+  // One deadline for the lookup and the question; the agent as MindsDB stored its name: its 404
+  // comes before any LLM call, so asking again under the stored name is free.
+  const opts = client.withDeadline(options);
   return withStoredName(client, { resource: 'agent', project }, agent, (name) => completeAs(client, project, name, messages, opts), { request: opts });
 }
 
-async function completeAs(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts?: RequestOptions): Promise<Completion> {
+async function completeAs(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts: RequestOptions): Promise<Completion> {
   // MindsDB 26.1.0's plain endpoint fails every answered completion (500 KeyError 'trace_id'
   // after the LLM has answered); its stream works, so 26.x is asked there, once. An unknown
   // version keeps the plain endpoint.
@@ -70,7 +73,7 @@ async function completeAs(client: MindsDBClient, project: string, agent: string,
   if (majorVersion(version) >= 26) return streamAs(client, project, agent, messages, () => undefined, opts);
   let response: { message?: { content?: unknown } };
   try {
-    response = await client.request<{ message?: { content?: unknown } }>('POST', completionsPath(project, agent), { messages }, opts);
+    response = await client.request<{ message?: { content?: unknown } }>('POST', completionsPath(project, agent), { messages }, { ...opts, repeat: 'never' });
   } catch (err) {
     if (err instanceof MindsDBError && err.kind === 'unsupported') {
       return streamAs(client, project, agent, messages, () => undefined, opts);
@@ -98,8 +101,10 @@ export function streamAgent(client: MindsDBClient, project: string, agent: strin
 async function streamAs(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[],
   onChunk: (chunk: Record<string, unknown>) => void, opts?: RequestOptions): Promise<Completion> {
   const path = `${completionsPath(project, agent)}/stream`;
-  const res = await client.stream('POST', path, { messages }, opts);
-  const parser = new SseParser();
+  // Never repeated once it may have reached the server, whatever Retry POST says (see above).
+  const res = await client.stream('POST', path, { messages }, { ...opts, repeat: 'never' });
+  // One event is at most the server node's Max response; the whole stream is under the deadline.
+  const parser = new SseParser(client.maxResponseBytes, path);
   // One decoder for the whole stream: a multi-byte character split across network chunks is
   // completed by the next chunk instead of becoming U+FFFD in each half.
   const decoder = new TextDecoder('utf-8');

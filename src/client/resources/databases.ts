@@ -1,5 +1,6 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { MindsDBError, segment, refuseMaskedValues } from '../shared';
+import { recordNotFound } from './gone';
 import { withStoredName } from './names';
 
 export interface DatabaseSpec {
@@ -44,15 +45,18 @@ export class DatabasesApi {
    * MindsDB's PUT is an upsert: a mistyped name would silently create a new data source. Unless
    * `createIfMissing`, the database must exist first (a GET; its 404 becomes a clear error).
    */
-  async update(spec: DatabaseSpec, checkConnection: boolean, opts?: RequestOptions & { createIfMissing?: boolean }): Promise<Json> {
+  async update(spec: DatabaseSpec, checkConnection: boolean, options?: RequestOptions & { createIfMissing?: boolean }): Promise<Json> {
     const path = `/databases/${segment(spec.name, 'database name')}`;
+    const opts = this.client.withDeadline(options);
     refuseMaskedValues(spec.parameters, 'the database parameters');
     if (!opts?.createIfMissing) await this.requireExisting(spec.name, path, opts);
     const database: Json = { parameters: spec.parameters ?? {} };
     if (spec.engine) database.engine = spec.engine;
     const body: Json = { database };
     if (checkConnection) body.check_connection = true;
-    const answer = await this.client.request<Json>('PUT', path, body, opts);
+    // Idempotent on MindsDB: the PUT merges the given parameters into the record (or creates it
+    // with them), so sending it again leaves the same record; it may be repeated.
+    const answer = await this.client.request<Json>('PUT', path, body, { ...opts, repeat: 'idempotent' });
     rejectConnectionFailure(answer, 'PUT', path, this.client);
     return answer;
   }
@@ -72,10 +76,12 @@ export class DatabasesApi {
   /**
    * MindsDB's GET and PUT find a database by any case, its DELETE only by the stored spelling
    * (25.14.1 and 26.1.0: 400 "Database does not exists"), so a miss is tried once more with it.
+   * A repeated DELETE whose 404 follows an attempt that may have landed means it is gone.
    */
-  delete(name: string, opts?: RequestOptions): Promise<{ deleted: true; name: string }> {
+  delete(name: string, options?: RequestOptions): Promise<{ deleted: true; name: string }> {
+    const opts = this.client.withDeadline(options);
     return withStoredName(this.client, { resource: 'database' }, name, async (stored) => {
-      await this.client.request('DELETE', `/databases/${segment(stored, 'database name')}`, undefined, opts);
+      await this.client.request('DELETE', `/databases/${segment(stored, 'database name')}`, undefined, { ...opts, gone: recordNotFound });
       return { deleted: true as const, name: stored };
     }, { request: opts });
   }

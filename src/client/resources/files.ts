@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { RawBody, inputError, matchName, ambiguousNameError, MindsDBError, segment } from '../shared';
+import { fileNotFound } from './gone';
 import { hasCapitals, storedName, storedNames, withStoredName } from './names';
 
 /** What is uploaded: the bytes, and the file name whose extension tells MindsDB the format. */
@@ -21,8 +22,10 @@ export interface UploadResult {
   table: string;
   bytes: number;
   rows?: number;
-  /** An existing file of that name was deleted first. */
+  /** An existing file of that name was replaced (see FilesApi.upload). */
   replaced: boolean;
+  /** The temporary copy a replace could not delete at its end (the replace itself succeeded). */
+  leftover?: string;
 }
 
 /** MindsDB stores a file as files.<name>; the name is a table name, so it has no extension. */
@@ -142,7 +145,7 @@ export class FilesApi {
     const first = hasCapitals(name) ? await storedName(this.client, { resource: 'file' }, name, opts) : name;
     try {
       return await withStoredName(this.client, { resource: 'file' }, first, async (stored) => {
-        await this.client.request('DELETE', `/files/${segment(stored, 'file name')}`, undefined, opts);
+        await this.client.request('DELETE', `/files/${segment(stored, 'file name')}`, undefined, { ...opts, gone: fileNotFound });
         return { deleted: true as const, name: stored };
       }, { missing: isMissingFile, request: opts });
     } catch (err) {
@@ -155,39 +158,74 @@ export class FilesApi {
   }
 
   /**
-   * Uploads `content` as files.<name>. With `replace`, an existing file of that name (MindsDB
-   * compares names without case) is deleted first, by its stored spelling; without it, an existing
-   * name is an error. The result names the file and table as MindsDB stored them: 25.14.1 and
-   * 26.1.0 store an upload's name lower-cased, so a name with capitals is read back from the listing.
+   * Uploads `content` as files.<name>. Without `replace`, an existing name is an error. With it,
+   * an existing file of that name (MindsDB compares names without case) is replaced; MindsDB has no
+   * rename and no overwrite (25.14.1 and 26.1.0: PUT answers 400 "File already exists", there is
+   * no download to restore from), so the old file is deleted only once the new content is known to
+   * be accepted:
+   *   1. the content is uploaded as a temporary file, files.<name>__replacing_<random> (lower-case,
+   *      as MindsDB stores uploads): a file MindsDB refuses (format, size, a dropped connection)
+   *      fails here, and files.<name> is as it was;
+   *   2. files.<name> is deleted, by its stored spelling;  3. the content is uploaded again as files.<name>;
+   *   4. the temporary file is deleted.
+   * An error after step 1 says what was done and where the new content is. All steps share the
+   * message's one deadline. The result names the file and table as MindsDB stored them: 25.14.1
+   * and 26.1.0 store an upload's name lower-cased, so a name with capitals is read back from the listing.
    */
-  async upload(name: string, content: FileContent, replace: boolean, maxBytes: number, opts?: RequestOptions): Promise<UploadResult> {
+  async upload(name: string, content: FileContent, replace: boolean, maxBytes: number, options?: RequestOptions): Promise<UploadResult> {
     checkFileName(name);
     if (content.data.length > maxBytes) {
       throw inputError(`the file is ${megabytes(content.data.length)} MB, over the upload limit of ${megabytes(maxBytes)} MB set in the node`);
     }
-    const path = `/files/${segment(name, 'file name')}`;
-    let replaced = false;
+    const opts = this.client.withDeadline(options);
+    let existing: string | undefined;
     if (replace) {
-      const existing = matchName(name, await storedNames(this.client, { resource: 'file' }, opts));
-      if (existing.found === 'ambiguous') throw ambiguousNameError('file', name, undefined, existing.names);
-      if (existing.found !== 'none') {
-        await this.delete(existing.name, opts);
-        replaced = true;
-      }
+      const match = matchName(name, await storedNames(this.client, { resource: 'file' }, opts));
+      if (match.found === 'ambiguous') throw ambiguousNameError('file', name, undefined, match.names);
+      if (match.found !== 'none') existing = match.name;
     }
+    const stored = async (replaced: boolean): Promise<UploadResult> => {
+      const as = hasCapitals(name) ? await this.storedAfterUpload(name, opts) : name;
+      const result: UploadResult = { uploaded: true, name: as, table: `files.${as}`, bytes: content.data.length, replaced };
+      if (content.rows !== undefined) result.rows = content.rows;
+      return result;
+    };
+    if (existing === undefined) {
+      await this.put(name, content, opts).catch((err: unknown) => { throw explainUploadError(err, name); });
+      return stored(false);
+    }
+
+    const temporary = `${name.toLowerCase()}__replacing_${randomBytes(4).toString('hex')}`;
+    await this.put(temporary, content, opts).catch((err: unknown) => {
+      throw halfWay(explainUploadError(err, name), `nothing was changed: files.${name} is as it was`);
+    });
+    try {
+      await this.delete(existing, opts);
+    } catch (err) {
+      const cleaned = await this.delete(temporary, opts).then(() => true, () => false);
+      throw halfWay(err, `files.${name} was not replaced: deleting the old file failed${cleaned ? '' : `; the new content stays in files.${temporary}`}`);
+    }
+    try {
+      await this.put(name, content, opts);
+    } catch (err) {
+      throw halfWay(explainUploadError(err, name), `files.${name} was deleted, but uploading its new content failed; the new content is in files.${temporary}`);
+    }
+    const result = await stored(true);
+    try {
+      await this.delete(temporary, opts);
+    } catch {
+      result.leftover = `files.${temporary}`;
+    }
+    return result;
+  }
+
+  /** One upload: never repeated once it may have reached the server (it may have been stored). */
+  private put(name: string, content: FileContent, opts: RequestOptions): Promise<unknown> {
     const body = multipartBody(
       { source_type: 'file', original_file_name: content.filename },
       { field: 'file', filename: content.filename, data: content.data },
     );
-    try {
-      await this.client.request('PUT', path, body, opts);
-    } catch (err) {
-      throw explainUploadError(err, name);
-    }
-    const stored = hasCapitals(name) ? await this.storedAfterUpload(name, opts) : name;
-    const result: UploadResult = { uploaded: true, name: stored, table: `files.${stored}`, bytes: content.data.length, replaced };
-    if (content.rows !== undefined) result.rows = content.rows;
-    return result;
+    return this.client.request('PUT', `/files/${segment(name, 'file name')}`, body, opts);
   }
 
   /** The spelling MindsDB gave an upload of `name` (it is listed by then), or `name` if it lists none. */
@@ -199,7 +237,13 @@ export class FilesApi {
 
 /** MindsDB answers a delete of a file it does not have (or not by that spelling) with 400 "Error deleting file". */
 function isMissingFile(err: unknown): boolean {
-  return err instanceof MindsDBError && err.status === 400 && /error deleting file/i.test(err.serverMessage ?? '');
+  return err instanceof MindsDBError && fileNotFound(err);
+}
+
+/** An error of a step of a multi-step operation, saying what the operation had already done. */
+function halfWay(err: unknown, done: string): unknown {
+  if (!(err instanceof MindsDBError)) return err;
+  return new MindsDBError(`${err.message} (${done})`, err);
 }
 
 function megabytes(n: number): string {

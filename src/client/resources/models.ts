@@ -1,6 +1,7 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { type Row, ident, inputError, MindsDBError, segment, sqlLiteral, matchName, ambiguousNameError } from '../shared';
 import { rowsToObjects } from '../answers';
+import { recordNotFound } from './gone';
 import { withStoredName, withStoredNames } from './names';
 
 /**
@@ -146,7 +147,8 @@ export class ModelsApi {
   }
 
   /** CREATE MODEL, from the node's fields or from a whole statement; training goes on in MindsDB. */
-  async train(project: string, what: TrainSpec | { statement: string }, opts?: RequestOptions): Promise<TrainingRun> {
+  async train(project: string, what: TrainSpec | { statement: string }, options?: RequestOptions): Promise<TrainingRun> {
+    const opts = this.client.withDeadline(options);
     if ('statement' in what) return this.started(await this.rows(checkStatement(what.statement), project, opts), project, 'CREATE MODEL');
     if (!hasEngine(what)) await this.requireDefaultEngine(opts);
     // The project goes into the SQL, where MindsDB finds it only by its stored name.
@@ -166,19 +168,33 @@ export class ModelsApi {
     return this.inSql(project, model, async (p, m) => this.started(await this.rows(`FINETUNE ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'FINETUNE'), opts);
   }
 
-  /** Makes `version` the one predictions use. */
-  async activate(project: string, model: string, version: number, opts?: RequestOptions): Promise<Json> {
+  /** Makes `version` the one predictions use; resolves with its record. */
+  async activate(project: string, model: string, version: number, options?: RequestOptions): Promise<Json> {
+    const opts = this.client.withDeadline(options);
     return this.inSql(project, model, async (p, m) => {
       await this.rows(`SET active ${ident(p, 'the project')}.${ident(m, 'the model name')}.${ident(String(version), 'the version')}`, p, opts);
-      return this.getExactly(p, m, version, opts);
+      try {
+        return await this.getExactly(p, m, version, opts);
+      } catch (err) {
+        throw alreadyDone(err, `version ${version} of ${p}.${m} is active now, but reading its record back failed`);
+      }
     }, opts);
+  }
+
+  /** The record of a training run just started (named as MindsDB answered it); an error says that the training goes on anyway. */
+  async record(run: TrainingRun, opts?: RequestOptions): Promise<Json> {
+    try {
+      return await this.getExactly(run.project, run.model, run.version, opts);
+    } catch (err) {
+      throw alreadyDone(err, `training ${run.project}.${run.model} version ${run.version} started and goes on in MindsDB, but reading its record failed`);
+    }
   }
 
   /** Deletes the model with every version, or one (inactive) version; the answer names it as stored. */
   async delete(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Json> {
     if (version === undefined) {
       return withStoredName(this.client, { resource: 'model', project }, model, async (m) => {
-        await this.client.request('DELETE', `${this.base(project)}/${segment(m, 'model name')}`, undefined, opts);
+        await this.client.request('DELETE', `${this.base(project)}/${segment(m, 'model name')}`, undefined, { ...opts, gone: recordNotFound });
         return { deleted: true, project, model: m };
       }, { request: opts });
     }
@@ -206,7 +222,7 @@ export class ModelsApi {
     let status = 'unknown';
     for (;;) {
       if (w.signal?.aborted) throw aborted(label);
-      const record = await this.getExactly(run.project, run.model, run.version, { timeoutMs: w.timeoutMs });
+      const record = await this.record(run, { timeoutMs: w.timeoutMs });
       status = typeof record?.status === 'string' ? record.status : 'unknown';
       const seconds = Math.round((Date.now() - started) / 1000);
       w.onProgress?.(status, seconds);
@@ -265,6 +281,12 @@ function checkStatement(statement: string): string {
     throw inputError('the statement must be a CREATE MODEL statement (use the sql node for anything else)');
   }
   return s;
+}
+
+/** The error of a later step, saying what the earlier steps already did. */
+function alreadyDone(err: unknown, done: string): unknown {
+  if (!(err instanceof MindsDBError)) return err;
+  return new MindsDBError(`${done}: ${err.message}`, err);
 }
 
 function aborted(label: string): MindsDBError {

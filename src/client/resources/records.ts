@@ -1,6 +1,7 @@
 import { agentBody } from './agent-body';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { inputError, MindsDBError, segment, refuseMaskedValues } from '../shared';
+import { jobNotFound, recordNotFound } from './gone';
 import { storedName, withStoredName, type NameScope } from './names';
 
 export type ResourceKind = 'chatbot' | 'skill' | 'agent' | 'job' | 'knowledge_base';
@@ -25,19 +26,31 @@ export interface ResourceSpec {
   missingText?: string;
   /** Create/update settings into the body the server's version accepts (agents: 25.x vs 26.x). */
   bodyFor?: (version: string, payload: Record<string, unknown> | undefined) => Record<string, unknown>;
+  /**
+   * The server's PUT sets the record to what is sent (an update or an upsert), so sending it again
+   * leaves the same record and it may be repeated; false for a knowledge base, whose PUT inserts
+   * (appends) content. A PUT that renames the record is never repeated either (the retry would
+   * find the old name gone, or make a second record).
+   */
+  updateRepeats: boolean;
+  /** How the server says "not there" to a DELETE (default: 404). */
+  gone?: (err: MindsDBError) => boolean;
 }
 
 export const RESOURCES: Readonly<Record<ResourceKind, ResourceSpec>> = {
-  chatbot: { collection: 'chatbots', wrapper: 'chatbot', updateCreates: true, nameInUpdateBody: true },
+  chatbot: { collection: 'chatbots', wrapper: 'chatbot', updateCreates: true, nameInUpdateBody: true, updateRepeats: true },
   skill: {
-    collection: 'skills', wrapper: 'skill', updateCreates: true, nameInUpdateBody: false,
+    collection: 'skills', wrapper: 'skill', updateCreates: true, nameInUpdateBody: false, updateRepeats: true,
     missingText: 'this MindsDB server has no skills (skills were removed in MindsDB 26.0)',
   },
-  agent: { collection: 'agents', wrapper: 'agent', updateCreates: false, nameInUpdateBody: false, deleteFallbackCollection: 'agent', bodyFor: agentBody },
-  // Jobs have no update route; their node adds the history (GET …/jobs/{name}/history).
-  job: { collection: 'jobs', wrapper: 'job', updateCreates: false, nameInUpdateBody: false },
-  // A knowledge base's PUT inserts content ({rows | urls | query}); search is SQL (./knowledge-bases.ts).
-  knowledge_base: { collection: 'knowledge_bases', wrapper: 'knowledge_base', updateCreates: false, nameInUpdateBody: false },
+  // 25.x's skills_to_add / skills_to_remove are set operations, so an agent update repeats harmlessly too.
+  agent: { collection: 'agents', wrapper: 'agent', updateCreates: false, nameInUpdateBody: false, updateRepeats: true, deleteFallbackCollection: 'agent', bodyFor: agentBody },
+  // Jobs have no update route; their node adds the history (GET …/jobs/{name}/history). A missing
+  // job's DELETE answers 500 "Job does not exist".
+  job: { collection: 'jobs', wrapper: 'job', updateCreates: false, nameInUpdateBody: false, updateRepeats: false, gone: jobNotFound },
+  // A knowledge base's PUT inserts content ({rows | urls | query}): never repeated, or rows would be
+  // stored twice. Search is SQL (./knowledge-bases.ts).
+  knowledge_base: { collection: 'knowledge_bases', wrapper: 'knowledge_base', updateCreates: false, nameInUpdateBody: false, updateRepeats: false },
 };
 
 export interface ResourceRequest {
@@ -68,8 +81,10 @@ export class ResourcesApi {
    * delete that misses is tried once more with the one spelling the server lists that differs
    * only in case. An update that would create what it does not find (a chatbot's or skill's PUT)
    * looks the name up first, so it changes the stored record instead of making a second one.
+   * The lookups and the operation share the message's one deadline.
    */
-  async run(kind: ResourceKind, operation: ResourceOperation, req: ResourceRequest, opts?: RequestOptions): Promise<unknown> {
+  async run(kind: ResourceKind, operation: ResourceOperation, req: ResourceRequest, options?: RequestOptions): Promise<unknown> {
+    const opts = this.client.withDeadline(options);
     if (req.name === undefined || (operation !== 'get' && operation !== 'update' && operation !== 'delete')) return this.runAs(kind, operation, req, opts);
     const scope: NameScope = { resource: kind, project: req.project };
     if (operation === 'update' && RESOURCES[kind].updateCreates) {
@@ -78,8 +93,11 @@ export class ResourcesApi {
     return withStoredName(this.client, scope, req.name, (name) => this.runAs(kind, operation, { ...req, name }, opts), { request: opts });
   }
 
-  private async runAs(kind: ResourceKind, operation: ResourceOperation, req: ResourceRequest, opts?: RequestOptions): Promise<unknown> {
+  private async runAs(kind: ResourceKind, operation: ResourceOperation, req: ResourceRequest, options: RequestOptions): Promise<unknown> {
     const spec = RESOURCES[kind];
+    // Some operations take two requests (the server's version first, a fallback route, the agent of
+    // a skills list): they share the message's one deadline.
+    const opts = this.client.withDeadline(options);
     const base = `/projects/${segment(req.project, 'project')}/${spec.collection}`;
     const item = () => `${base}/${segment(req.name, `${kind} name`)}`;
     try {
@@ -97,7 +115,8 @@ export class ResourcesApi {
           refuseMaskedValues(req.payload, `the ${kind} settings`);
           const record: Json = { ...(await this.settings(spec, req, opts)) };
           if (spec.nameInUpdateBody && record.name === undefined) record.name = requireName(req, kind);
-          return await this.client.request('PUT', item(), { [spec.wrapper]: record }, opts);
+          const renames = record.name !== undefined && record.name !== req.name;
+          return await this.client.request('PUT', item(), { [spec.wrapper]: record }, { ...opts, repeat: spec.updateRepeats && !renames ? 'idempotent' : 'never' });
         }
         case 'delete':
           await this.deleteWithFallback(spec, req, item(), opts);
@@ -120,7 +139,8 @@ export class ResourcesApi {
    * /agents/{name}. Use the real one, and the specification's only when the server has no route
    * for the real one (so a JSON 404 "agent not found" is reported, not retried elsewhere).
    */
-  private async deleteWithFallback(spec: ResourceSpec, req: ResourceRequest, path: string, opts?: RequestOptions): Promise<void> {
+  private async deleteWithFallback(spec: ResourceSpec, req: ResourceRequest, path: string, options?: RequestOptions): Promise<void> {
+    const opts: RequestOptions = { ...options, gone: spec.gone ?? recordNotFound };
     try {
       await this.client.request('DELETE', path, undefined, opts);
     } catch (err) {

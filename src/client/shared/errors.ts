@@ -6,6 +6,7 @@
  */
 export type MindsDBErrorKind =
   | 'http'            // the server answered with a non-2xx status
+  | 'redirect'        // a redirect the client does not follow (another host, a bad Location, too many hops, 301/302/303)
   | 'sql'             // /sql/query answered 200 with type "error"
   | 'auth'            // login failed, or 401 after a fresh login
   | 'unsupported'     // the route does not exist on this server (e.g. skills on MindsDB 26)

@@ -5,7 +5,7 @@
  */
 export { MindsDBError, inputError } from './errors';
 export type { MindsDBErrorKind, MindsDBErrorInit } from './errors';
-export { isPlainObject, describeType, MAX_TIMER_MS } from './values';
+export { isPlainObject, describeType, sizeText, MAX_TIMER_MS } from './values';
 export type { Row } from './values';
 export { segment, normalisePrefix } from './paths';
 export { Redactor, redactSecretFields, refuseMaskedValues, maskedValuePaths, isSecretKey, maskUriPasswords, MASK } from './redact';

@@ -15,3 +15,8 @@ export function describeType(v: unknown): string {
 
 /** Node's timers hold at most 2^31-1 ms; a longer delay would silently become 1 ms. */
 export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A byte count for error texts: "64 MB", "512 kB" (a limit under 1 MB is not "0 MB"). */
+export function sizeText(bytes: number): string {
+  return bytes >= 1048576 ? `${Math.round(bytes / 1048576)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`;
+}

@@ -1,0 +1,57 @@
+import { isPlainObject } from '../shared';
+import { invalid } from './sql-answer';
+
+/** What the facade asks of the server once and keeps: its version, and models' target columns. */
+
+/**
+ * The server's MindsDB version ("26.1.0"), from the public /status, asked once and kept: the
+ * agent node sends a different body to 25.x and 26.x, the SQL stream asks 26.1+ for jsonlines. A
+ * failed lookup is not kept, and a connection failure forgets the version (`forget`), because
+ * the server that comes back may be another one.
+ */
+export class VersionCache {
+  private version: Promise<string> | undefined;
+
+  constructor(private readonly lookup: (timeoutMs?: number) => Promise<{ mindsdb_version?: unknown }>, private readonly path: string) {}
+
+  /** The version; a lookup it has to make gets `timeoutMs` (the first asker's time budget). */
+  get(timeoutMs?: number): Promise<string> {
+    if (!this.version) {
+      const p = this.lookup(timeoutMs).then((s) => {
+        if (typeof s.mindsdb_version !== 'string' || !/^\d+\./.test(s.mindsdb_version)) {
+          throw invalid('GET', this.path, 'a mindsdb_version such as "26.1.0"', s.mindsdb_version);
+        }
+        return s.mindsdb_version;
+      });
+      p.catch(() => { if (this.version === p) this.version = undefined; });
+      this.version = p;
+    }
+    return this.version;
+  }
+
+  forget(): void {
+    this.version = undefined;
+  }
+}
+
+/** The target column of each model (for the predict node's output), asked once; undefined when it cannot be learnt. */
+export class ModelTargets {
+  private readonly targets = new Map<string, Promise<string | undefined>>();
+
+  constructor(private readonly lookup: (project: string, model: string) => Promise<unknown>) {}
+
+  get(project: string, model: string): Promise<string | undefined> {
+    const key = `${project}\u0000${model}`;
+    let p = this.targets.get(key);
+    if (!p) {
+      p = this.lookup(project, model)
+        .then((m) => {
+          const t = isPlainObject(m) ? m.predict : undefined;
+          return typeof t === 'string' && t ? t : undefined;
+        })
+        .catch(() => { this.targets.delete(key); return undefined; });
+      this.targets.set(key, p);
+    }
+    return p;
+  }
+}

@@ -1,0 +1,367 @@
+import { MindsDBError, type Redactor } from '../shared';
+import { Authenticator, type AuthOptions } from './auth';
+import { deadlineAfter, pause, within, type DeadlineAt } from './deadline';
+import { RequestLimiter, type ReleaseSlot } from './limiter';
+import { networkError, timeoutError, type ExchangeDescription } from './network-errors';
+import { mayHaveLanded, retryAfterMs, RetryPolicy, type Decision, type Repeat } from './policy';
+import { httpError, parseSuccessBody } from './response';
+import type { ExchangeRequest, TextResponse } from './text-exchange';
+import { HttpTransport, readText, type OpenedResponse, type StreamedResponse, type TlsOptions } from './transport';
+
+export interface ExchangeSettings {
+  /** scheme://host:port of the server. */
+  origin: string;
+  /** The API's path on the server ("/api"), for the login and status routes. */
+  prefix: string;
+  auth: AuthOptions;
+  /** The default time budget of one message, ms. */
+  timeoutMs: number;
+  retries: number;
+  retryPost: boolean;
+  retryBaseDelayMs: number;
+  maxInFlight: number;
+  maxQueue: number;
+  maxResponseBytes: number;
+  tls?: TlsOptions;
+}
+
+/**
+ * One message's request, as the exchange needs it: one object per message (the hot path builds
+ * nothing else), whose `headers` each attempt fills in.
+ */
+export interface Exchange extends ExchangeRequest {
+  repeat: Repeat;
+  /**
+   * For a DELETE: recognises the server's "not there" answer. After an attempt that may have
+   * deleted the record, that answer means the record is gone: the delete succeeded.
+   */
+  gone?: (err: MindsDBError) => boolean;
+  /** A raw body's content type, sent instead of JSON's. */
+  contentType?: string;
+  /** The public status route: no credentials, no login first. */
+  anonymous?: boolean;
+}
+
+/** A slot as a streamed answer's reader sees it (SqlResultStream's StreamHold). */
+export interface StreamHold {
+  park(): void;
+  unpark(waitMs: number): Promise<void>;
+  release(): void;
+}
+
+export interface OpenedStream extends OpenedResponse {
+  hold: StreamHold;
+}
+
+/** What a streamed request asks of its slot. */
+export interface StreamMode {
+  /** A streamed SQL answer: the deadline ends once it started; the reader bounds each wait itself. */
+  paced: boolean;
+  /** It may wait on the flow (msg.tick) and then gives its slot back (see HeldStream). */
+  parkable: boolean;
+}
+
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json', accept: 'application/json' });
+
+/**
+ * The exchange policy of one server, used by every path (whole answers, streamed SQL answers,
+ * server-sent events, logins, the status probe): the message's one deadline over everything
+ * done for it, the size limit of every body, the retry rule (policy.ts), the re-login after a
+ * 401, and the connection slots (limiter.ts): a slot is held while an exchange is under way, and
+ * never while a stream waits on the flow.
+ */
+export class Exchanger {
+  private readonly transport: HttpTransport;
+  private readonly slots: RequestLimiter;
+  /** Streams that may wait on the flow, each holding its socket but no slot while it waits. */
+  private readonly parking: RequestLimiter;
+  private readonly auth: Authenticator;
+  private readonly policy: RetryPolicy;
+  private readonly maxBytes: number;
+  private closed = false;
+  /** Called after a network failure: the server that answers next may be another one. */
+  onNetworkFailure: () => void = () => undefined;
+
+  constructor(private readonly s: ExchangeSettings, private readonly redactor: Redactor) {
+    this.maxBytes = s.maxResponseBytes;
+    this.slots = new RequestLimiter(s.maxInFlight, s.maxQueue);
+    this.parking = new RequestLimiter(s.maxInFlight, s.maxQueue, 'streamed answers under flow control');
+    // Sockets: whole answers up to maxInFlight; streams up to maxInFlight under way plus up to
+    // maxInFlight paused ones that keep their socket (unread) but gave their slot back, in a pool of
+    // their own, so an exchange always finds a socket.
+    this.transport = new HttpTransport({ origin: s.origin, connections: s.maxInFlight, streamConnections: 2 * s.maxInFlight, tls: s.tls });
+    this.policy = new RetryPolicy({ retries: s.retries, baseDelayMs: s.retryBaseDelayMs, retryPost: s.retryPost });
+    this.auth = new Authenticator(s.auth, {
+      // The login is shared by every request waiting for it, so it has the client's own time
+      // budget; each request still waits for it no longer than its own deadline (credentialsOf).
+      // A login may be sent again (it only makes another session), so the retry rule treats it as
+      // idempotent; its answer, whatever the status, goes back to the authenticator.
+      postLogin: (body) => this.sendRetrying({
+        method: 'POST', path: `${s.prefix}/login`, headers: JSON_HEADERS as Record<string, string>, body,
+        timeoutMs: s.timeoutMs, deadlineAt: deadlineAfter(s.timeoutMs), repeat: 'idempotent', anonymous: true,
+      }),
+      // Called while a request holds a slot, so it must not wait for another one.
+      authEnabled: async () => {
+        const status = await this.attempt(this.statusExchange(deadlineAfter(s.timeoutMs), s.timeoutMs)) as { auth?: { http_auth_enabled?: unknown } } | null;
+        return status?.auth?.http_auth_enabled !== false;
+      },
+    });
+    this.auth.onSecret = (secret) => redactor.add(secret);
+  }
+
+  /** Requests in flight and waiting, for status displays. */
+  get load(): { inFlight: number; queued: number } {
+    return { inFlight: this.slots.inFlight, queued: this.slots.queued };
+  }
+
+  /** The public status route (GET {prefix}/status) as an exchange. */
+  statusExchange(deadlineAt: DeadlineAt, timeoutMs: number): Exchange {
+    return { method: 'GET', path: `${this.s.prefix}/status`, headers: JSON_HEADERS as Record<string, string>, body: undefined, timeoutMs, deadlineAt, repeat: 'idempotent', anonymous: true };
+  }
+
+  /** One request whose whole answer is read: resolves with its JSON (null for an empty body). */
+  whole(req: Exchange): Promise<unknown> {
+    return this.slots.run(() => this.attempt(req), req.deadlineAt, req);
+  }
+
+  /**
+   * Opens a request whose body the caller reads as it arrives. Resolves once a 2xx answer
+   * started; the slot (and, for a parkable stream, its parking place) is held until
+   * `hold.release()`. Everything before that is under the message's deadline and the retry rule,
+   * error bodies included; nothing is repeated once an answer started.
+   */
+  async openStream(req: Exchange, mode: StreamMode): Promise<OpenedStream> {
+    let place: ReleaseSlot | undefined;
+    let slot: ReleaseSlot | undefined;
+    try {
+      if (mode.parkable) place = await this.parking.acquire(req.deadlineAt, req);
+      slot = await this.slots.acquire(req.deadlineAt, req);
+      const res = await this.openAttempts(req, mode.paced);
+      return { status: res.status, headers: res.headers, body: res.body, hold: new HeldStream(this.slots, slot, place, res, req) };
+    } catch (err) {
+      slot?.();
+      place?.();
+      throw this.failed(err, req);
+    }
+  }
+
+  /** Closes the pool: waiting requests fail, in-flight ones finish (or are cut after `graceMs`). */
+  async close(graceMs?: number): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.slots.close();
+    this.parking.close();
+    await this.transport.close(graceMs);
+  }
+
+  /**
+   * One request, inside its slot. The usual case (headers ready, a 2xx answer) is a single
+   * promise chain to the parsed body; anything else (a login to make, a failure, a retry, a 401)
+   * continues in `recover`, which has the whole retry loop.
+   */
+  private attempt(req: Exchange): Promise<unknown> {
+    const headers = req.anonymous ? JSON_HEADERS : this.auth.current();
+    if (headers instanceof Promise || req.contentType) return this.recover(req, undefined);
+    req.headers = headers as Record<string, string>;
+    return this.transport.send(req, this.maxBytes).then(
+      (res) => (res.status >= 200 && res.status < 300 ? parseSuccessBody(res, req.method, req.path) : this.recover(req, { res })),
+      (err: unknown) => this.recover(req, { err }),
+    );
+  }
+
+  /** Retries, re-login and errors, from the outcome of a first attempt (or from scratch). */
+  private async recover(req: Exchange, first: { res: TextResponse } | { err: unknown } | undefined): Promise<unknown> {
+    const { method, path } = req;
+    let renewed = false;
+    let landed = false;
+    let outcome = first;
+    // The credentials the last attempt was sent with (a 401 renews them only if still current).
+    let sentWith: Readonly<Record<string, string>> = req.headers;
+    for (let attempt = 0; ; attempt++) {
+      let res: TextResponse;
+      try {
+        if (outcome && 'err' in outcome) throw outcome.err;
+        if (outcome) {
+          res = outcome.res;
+        } else {
+          sentWith = await this.credentialsOf(req);
+          req.headers = withContentType(req, sentWith);
+          res = await this.transport.send(req, this.maxBytes);
+        }
+      } catch (err) {
+        outcome = undefined;
+        const e = this.failed(err, req);
+        const d = this.policy.decide(attempt, req.repeat, e, undefined, req.deadlineAt);
+        if (d.retry && !this.closed) { landed ||= mayHaveLanded(e); await pause(d.delayMs); continue; }
+        throw e;
+      }
+      outcome = undefined;
+      if (res.status >= 200 && res.status < 300) return parseSuccessBody(res, method, path);
+      if (res.status === 401 && !renewed && this.auth.mode === 'login' && !req.anonymous) {
+        renewed = true;
+        await this.renew(req, sentWith);
+        attempt--; // a re-login is not one of the configured retries
+        continue;
+      }
+      const e = httpError(res, method, path, this.redactor);
+      // The record is not there, after an attempt that may have deleted it: it is gone, as asked.
+      if (landed && req.gone?.(e)) return null;
+      const d = this.policy.decide(attempt, req.repeat, e, retryAfterMs(res.headers), req.deadlineAt);
+      if (d.retry && !this.closed) { landed ||= mayHaveLanded(e); await pause(d.delayMs); continue; }
+      throw noted(e, d);
+    }
+  }
+
+  /**
+   * Sends `req` under the retry rule and resolves with its answer whatever its status, once no
+   * retry is due (for the login, whose failures the authenticator words itself).
+   */
+  private async sendRetrying(req: Exchange): Promise<TextResponse> {
+    for (let attempt = 0; ; attempt++) {
+      let res: TextResponse;
+      try {
+        res = await this.transport.send(req, this.maxBytes);
+      } catch (err) {
+        const e = this.failed(err, req);
+        const d = this.policy.decide(attempt, req.repeat, e, undefined, req.deadlineAt);
+        if (d.retry && !this.closed) { await pause(d.delayMs); continue; }
+        throw e;
+      }
+      if (res.status < 200 || res.status >= 300) {
+        const d = this.policy.decide(attempt, req.repeat, httpError(res, req.method, req.path, this.redactor), retryAfterMs(res.headers), req.deadlineAt);
+        if (d.retry && !this.closed) { await pause(d.delayMs); continue; }
+      }
+      return res;
+    }
+  }
+
+  /** The attempts of a streamed request, until a 2xx answer starts. */
+  private async openAttempts(req: Exchange, paced: boolean): Promise<StreamedResponse> {
+    const { method, path } = req;
+    let renewed = false;
+    let sentWith: Readonly<Record<string, string>> = req.headers;
+    for (let attempt = 0; ; attempt++) {
+      let res: StreamedResponse;
+      try {
+        sentWith = await this.credentialsOf(req);
+        req.headers = withContentType(req, sentWith);
+        res = await this.transport.openStream(req, paced);
+      } catch (err) {
+        const e = this.failed(err, req);
+        const d = this.policy.decide(attempt, req.repeat, e, undefined, req.deadlineAt);
+        if (d.retry && !this.closed) { await pause(d.delayMs); continue; }
+        throw e;
+      }
+      if (res.status >= 200 && res.status < 300) {
+        if (paced) res.endDeadline();
+        return res;
+      }
+      // The error answer's body is read under the same deadline and size limit as any other.
+      let text = '';
+      try {
+        text = await readText(res, this.maxBytes, req);
+      } catch (err) {
+        const e = this.failed(err, req);
+        if (e.kind === 'timeout') { res.release(); throw e; }
+        // Too large or broken off: the status still says what happened.
+      }
+      res.release();
+      if (res.status === 401 && !renewed && this.auth.mode === 'login') {
+        renewed = true;
+        await this.renew(req, sentWith);
+        attempt--;
+        continue;
+      }
+      const e = httpError({ status: res.status, headers: res.headers, text }, method, path, this.redactor);
+      const d = this.policy.decide(attempt, req.repeat, e, retryAfterMs(res.headers), req.deadlineAt);
+      if (d.retry && !this.closed) { await pause(d.delayMs); continue; }
+      throw noted(e, d);
+    }
+  }
+
+  /** The credentials of the next attempt: a login first when one is needed, within the message's deadline. */
+  private async credentialsOf(req: Exchange): Promise<Readonly<Record<string, string>>> {
+    if (req.anonymous) return JSON_HEADERS;
+    const current = this.auth.current();
+    return current instanceof Promise ? await within(current, req.deadlineAt, () => timeoutError(req)) : current;
+  }
+
+  private async renew(req: Exchange, rejected: Readonly<Record<string, string>>): Promise<void> {
+    try {
+      await within(this.auth.renewAfter401(rejected), req.deadlineAt, () => timeoutError(req));
+    } catch (err) {
+      throw this.failed(err, req);
+    }
+  }
+
+  /** A failure as a MindsDBError with no secret in its text; a network failure forgets what the server was. */
+  private failed(err: unknown, desc: ExchangeDescription): MindsDBError {
+    let e: MindsDBError;
+    if (err instanceof MindsDBError) {
+      const message = this.redactor.text(err.message);
+      e = message === err.message ? err : new MindsDBError(message, err);
+    } else {
+      const raw = networkError(err, desc);
+      e = new MindsDBError(this.redactor.text(raw.message), raw);
+    }
+    if (e.kind === 'network') this.onNetworkFailure();
+    return e;
+  }
+}
+
+function withContentType(req: Exchange, headers: Readonly<Record<string, string>>): Record<string, string> {
+  return (req.contentType ? { ...headers, 'content-type': req.contentType } : headers) as Record<string, string>;
+}
+
+/** The error, with why it was not retried when that is not obvious (a Retry-After past the deadline). */
+function noted(err: MindsDBError, d: Decision): MindsDBError {
+  return !d.retry && d.note ? new MindsDBError(`${err.message} (${d.note})`, err) : err;
+}
+
+/**
+ * The slot of an opened stream. A parkable stream (one that may wait on the flow) gives its slot
+ * back while it waits (`park`) and takes one again before it reads on (`unpark`, ahead of every
+ * other waiter, within the reader's idle limit); its socket stays open and unread meanwhile,
+ * counted by its parking place instead (at most maxInFlight such per server). Any other stream
+ * keeps its slot until released. Chosen over reading the rest into a buffer and closing the socket:
+ * a buffer bounded by Max response holds up to that much per waiting stream, and a larger result
+ * would still have to pause its socket (bench/README.md, "The exchange policy on the hot path").
+ */
+class HeldStream implements StreamHold {
+  private released = false;
+
+  constructor(
+    private readonly slots: RequestLimiter,
+    private slot: ReleaseSlot | undefined,
+    private readonly place: ReleaseSlot | undefined,
+    private readonly res: StreamedResponse,
+    private readonly desc: ExchangeDescription,
+  ) {}
+
+  park(): void {
+    if (!this.place || !this.slot) return;
+    this.slot();
+    this.slot = undefined;
+  }
+
+  async unpark(waitMs: number): Promise<void> {
+    if (this.slot || this.released) return;
+    const { method, path } = this.desc;
+    const slot = await this.slots.acquire(Date.now() + waitMs, {
+      method, path, timeoutMs: waitMs,
+      expired: () => new MindsDBError(`no connection slot came free within ${waitMs} ms to read on the answer to ${method} ${path}; the rest of the result was dropped`,
+        { kind: 'timeout', code: 'ETIMEDOUT', method, path }),
+    }, true);
+    if (this.released) slot();
+    else this.slot = slot;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.res.release();
+    this.slot?.();
+    this.slot = undefined;
+    this.place?.();
+  }
+}
