@@ -10,5 +10,7 @@ export type { Row } from './values';
 export { segment, normalisePrefix } from './paths';
 export { Redactor, redactSecretFields, refuseMaskedValues, maskedValuePaths, isSecretKey, maskUriPasswords, MASK } from './redact';
 export { positionalToNamed } from './sql-params';
-export { ident, sqlLiteral } from './sql-text';
+export { ident, sqlLiteral, sqlUsing, sqlSubquery } from './sql-text';
+export { sqlPieces } from './sql-lexer';
+export type { SqlPiece, SqlPieceKind } from './sql-lexer';
 export { RawBody } from './raw-body';
