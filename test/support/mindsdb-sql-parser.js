@@ -123,6 +123,14 @@ class ParserProcess {
     for (const s of [this.child.stdin, this.child.stdout, this.child.stderr]) s.unref();
   }
 
+  /** CPU seconds the helper has used so far (Linux /proc; undefined elsewhere). */
+  cpuSeconds() {
+    try {
+      const fields = fs.readFileSync(`/proc/${this.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+    } catch { return undefined; }
+  }
+
   request(op, sql) {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
@@ -135,6 +143,13 @@ class ParserProcess {
 }
 
 const processes = new Map();
+// SQL_PARSER_STATS=1: say at exit how many statements the helper parsed and the CPU it used (to
+// measure what parsing costs a suite, whatever else loads the machine).
+if (process.env.SQL_PARSER_STATS) {
+  process.on('exit', () => {
+    for (const p of processes.values()) process.stderr.write(`[sql-parser ${p.version}] ${p.nextId - 1} requests, ${p.cpuSeconds()} s CPU\n`);
+  });
+}
 function processFor(version) {
   const v = version || versions()[0];
   let p = processes.get(v);
