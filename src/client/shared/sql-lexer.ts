@@ -1,10 +1,11 @@
 /**
  * Just enough of MindsDB's SQL lexer to know where its strings, quoted names, variables,
  * comments and placeholders are: the rules of `MindsDBLexer` in mindsdb_sql_parser 0.13.8
- * (lexer.py, the version both pinned MindsDB versions use), with the same regular expressions and
- * the same order. Everything else is passed over one character at a time, which splits nothing
- * differently: no other token of that lexer can contain a quote, a `?`, a `:`, a comment's start or
- * an `@` except the operators matched here (`::`, `:=`, `<@`, `@>`).
+ * (lexer.py, the version both pinned MindsDB versions use), in the same order, with the same
+ * regular expressions (strings: the same matches, computed in linear time). Everything else is
+ * passed over as plain text, which splits nothing differently: no other token of that lexer can
+ * contain a quote, a `?`, a `:`, a comment's start or an `@` except the operators matched here
+ * (`::`, `:=`, `<@`, `@>`).
  *
  * Differences that matter, each as MindsDB's lexer does it (and test/unit/sql-quoting.test.js
  * checks against the real parser):
