@@ -11,9 +11,11 @@
 //             (Chromium installed with apt when missing and we are root)
 //   dashboards the example dashboards in Chromium against a real MindsDB 25.14.1 (at MINDSDB_URL,
 //             started and seeded when it does not answer), on Node-RED 4.1 and on 5.0 under Node 22
-// Node 22 comes from the npm registry on first use (scripts/node22.mjs). Every suite runs even
+// Node 22 comes from the npm registry on first use (scripts/node22.mjs), MindsDB's SQL parser from
+// PyPI (.cache/sql-parser-venv-<version>, test/support/mindsdb-sql-parser.js). Every suite runs even
 // when an earlier one failed; the exit code says whether all passed.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium, ensureDeps } from './ensure-deps.mjs';
@@ -23,6 +25,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 
 ensureDeps();
+// MindsDB's SQL parser (PyPI mindsdb_sql_parser, the pinned MindsDB's version) in a small venv of
+// its own, before the suites that use it (the unit stand-in, the quoting tests, the browser and
+// runtime suites' stand-in); without it those suites fail with the reason.
+try {
+  const sqlParser = createRequire(import.meta.url)('../test/support/mindsdb-sql-parser.js');
+  for (const version of sqlParser.versions()) sqlParser.ensureVenv(version, (line) => console.error(line));
+} catch (err) { console.error(`[setup] ${err.message}`); }
 // Without Node 22 the Node-RED 5 legs fail with the reason; the other suites still run.
 let node22Path = null;
 let node22Error = '';

@@ -9,6 +9,7 @@ import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from '
 import { clientFor } from './runtime/server';
 import { ThrottledStatus } from './runtime/status';
 import { StatusTexts } from './runtime/status-texts';
+import { isDestinationKey, withStoredSecret } from './runtime/stored-secret';
 
 const OPERATIONS = operationsOf(DATABASE_NODE.fields.operation);
 type Operation = typeof OPERATIONS[number];
@@ -16,14 +17,13 @@ type Operation = typeof OPERATIONS[number];
 const DONE = { create: 'created', get: 'read', update: 'updated', delete: 'deleted' } as const;
 
 
-/** The node's connection fields; blank ones are left out, so the server never reads "" as a value. */
-function fieldParameters(config: DatabaseNodeConfig, password: string | undefined): Record<string, unknown> {
+/** The node's connection fields (the password aside); blank ones are left out, so the server never reads "" as a value. */
+function fieldParameters(config: DatabaseNodeConfig): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const put = (key: string, value: string) => { if (value.trim() !== '') out[key] = value.trim(); };
   put('host', config.host);
   if (config.port !== undefined) out.port = config.port;
   put('user', config.user);
-  if (password) out.password = password;
   put('database', config.database);
   return out;
 }
@@ -36,10 +36,10 @@ export = function register(RED: NodeAPI): void {
     const status = new ThrottledStatus(node);
     const { outputProperty } = config;
     const password = node.credentials?.password || undefined;
-    // The node's own parameters, fixed for its lifetime: parsed once, errors reported per msg.
+    // The node's own parameters (the stored password aside), fixed for its lifetime: parsed once, errors reported per msg.
     let nodeParameters: Record<string, unknown> | Error;
     try {
-      nodeParameters = { ...jsonObjectText(config.extraParams, 'the node\'s "other parameters"'), ...fieldParameters(config, password) };
+      nodeParameters = { ...jsonObjectText(config.extraParams, 'the node\'s "other parameters"'), ...fieldParameters(config) };
     } catch (err) {
       nodeParameters = err as Error;
     }
@@ -50,15 +50,25 @@ export = function register(RED: NodeAPI): void {
     const specFrom = async (msg: Msg, operation: Operation): Promise<DatabaseSpec> => {
       if (operation === 'list') return { name: '' };
       const payload = isPlainObject(msg.payload) ? msg.payload : {};
-      const name = nonEmptyString(await evaluateProperty(RED, node, config.dbName, msg))
-        ?? ((operation === 'create' || operation === 'update') ? nonEmptyString(payload.name) : undefined)
-        ?? msgText(msg, 'name');
+      const ownName = nonEmptyString(await evaluateProperty(RED, node, config.dbName, msg));
+      const payloadName = (operation === 'create' || operation === 'update') ? nonEmptyString(payload.name) : undefined;
+      const name = ownName ?? payloadName ?? msgText(msg, 'name');
       if (!name) throw inputError('no database name: set it in the node, in msg.payload.name (create/update) or in msg.name');
       if (operation !== 'create' && operation !== 'update') return { name };
       if (nodeParameters instanceof Error) throw nodeParameters;
       if (payload.parameters !== undefined && !isPlainObject(payload.parameters)) throw inputError('msg.payload.parameters must be an object');
-      // Node fields win; msg.payload.parameters fills the keys the node leaves out.
-      const parameters = { ...(payload.parameters as Record<string, unknown> | undefined), ...nodeParameters };
+      // An update that names no host of its own keeps the existing database's: a name from the msg picks that host.
+      const nameFromMsg = ownName === undefined || config.dbName.type === 'msg' || config.dbName.type === 'jsonata';
+      const chosenByMsg = operation === 'update' && nameFromMsg && !Object.keys(nodeParameters).some(isDestinationKey)
+        ? `${ownName !== undefined ? 'the Name property (from the msg)' : payloadName !== undefined ? 'msg.payload.name' : 'msg.name'} (the existing database's host)`
+        : undefined;
+      // Node fields win; msg.payload.parameters fills the keys the node leaves out; the stored
+      // password goes only with the node's own destination (./runtime/stored-secret.ts).
+      const parameters = withStoredSecret({
+        key: 'password', stored: password, what: 'the database password',
+        fromNode: nodeParameters, fromMsg: (payload.parameters as Record<string, unknown> | undefined) ?? {},
+        msgPath: 'msg.payload.parameters', chosenByMsg,
+      });
       const engine = nonEmptyString(config.engine) ?? nonEmptyString(payload.engine);
       if (operation === 'create' && !engine) throw inputError('no engine: set it in the node or in msg.payload.engine (e.g. "postgres")');
       return { name, engine, parameters };

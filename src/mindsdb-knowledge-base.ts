@@ -9,6 +9,7 @@ import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from '
 import { clientFor } from './runtime/server';
 import { ThrottledStatus } from './runtime/status';
 import { StatusTexts, type StatusValues } from './runtime/status-texts';
+import { withStoredSecret } from './runtime/stored-secret';
 
 const OPERATIONS = operationsOf(KNOWLEDGE_BASE_NODE.fields.operation);
 type Operation = typeof OPERATIONS[number];
@@ -47,12 +48,18 @@ export = function register(RED: NodeAPI): void {
       // Only an object carries settings; anything else (an inject's timestamp) is ignored, as the database node does.
       const p = isPlainObject(msg.payload) ? msg.payload : {};
       if (p.embedding_model !== undefined && !isPlainObject(p.embedding_model)) throw inputError('msg.payload.embedding_model must be an object');
-      const embedding: Record<string, unknown> = { ...(p.embedding_model as Record<string, unknown> | undefined) };
-      const put = (key: string, value: string) => { if (value.trim() !== '') embedding[key] = value.trim(); };
+      const own: Record<string, unknown> = {};
+      const put = (key: string, value: string) => { if (value.trim() !== '') own[key] = value.trim(); };
       put('provider', config.provider);
       put('model_name', config.embeddingModel);
       put('base_url', config.baseUrl);
-      if (apiKey) embedding.api_key = apiKey;
+      // Node fields win, msg.payload.embedding_model fills the rest; the stored API key goes only
+      // with the node's own provider and base URL (./runtime/stored-secret.ts).
+      const embedding = withStoredSecret({
+        key: 'api_key', stored: apiKey, what: 'the embedding API key',
+        fromNode: own, fromMsg: (p.embedding_model as Record<string, unknown> | undefined) ?? {},
+        msgPath: 'msg.payload.embedding_model',
+      });
       const settings: Record<string, unknown> = { ...p };
       if (Object.keys(embedding).length) settings.embedding_model = embedding;
       if (config.storageDatabase.trim() !== '') {

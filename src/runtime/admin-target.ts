@@ -2,6 +2,7 @@ import { normalisePrefix, type ClientOptions } from '../client';
 import { parseConfig, SERVER_NODE, type ServerNodeCredentials } from '../schema';
 import { isPlainObject } from './properties';
 import type { NodeAPI } from './red';
+import { RuntimeEnv } from './runtime-env';
 import type { ServerNode } from './server';
 import { clientOptionsFrom } from './server-options';
 
@@ -16,14 +17,18 @@ const CREDENTIAL_KEYS = ['session', 'username', 'password', 'token'] as const;
  *   while the dialog still points where that node is deployed to (URL, API prefix, auth mode, TLS
  *   node): a changed target must bring its own secrets, so no request can send a stored password
  *   to a URL it chose;
- * - `${VAR}` is resolved as a deployed flow would (the routes build a DialogTarget only for
- *   requests with write permission), and every resolved value is remembered as sensitive so that
- *   no error text repeats it.
+ * - `${VAR}` is resolved exactly as the runtime resolves it for a deployed node, through its own
+ *   lookup and with its `envVarExcludes` (./runtime-env.ts); the routes build a DialogTarget only
+ *   for requests with write permission, and every resolved value is remembered as sensitive so
+ *   that no error text repeats it.
  */
 export class DialogTarget {
   private readonly sensitive = new Set<string>();
+  private readonly env: RuntimeEnv;
 
-  constructor(private readonly RED: NodeAPI, private readonly values: Record<string, unknown>, private readonly deployed?: ServerNode) {}
+  constructor(private readonly RED: NodeAPI, private readonly values: Record<string, unknown>, private readonly deployed?: ServerNode) {
+    this.env = new RuntimeEnv(RED, deployed);
+  }
 
   clientOptions(): ClientOptions {
     const stored = this.storedCredentialsForSameTarget();
@@ -80,10 +85,8 @@ export class DialogTarget {
 
   /** Node-RED substitutes a property that is wholly `${VAR}` when a flow starts; dialog values have not been through that. */
   private resolve(value: string): string {
-    const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value.trim());
-    if (!m) return value;
-    const resolved = process.env[m[1]] ?? '';
-    for (const part of urlParts(resolved)) this.remember(part);
+    const { value: resolved, resolved: fromEnv } = this.env.resolve(value);
+    if (fromEnv) for (const part of urlParts(resolved)) this.remember(part);
     return resolved;
   }
 

@@ -133,6 +133,23 @@ describe('e2e: file, job, model and knowledge-base nodes against a real MindsDB'
       if (major() < 26) assert.ok(Math.abs(p.payload.power - 70) < 1e-6, JSON.stringify(p.payload));
       else assert.ok(p.payload.power !== undefined && p.payload.power !== null, JSON.stringify(p.payload));
     });
+    it('USING values with quotes, backslashes, comment marks and unicode reach MindsDB exactly (its own parser reads them)', async function () {
+      this.timeout(360000);
+      const hostile = "it's C:\\data\\x ☃ \"q\" -- ; */ 'end";
+      // 26.x's openai engine refuses unknown USING keys, so the value rides in its prompt template there.
+      const using = major() < 26
+        ? { note: hostile, from: 1, tiny: 1.5e-7, list: ['a\'b', null, true] }
+        : { ...JSON.parse(engine.using), prompt_template: `power for load {{load}}; ${hostile}` };
+      const name = `${model}_q`;
+      await load({ ...def, model: name, database: 'files', select: `SELECT * FROM ${table} -- all rows`, predict: 'power', engine: engine.engine, using: JSON.stringify(using) });
+      const trained = await ok({ operation: 'train' });
+      assert.equal(trained.payload.status, 'complete', JSON.stringify(trained.payload));
+      const stored = (trained.payload.problem_definition || {}).using || {};
+      for (const [key, value] of Object.entries(using)) assert.deepEqual(stored[key], value, `USING ${key}: ${JSON.stringify(stored)}`);
+      const refused = await fails({ operation: 'retrain', model: name, payload: { using: { path: 'C:\\data\\' } } });
+      assert.match(refused.error.message, /ends with a backslash/);
+      await ok({ operation: 'delete', model: name });
+    });
     it('retrains (a new version, waited for), lists versions, activates the first, describes and deletes', async function () {
       this.timeout(360000);
       await load(def);

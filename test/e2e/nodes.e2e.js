@@ -10,6 +10,7 @@
 const assert = require('node:assert/strict');
 const { fails, ok, skipBecause } = require('./outcomes');
 const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
 const LLM_URL = process.env.LLM_DOUBLE_URL;
@@ -73,6 +74,20 @@ describe('e2e against a real MindsDB', function () {
       assert.deepEqual(m.payload, []);
       assert.equal(m.mindsdb.type, 'ok');
       await ok({ query: `DROP PROJECT ${run_id}_p` });
+    });
+    it('a statement MindsDB\'s parser refuses gets the answer the stand-in gives (the unit suite relies on it)', async () => {
+      const fake = await createFakeMindsDB().listen();
+      try {
+        for (const query of ["SELECT 'unclosed", 'SELECT FROM', 'SELECT 1; SELECT 2']) {
+          const ask = async (base) => {
+            const res = await fetch(`${base}/api/sql/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+            const body = await res.json();
+            delete body.context;
+            return { status: res.status, body };
+          };
+          assert.deepEqual(await ask(fake.url), await ask(URL_), query);
+        }
+      } finally { await fake.close(); }
     });
     it('sends bad SQL to Catch with the server message', async () => {
       await load(def);

@@ -3,7 +3,9 @@
  * A small in-process HTTP server that speaks MindsDB's REST interface the way the real server
  * does (see docs/real-mindsdb.md and ../shared/spec/mindsdb-server-api.md): canonical collection
  * paths with a trailing slash (308 without it), 415 without a JSON content type, the two JSON
- * error shapes, 405 HTML for unknown routes, SQL errors as HTTP 200, login in three modes.
+ * error shapes, 405 HTML for unknown routes, SQL errors as HTTP 200, login in three modes. Every
+ * SQL statement is parsed by MindsDB's own parser (./mindsdb-sql-parser.js): what MindsDB would
+ * refuse is refused with its error answer, and answers are chosen from the parsed statement.
  *
  * It records every request (method, raw path, headers, parsed body) so tests can assert what our
  * nodes actually sent, and lets a test inject a fault for the next requests (`fault(fn)`).
@@ -11,6 +13,7 @@
  */
 const http = require('node:http');
 const crypto = require('node:crypto');
+const sqlParser = require('./mindsdb-sql-parser');
 
 function createFakeMindsDB(options = {}) {
   const opts = {
@@ -154,7 +157,10 @@ function createFakeMindsDB(options = {}) {
       res.writeHead(308, { location: `http://${req.headers.host}${p}${path}/` }); res.end(); return;
     }
 
-    if (seg[0] === 'sql' && seg[1] === 'query' && seg.length === 2 && method === 'POST') return sql(res, entry.body);
+    if (seg[0] === 'sql' && seg[1] === 'query' && seg.length === 2 && method === 'POST') {
+      sql(res, entry.body, entry).catch((err) => send(res, 500, { title: err.constructor.name, detail: String(err.message), message: String(err.message) }));
+      return;
+    }
     if (seg[0] === 'databases') return databases(res, method, seg.slice(1), entry.body);
     if (seg[0] === 'projects') return projects(res, method, seg.slice(1), entry.body);
     if (method === 'GET') problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.');
@@ -183,26 +189,63 @@ function createFakeMindsDB(options = {}) {
     res.end();
   }
 
-  function sql(res, body) {
+  /**
+   * /api/sql/query: every statement goes through MindsDB's own parser first (mindsdb_sql_parser,
+   * ./mindsdb-sql-parser.js), so SQL that MindsDB would refuse is refused here too, with the
+   * answer MindsDB gives (HTTP 200, type "error", error_code 0, the parser's message); then the
+   * answer is chosen from the parsed statement. `entry.parsed` keeps the statement for tests.
+   */
+  async function sql(res, body, entry) {
     if (!body || typeof body !== 'object' || !('query' in body)) { send(res, 500, { title: 'KeyError', detail: "'query'", message: "'query'" }); return; }
     if (typeof body.query !== 'string') { problem(res, 400, 'Wrong arguments', 'Please provide "query" with the request.'); return; }
     const context = { show_secrets: false, db: (body.context && body.context.db) || 'mindsdb' };
-    if (state.sql) { const a = state.sql(body); if (a) { answer(res, body, { context, ...a }); return; } }
-    const q = body.query.trim();
-    const kbAnswer = kbSearch(q, body.params || {});
-    if (kbAnswer) { send(res, 200, { context, ...kbAnswer }); return; }
-    const modelAnswer = modelStatement(q, context);
-    if (modelAnswer) { send(res, 200, { context, ...modelAnswer }); return; }
-    const missing = (q.match(/:([a-zA-Z_]\w*)/g) || []).map((m) => m.slice(1)).filter((n) => !body.params || !(n in body.params));
+    const parsed = await sqlParser.parse(body.query);
+    if (res.destroyed) return;
+    entry.parsed = parsed;
+    if (!parsed.ok) { answer(res, body, { type: 'error', error_code: 0, error_message: parseError(body.query, parsed), context }); return; }
+    const ast = parsed.ast;
+    if (state.sql) { const a = state.sql(body, ast); if (a) { answer(res, body, { context, ...a }); return; } }
+    const params = body.params || {};
+    const missing = parameterNames(ast).filter((n) => !(n in params));
     if (missing.length) { answer(res, body, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
-    if (/^select\s+1\b/i.test(q)) { answer(res, body, { type: 'table', column_names: ['1'], data: [[1]], context }); return; }
-    if (/^select\s+:(\w+)\s+as\s+(\w+)/i.test(q)) { const m = /^select\s+:(\w+)\s+as\s+(\w+)/i.exec(q); answer(res, body, { type: 'table', column_names: [m[2]], data: [[body.params[m[1]]]], context }); return; }
-    if (/^select/i.test(q) && /from\s+rentals/i.test(q)) {
-      answer(res, body, { type: 'table', column_names: ['sqft', 'rental_price'], data: [[917, 3901], [194, 2042]], context });
+    const special = kbSearch(ast, params) || modelStatement(ast, context);
+    if (special) { answer(res, body, { context, ...special }); return; }
+    if (ast.node === 'Select') {
+      const targets = ast.targets || [];
+      const from = ast.from_table && ast.from_table.node === 'Identifier' ? ast.from_table.parts : null;
+      if (!from && targets.length === 1 && targets[0].node === 'Constant') {
+        const t = targets[0];
+        answer(res, body, { type: 'table', column_names: [t.alias ? t.alias.parts.at(-1) : String(t.value)], data: [[t.value]], context });
+        return;
+      }
+      if (!from && targets.length === 1 && targets[0].node === 'Parameter') {
+        const t = targets[0];
+        answer(res, body, { type: 'table', column_names: [t.alias ? t.alias.parts.at(-1) : t.value], data: [[params[t.value]]], context });
+        return;
+      }
+      if (from && from.at(-1) === 'rentals') {
+        answer(res, body, { type: 'table', column_names: ['sqft', 'rental_price'], data: [[917, 3901], [194, 2042]], context });
+        return;
+      }
+      const table = from ? from.at(-1) : (targets[0] && targets[0].parts ? targets[0].parts.at(-1) : body.query.trim().split(/\s+/).pop());
+      answer(res, body, { type: 'error', error_code: 0, error_message: `Table '${table}' not found in database`, context });
       return;
     }
-    if (/^(create|insert|update|delete|drop|use)\b/i.test(q)) { answer(res, body, { type: 'ok', affected_rows: null, context }); return; }
-    answer(res, body, { type: 'error', error_code: 0, error_message: `Table '${q.split(/\s+/).pop()}' not found in database`, context });
+    answer(res, body, { type: 'ok', affected_rows: null, context });
+  }
+
+  /** What MindsDB's executor answers for a statement its parser refuses (mysql_executor.py, parse). */
+  function parseError(query, parsed) {
+    return parsed.type === 'ParsingException' ? `The SQL statement cannot be parsed - ${query}: ${parsed.error}` : parsed.error;
+  }
+
+  /** The names of every :name placeholder in a parsed statement. */
+  function parameterNames(node, out = []) {
+    if (Array.isArray(node)) { for (const x of node) parameterNames(x, out); return out; }
+    if (!node || typeof node !== 'object') return out;
+    if (node.node === 'Parameter' && typeof node.value === 'string' && node.value !== '?') out.push(node.value);
+    for (const [k, v] of Object.entries(node)) if (k !== 'node') parameterNames(v, out);
+    return out;
   }
 
   /** Splits a multipart/form-data body into {fields, file: {field, filename, content}}. */
@@ -291,18 +334,25 @@ function createFakeMindsDB(options = {}) {
     html405(res);
   }
 
-  /** SELECT * FROM `p`.`kb` WHERE content = :q [AND relevance >= :r] [LIMIT n]: word overlap as relevance. */
-  function kbSearch(q, params) {
-    const m = /^SELECT \* FROM `([^`]+)`\.`([^`]+)` WHERE content = :q( AND relevance >= :r)?( LIMIT (\d+))?$/.exec(q);
-    if (!m) return null;
-    const entry = state.kbs.get(`${m[1]}/${m[2]}`);
-    if (!entry) return { type: 'error', error_code: 0, error_message: `Table '${m[2]}' not found in database` };
+  /** SELECT * FROM p.kb WHERE content = :q [AND relevance >= :r] [LIMIT n] (parsed): word overlap as relevance. */
+  function kbSearch(ast, params) {
+    if (ast.node !== 'Select' || !ast.from_table || ast.from_table.node !== 'Identifier' || ast.from_table.parts.length !== 2 || !ast.where) return null;
+    const isParam = (x, name) => x && x.node === 'Parameter' && x.value === name;
+    const isColumn = (x, name) => x && x.node === 'Identifier' && x.parts.length === 1 && x.parts[0] === name;
+    const test = (x, op, column, param) => x && x.node === 'BinaryOperation' && x.op === op && isColumn(x.args[0], column) && isParam(x.args[1], param);
+    const w = ast.where;
+    const withThreshold = w.node === 'BinaryOperation' && w.op === 'and' && test(w.args[0], '=', 'content', 'q') && test(w.args[1], '>=', 'relevance', 'r');
+    if (!withThreshold && !test(w, '=', 'content', 'q')) return null;
+    const [project, name] = ast.from_table.parts;
+    const entry = state.kbs.get(`${project}/${name}`);
+    if (!entry) return { type: 'error', error_code: 0, error_message: `Table '${name}' not found in database` };
     const words = new Set(String(params.q).toLowerCase().split(/\W+/).filter(Boolean));
+    const limit = ast.limit && ast.limit.node === 'Constant' ? Number(ast.limit.value) : 10;
     const scored = entry.rows.map((r) => {
       const mine = r.content.toLowerCase().split(/\W+/).filter(Boolean);
-      const relevance = mine.length ? mine.filter((w) => words.has(w)).length / mine.length : 0;
+      const relevance = mine.length ? mine.filter((word) => words.has(word)).length / mine.length : 0;
       return [r.id, `${r.id}:content:1of1`, r.content, r.metadata, 1 - relevance, relevance];
-    }).filter((row) => !m[3] || row[5] >= params.r).sort((a, b) => b[5] - a[5]).slice(0, m[5] ? Number(m[5]) : 10);
+    }).filter((row) => !withThreshold || row[5] >= params.r).sort((a, b) => b[5] - a[5]).slice(0, limit);
     return { type: 'table', column_names: ['id', 'chunk_id', 'chunk_content', 'metadata', 'distance', 'relevance'], data: scored };
   }
 
@@ -311,48 +361,52 @@ function createFakeMindsDB(options = {}) {
   }
   const MODEL_COLUMNS = ['NAME', 'ENGINE', 'PROJECT', 'ACTIVE', 'VERSION', 'STATUS', 'PREDICT', 'ERROR'];
   const modelRow = (v) => [v.name, v.engine, v.project, v.active, v.version, v.status, v.predict, v.error || null];
-  const unquote = (s) => s.replace(/^`|`$/g, '');
   const sqlError = (text) => ({ type: 'error', error_code: 0, error_message: text });
 
-  /** CREATE MODEL, RETRAIN, FINETUNE, DESCRIBE, SET active, DROP MODEL p.m.v, as MindsDB's SQL answers them. */
-  function modelStatement(q, context) {
-    const name = '(`[^`]+`|\\w+)';
-    let m = new RegExp(`^CREATE MODEL ${name}\\.${name}(?: FROM ${name} \\(([\\s\\S]*)\\))? PREDICT ${name}(?: USING ([\\s\\S]*))?$`, 'i').exec(q);
-    if (m) {
-      const [project, model, , select, predict, using] = [unquote(m[1]), unquote(m[2]), m[3], m[4], unquote(m[5]), m[6] || ''];
+  /** CREATE MODEL, RETRAIN, FINETUNE, DESCRIBE, SET active, DROP MODEL p.m.v (parsed), as MindsDB's SQL answers them. */
+  function modelStatement(ast, context) {
+    /** [project, model, version?] of a model name: `p`.`m`[.`v`], or `m` in the context's project. */
+    const target = (ident) => {
+      const parts = ident && ident.node === 'Identifier' ? ident.parts : [];
+      return parts.length === 1 ? [context.db, parts[0]] : parts;
+    };
+    if (ast.node === 'CreatePredictor') {
+      const [project, model] = target(ast.name);
       const key = `${project}/${model}`;
       if (state.trained.has(key)) return sqlError(`Model already exists: ${model}`);
-      const engine = (/engine = '([^']*)'/.exec(using) || [])[1];
-      if (!engine) return sqlError('ML engine is not set (no default engine)');
-      const v = { name: model, project, version: 1, active: true, status: 'generating', polls: 0, predict, engine, select, using };
+      const using = ast.using || {};
+      if (!using.engine) return sqlError('ML engine is not set (no default engine)');
+      const predict = (ast.targets || []).map((t) => t.parts.at(-1))[0];
+      const v = { name: model, project, version: 1, active: true, status: 'generating', polls: 0, predict, engine: using.engine, select: ast.query_str || undefined, using };
       state.trained.set(key, [v]);
       return { type: 'table', column_names: MODEL_COLUMNS, data: [modelRow(v)] };
     }
-    m = new RegExp(`^(RETRAIN|FINETUNE) ${name}\\.${name}(?: FROM ${name} \\(([\\s\\S]*)\\))?(?: USING ([\\s\\S]*))?$`, 'i').exec(q);
-    if (m) {
-      const versions = state.trained.get(`${unquote(m[2])}/${unquote(m[3])}`);
-      if (!versions) return sqlError(`Model not found: ${unquote(m[3])}`);
+    if (ast.node === 'RetrainPredictor' || ast.node === 'FinetunePredictor') {
+      const [project, model] = target(ast.name);
+      const versions = state.trained.get(`${project}/${model}`);
+      if (!versions) return sqlError(`Model not found: ${model}`);
       const last = versions[versions.length - 1];
-      const v = { ...last, version: last.version + 1, active: false, status: 'generating', polls: 0, error: null, select: m[5] || last.select, using: m[6] || '' };
-      if (/engine = '([^']*)'/.test(m[6] || '')) v.engine = /engine = '([^']*)'/.exec(m[6])[1];
+      const using = ast.using || {};
+      const v = { ...last, version: last.version + 1, active: false, status: 'generating', polls: 0, error: null, select: ast.query_str || last.select, using };
+      if (using.engine) v.engine = using.engine;
       versions.push(v);
       return { type: 'table', column_names: MODEL_COLUMNS, data: [modelRow(v)] };
     }
-    m = new RegExp(`^DESCRIBE ${name}\\.${name}(?:\\.${name})?$`, 'i').exec(q);
-    if (m) {
-      const versions = state.trained.get(`${unquote(m[1])}/${unquote(m[2])}`);
-      if (!versions) return sqlError(`Model not found: ${unquote(m[2])}`);
-      const v = m[3] ? versions.find((x) => x.version === Number(unquote(m[3]))) : versions.find((x) => x.active);
+    if (ast.node === 'Describe') {
+      const [project, model, version] = target(ast.value);
+      const versions = state.trained.get(`${project}/${model}`);
+      if (!versions) return sqlError(`Model not found: ${model}`);
+      const v = version !== undefined ? versions.find((x) => x.version === Number(version)) : versions.find((x) => x.active);
       if (!v) return sqlError('Version not found');
       return { type: 'table', column_names: ['TABLES', ...MODEL_COLUMNS], data: [[[], ...modelRow(v)]] };
     }
-    m = new RegExp(`^(SET active|DROP MODEL) ${name}\\.${name}\\.${name}$`, 'i').exec(q);
-    if (m) {
-      const [project, model, version] = [unquote(m[2]), unquote(m[3]), Number(unquote(m[4]))];
+    const setActive = ast.node === 'Set' && ast.category === 'active';
+    if (setActive || (ast.node === 'DropPredictor' && ast.name && ast.name.parts.length === 3)) {
+      const [project, model, version] = (setActive ? ast.value : ast.name).parts;
       const versions = state.trained.get(`${project}/${model}`);
-      const v = versions && versions.find((x) => x.version === version);
+      const v = versions && versions.find((x) => x.version === Number(version));
       if (!v) return sqlError(`Model ${model} with version ${version} is not found in ${project}`);
-      if (/^SET/i.test(m[1])) { for (const x of versions) x.active = x === v; } else {
+      if (setActive) { for (const x of versions) x.active = x === v; } else {
         if (v.active) return sqlError(`Can't remove active version: ${project}.${model}.${version}`);
         versions.splice(versions.indexOf(v), 1);
       }
@@ -618,12 +672,15 @@ function createFakeMindsDB(options = {}) {
     clearFaults() { state.faults.length = 0; },
     /** Forgets every token and session, as a real server restart does. */
     restart() { state.tokens.clear(); state.sessions.clear(); },
-    listen(port = 0) {
-      return new Promise((resolve) => server.listen(port, '127.0.0.1', () => {
-        api.port = server.address().port;
-        api.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${api.port}`;
-        resolve(api);
-      }));
+    /** Listens on loopback; resolves once MindsDB's parser (shared by every fake in this process) answers too. */
+    async listen(port = 0) {
+      const ready = sqlParser.parse('SELECT 1');
+      await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+      api.port = server.address().port;
+      api.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${api.port}`;
+      const warm = await ready;
+      if (!warm.ok) throw new Error(`MindsDB's SQL parser refused SELECT 1: ${warm.error}`);
+      return api;
     },
     close() {
       for (const s of state.sockets) s.destroy();

@@ -224,6 +224,66 @@ describe('admin endpoints for the editor', function () {
       assert.ok(!wrongToken.error.includes('SECRET-token-888'), wrongToken.error);
     });
 
+    describe('rule 4: ${VAR} is resolved exactly as the runtime resolves it (issue 21, instance 5)', () => {
+      const globalConfig = coreNode('common/91-global-config.js');
+      afterEach(() => { helper.settings({}); delete process.env.MINDSDB_EXCLUDED_TOKEN; delete process.env.MINDSDB_EXCLUDED_URL; });
+
+      it('a variable in the settings\' envVarExcludes is not resolved: its value is never sent as a bearer token', async () => {
+        helper.settings({ envVarExcludes: ['MINDSDB_EXCLUDED_TOKEN', 'MINDSDB_EXCLUDED_URL'] });
+        process.env.MINDSDB_EXCLUDED_TOKEN = 'env-EXCLUDED-token-5150';
+        process.env.MINDSDB_EXCLUDED_URL = attacker.url;
+        await helper.load(allNodes(), []);
+        await post('/mindsdb/test', { url: attacker.url, apiPrefix: '/api', authMode: 'token', credentials: { token: '$(MINDSDB_EXCLUDED_TOKEN)' } });
+        for (const token of ['${MINDSDB_EXCLUDED_TOKEN}', '$(MINDSDB_EXCLUDED_TOKEN)']) {
+          await post('/mindsdb/list/projects', { server: 'x', config: { url: attacker.url, apiPrefix: '/api', authMode: 'token', credentials: { token } } });
+        }
+        assertAttackerGot('EXCLUDED-token-5150');
+        const tokens = attacker.requestsTo('/databases/').map((r) => r.headers.authorization);
+        assert.deepEqual(tokens, ['Bearer ${MINDSDB_EXCLUDED_TOKEN}', 'Bearer $(MINDSDB_EXCLUDED_TOKEN)'], 'sent as typed, as the runtime leaves it');
+        // The runtime leaves an excluded ${VAR} as typed: so does the editor (an unusable URL, nothing contacted).
+        const before = attacker.requests.length;
+        const url = await post('/mindsdb/test', { url: '${MINDSDB_EXCLUDED_URL}', apiPrefix: '/api', authMode: 'none' });
+        assert.equal(url.ok, false);
+        assert.equal(attacker.requests.length, before, 'an excluded URL variable was resolved');
+      });
+
+      it('the deployed runtime agrees: a server node deployed with the excluded variables cannot use them', async () => {
+        helper.settings({ envVarExcludes: ['MINDSDB_EXCLUDED_TOKEN'] });
+        process.env.MINDSDB_EXCLUDED_TOKEN = 'env-EXCLUDED-token-5151';
+        await helper.load(allNodes(), [
+          { id: 'f1', type: 'tab' },
+          { id: 'srv', type: 'mindsdb-server', url: attacker.url, apiPrefix: '/api', authMode: 'token', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 100, maxResponseMB: 64 },
+        ], { srv: { token: '${MINDSDB_EXCLUDED_TOKEN}' } });
+        await post('/mindsdb/list/projects', { server: 'srv' });
+        await post('/mindsdb/test', { id: 'srv', url: attacker.url, apiPrefix: '/api', authMode: 'token', credentials: { token: '${MINDSDB_EXCLUDED_TOKEN}' } });
+        assertAttackerGot('EXCLUDED-token-5151');
+        const sentTokens = attacker.requests.map((r) => r.headers.authorization).filter(Boolean);
+        assert.ok(sentTokens.length >= 1 && sentTokens.every((t) => t === 'Bearer ${MINDSDB_EXCLUDED_TOKEN}'), JSON.stringify(sentTokens));
+      });
+
+      it('a flow\'s environment variable is resolved for the server node deployed on that flow, as the runtime does', async () => {
+        await helper.load(allNodes(), [
+          { id: 'f1', type: 'tab', env: [{ name: 'MINDSDB_FLOW_URL', value: open.url, type: 'str' }] },
+          { id: 'srv', z: 'f1', type: 'mindsdb-server', url: '${MINDSDB_FLOW_URL}', apiPrefix: '/api', authMode: 'none', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 100, maxResponseMB: 64 },
+        ]);
+        assert.deepEqual(await post('/mindsdb/list/projects', { server: 'srv' }), { ok: true, items: ['mindsdb'] }, 'the runtime resolved it');
+        const body = await post('/mindsdb/test', { id: 'srv', url: '${MINDSDB_FLOW_URL}', apiPrefix: '/api', authMode: 'none' });
+        assert.equal(body.ok, true, body.error);
+      });
+
+      it('a global environment variable (global-config) is resolved for a new server node; an excluded one is not', async () => {
+        helper.settings({ envVarExcludes: ['MINDSDB_EXCLUDED_URL'] });
+        process.env.MINDSDB_EXCLUDED_URL = open.url;
+        await helper.load([...allNodes(), globalConfig], [
+          { id: 'gc', type: 'global-config', env: [{ name: 'MINDSDB_GLOBAL_URL', value: open.url, type: 'str' }] },
+        ]);
+        const body = await post('/mindsdb/test', { url: '${MINDSDB_GLOBAL_URL}', apiPrefix: '/api', authMode: 'none' });
+        assert.equal(body.ok, true, body.error);
+        const excluded = await post('/mindsdb/test', { url: '${MINDSDB_EXCLUDED_URL}', apiPrefix: '/api', authMode: 'none' });
+        assert.equal(excluded.ok, false);
+      });
+    });
+
     it('rule 5: only the known pickers answer; prototype names are 404', async () => {
       await deploy();
       for (const what of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'passwords']) {

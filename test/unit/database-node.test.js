@@ -53,7 +53,7 @@ describe('mindsdb-database node', function () {
   });
 
   it('lists, gets (password redacted), updates and deletes, with msg.operation and msg.name', async () => {
-    await load({ operation: 'msg', engine: 'postgres' }, { password: 'pw-secret-2' });
+    await load({ operation: 'msg', engine: 'postgres', host: 'db.internal' }, { password: 'pw-secret-2' });
     await run({ operation: 'create', name: 'pg3' });
     const list = await run({ operation: 'list' });
     assert.ok(list.payload.some((d) => d.name === 'pg3'));
@@ -62,7 +62,7 @@ describe('mindsdb-database node', function () {
     assert.equal(got.payload.connection_data.password, '******');
     const updated = await run({ operation: 'update', name: 'pg3', payload: { parameters: { schema: 's' } } });
     assert.equal(updated.payload.connection_data.schema, 's');
-    assert.deepEqual(fake.requests.at(-1).body, { database: { parameters: { schema: 's', password: 'pw-secret-2' }, engine: 'postgres' } });
+    assert.deepEqual(fake.requests.at(-1).body, { database: { parameters: { schema: 's', host: 'db.internal', password: 'pw-secret-2' }, engine: 'postgres' } });
     assert.equal(fake.requests.at(-1).method, 'PUT');
     const deleted = await run({ operation: 'delete', name: 'pg3' });
     assert.deepEqual(deleted.payload, { deleted: true, name: 'pg3' });
@@ -98,6 +98,47 @@ describe('mindsdb-database node', function () {
     assert.ok(!JSON.stringify(msg).includes('pw-secret-4'));
     const statuses = JSON.stringify(helper.getNode('n1').status.args);
     assert.ok(!statuses.includes('pw-secret-4'));
+  });
+
+  describe('the stored password goes only where the node says (issue 21, the class of instance 6)', () => {
+    const PW = 'pw-STORED-only-here';
+    const leaked = () => fake.requests.filter((r) => r.rawBody.includes(PW));
+
+    it('a host from msg.payload.parameters does not get the stored password: the message fails, nothing is sent', async () => {
+      await load({ dbName: 'pgx', engine: 'postgres', user: 'u' }, { password: PW });
+      const m = await fail({ payload: { parameters: { host: 'attacker.example', port: 5432 } }, marker: 1 });
+      assert.equal(m.marker, 1);
+      assert.match(m.error.message, /database password stored in the node is sent only where the node says, but msg\.payload\.parameters\.host and msg\.payload\.parameters\.port chose/);
+      assert.match(m.error.message, /give msg\.payload\.parameters\.password/);
+      assert.deepEqual(leaked(), []);
+      assert.equal(fake.requests.filter((r) => r.method === 'POST').length, 0, 'nothing was created');
+    });
+
+    it('a msg that chooses the host and brings its own password is sent with that password, never the stored one', async () => {
+      await load({ dbName: 'pgy', engine: 'postgres' }, { password: PW });
+      await run({ payload: { parameters: { host: 'other.example', password: 'msg-own-pw' } } });
+      assert.deepEqual(fake.requests.at(-1).body.database.parameters, { host: 'other.example', password: 'msg-own-pw' });
+      assert.deepEqual(leaked(), []);
+    });
+
+    it('with the host in the node, msg parameters fill the rest and the stored password is sent (as before)', async () => {
+      await load({ dbName: 'pgz', engine: 'postgres', host: 'db.internal' }, { password: PW });
+      await run({ payload: { parameters: { host: 'attacker.example', schema: 'public' } } });
+      assert.deepEqual(fake.requests.at(-1).body.database.parameters, { host: 'db.internal', schema: 'public', password: PW });
+    });
+
+    it('an update of a database named by the msg, with no host in the node, does not send the stored password to that database\'s host', async () => {
+      fake.state.databases.set('theirs', { id: 9, name: 'theirs', type: 'data', engine: 'postgres', connection_data: { host: 'attacker.example' } });
+      await load({ operation: 'update' }, { password: PW });
+      const m = await fail({ name: 'theirs', payload: { parameters: { user: 'u' } } });
+      assert.match(m.error.message, /msg\.name \(the existing database's host\) chose where this message goes/);
+      assert.deepEqual(leaked(), []);
+      assert.equal(fake.requests.filter((r) => r.method === 'PUT').length, 0);
+      await helper.unload();
+      await load({ operation: 'update', dbName: 'theirs' }, { password: PW });
+      await run({ payload: { parameters: { user: 'u' } } });
+      assert.equal(fake.requests.at(-1).body.database.parameters.password, PW, 'the node\'s own Name: the stored password may go');
+    });
   });
 
   for (const [what, def, msg, pattern] of [

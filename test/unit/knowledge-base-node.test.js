@@ -32,6 +32,40 @@ describe('mindsdb-knowledge-base node', function () {
     assert.deepEqual(m.mindsdb, { resource: 'knowledge_base', operation: 'create', project: 'mindsdb', name: 'docs' });
   });
 
+  describe('the stored API key goes only with the node\'s own provider and base URL (issue 21, instance 6)', () => {
+    const leaked = () => fake.requests.filter((r) => r.rawBody.includes(SECRET));
+
+    it('a base_url from msg.payload.embedding_model does not get the stored key: the message fails, nothing is sent', async () => {
+      await load({ operation: 'create', itemName: 'kb1', baseUrl: '' });
+      const m = await fail({ payload: { embedding_model: { base_url: 'https://attacker.example/v1' } }, marker: 6 });
+      assert.equal(m.marker, 6);
+      assert.match(m.error.message, /embedding API key stored in the node is sent only where the node says, but msg\.payload\.embedding_model\.base_url chose/);
+      assert.deepEqual(leaked(), []);
+      assert.equal(fake.requests.filter((r) => r.method === 'POST').length, 0, 'nothing was created');
+    });
+
+    it('a provider from the msg is a destination too', async () => {
+      await load({ operation: 'create', itemName: 'kb2', provider: '', baseUrl: '' });
+      const m = await fail({ payload: { embedding_model: { provider: 'azure_openai', azure_endpoint: 'https://attacker.example' } } });
+      assert.match(m.error.message, /embedding_model\.provider and msg\.payload\.embedding_model\.azure_endpoint chose/);
+      assert.deepEqual(leaked(), []);
+    });
+
+    it('a msg that chooses the base URL and brings its own key is sent with that key, never the stored one', async () => {
+      await load({ operation: 'create', itemName: 'kb3', baseUrl: '' });
+      await run({ payload: { embedding_model: { base_url: 'https://other.example/v1', api_key: 'sk-msg-own' } } });
+      assert.deepEqual(fake.requests.at(-1).body.knowledge_base.embedding_model, { base_url: 'https://other.example/v1', api_key: 'sk-msg-own', provider: 'openai', model_name: 'text-embedding-3-small' });
+      assert.deepEqual(leaked(), []);
+    });
+
+    it('with the base URL in the node, a msg base_url is ignored and the stored key is sent (as before)', async () => {
+      await load({ operation: 'create', itemName: 'kb4' });
+      await run({ payload: { embedding_model: { base_url: 'https://attacker.example/v1' } } });
+      assert.equal(fake.requests.at(-1).body.knowledge_base.embedding_model.base_url, 'http://127.0.0.1:9/v1');
+      assert.equal(fake.requests.at(-1).body.knowledge_base.embedding_model.api_key, SECRET);
+    });
+  });
+
   it('inserts rows, texts, URLs and a SELECT; searches with bound text, limit and threshold; rows out like the sql node', async () => {
     await load({ itemName: 'kb' });
     await run({ operation: 'create' });

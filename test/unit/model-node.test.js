@@ -24,7 +24,7 @@ describe('mindsdb-model node', function () {
     const statuses = [];
     helper.getNode('n1').on('call:status', (c) => statuses.push(c.args[0]));
     const m = await run({}, 15000);
-    assert.deepEqual(sqlSent(fake), ["CREATE MODEL `mindsdb`.`energy` FROM `files` (SELECT * FROM readings) PREDICT `kwh` USING engine = 'linear', window = 3"]);
+    assert.deepEqual(sqlSent(fake), ["CREATE MODEL `mindsdb`.`energy` FROM `files` (\nSELECT * FROM readings\n) PREDICT `kwh` USING `engine` = 'linear', `window` = 3"]);
     assert.equal(m.payload.status, 'complete');
     assert.equal(m.payload.version, 1);
     assert.equal(m.mindsdb.operation, 'train');
@@ -45,7 +45,7 @@ describe('mindsdb-model node', function () {
   it('fills blank fields from msg.payload; node USING keys win', async () => {
     await load({ operation: 'train', model: 'm3', engine: 'linear', using: '{"a": 1}' });
     await run({ payload: { database: 'files', select: 'SELECT * FROM r', predict: 'y', engine: 'other', using: { a: 2, b: "it's" } } });
-    assert.equal(sqlSent(fake)[0], "CREATE MODEL `mindsdb`.`m3` FROM `files` (SELECT * FROM r) PREDICT `y` USING engine = 'linear', a = 1, b = 'it''s'");
+    assert.equal(sqlSent(fake)[0], "CREATE MODEL `mindsdb`.`m3` FROM `files` (\nSELECT * FROM r\n) PREDICT `y` USING `engine` = 'linear', `a` = 1, `b` = 'it''s'");
   });
 
   it('retrains and finetunes (a new version each), waits for that version, lists versions and activates one', async () => {
@@ -58,7 +58,7 @@ describe('mindsdb-model node', function () {
     assert.equal(re.payload.status, 'complete');
     const ft = await run({ operation: 'finetune', payload: { database: 'files', select: 'SELECT 2' } }, 15000);
     assert.equal(ft.payload.version, 3);
-    assert.deepEqual(sqlSent(fake).slice(-2), ['RETRAIN `mindsdb`.`lin`', 'FINETUNE `mindsdb`.`lin` FROM `files` (SELECT 2)']);
+    assert.deepEqual(sqlSent(fake).slice(-2), ['RETRAIN `mindsdb`.`lin`', 'FINETUNE `mindsdb`.`lin` FROM `files` (\nSELECT 2\n)']);
     assert.deepEqual((await run({ operation: 'versions' })).payload.map((v) => v.version), [1, 2, 3]);
     const act = await run({ operation: 'activate', version: 3 });
     assert.equal(act.payload.active, true);
@@ -107,7 +107,9 @@ describe('mindsdb-model node', function () {
     ['a name with a backtick', { operation: 'get' }, { model: 'a`b' }, /404|cannot take/],
     ['activate without a version', { operation: 'activate', model: 'x' }, {}, /activate needs a version/],
     ['a bad version', { operation: 'get', model: 'x' }, { version: 'two' }, /version must be a whole number/],
-    ['a USING option that is not a plain name', { operation: 'train', model: 'x', predict: 'y' }, { payload: { using: { 'a b': 1 } } }, /not a plain name/],
+    ['a USING option name with a backtick', { operation: 'train', model: 'x', predict: 'y' }, { payload: { using: { 'a`b': 1 } } }, /USING option name "a`b" contains a character/],
+    ['a USING value ending in a backslash', { operation: 'train', model: 'x', predict: 'y', engine: 'e' }, { payload: { using: { path: 'C:\\data\\' } } }, /ends with a backslash/],
+    ['a training SELECT that closes the parenthesis', { operation: 'train', model: 'x', predict: 'y', engine: 'e', database: 'files' }, { payload: { select: 'SELECT 1) PREDICT z USING engine = \'other\' --' } }, /closes a parenthesis it did not open/],
     ['broken node USING JSON', { operation: 'train', model: 'x', predict: 'y', using: '{' }, {}, /USING options are not valid JSON/],
     ['finetune without data', { operation: 'finetune', model: 'x' }, {}, /needs training data/],
     ['a missing model (404)', { operation: 'get', model: 'ghost' }, {}, /404.*Model not found/],
@@ -137,7 +139,7 @@ describe('mindsdb-model node', function () {
     assert.equal(ident('a b', 'x'), '`a b`');
     assert.throws(() => ident('a`b', 'x'), /cannot take/);
     assert.equal(sqlLiteral({ k: ["it's", 1, true, null] }), "{'k': ['it''s', 1, true, null]}");
-    assert.equal(createModelSql('p', { model: 'm', predict: 'y', using: { engine: 'e', x: 1 } }), "CREATE MODEL `p`.`m` PREDICT `y` USING engine = 'e', x = 1");
+    assert.equal(createModelSql('p', { model: 'm', predict: 'y', using: { engine: 'e', x: 1 } }), "CREATE MODEL `p`.`m` PREDICT `y` USING `engine` = 'e', `x` = 1");
     assert.throws(() => createModelSql('p', { model: 'm', predict: 'y', select: 'SELECT 1' }), /needs the database/);
   });
 });

@@ -1,5 +1,5 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
-import { type Row, ident, inputError, MindsDBError, segment, sqlLiteral, matchName, ambiguousNameError } from '../shared';
+import { type Row, ident, inputError, MindsDBError, segment, sqlSubquery, sqlUsing, matchName, ambiguousNameError } from '../shared';
 import { rowsToObjects } from '../answers';
 import { recordNotFound } from './gone';
 import { withStoredName, withStoredNames } from './names';
@@ -10,9 +10,11 @@ import { withStoredName, withStoredNames } from './names';
  * body: SQL's DESCRIBE lower-cases the name). Writes go through SQL (`CREATE MODEL`, `RETRAIN`,
  * `FINETUNE`, `SET active`, `DROP MODEL p.m.v`): MindsDB has no REST route for most of them, its
  * REST train needs a two-part model name, and its REST delete of one version answers 500 (25.14.1).
- * Names are quoted as identifiers, values in USING as SQL literals; the training SELECT is the
- * user's own SQL, as in the sql node. Every call names the model and project as MindsDB stored
- * them (./names.ts): a model made by unquoted SQL as `MyModel` is stored as `mymodel`.
+ * Names are quoted as identifiers, values in USING as SQL literals (../shared/sql-text.ts: what
+ * MindsDB's lexer cannot read back is refused before sending); the training SELECT is the user's
+ * own SQL, as in the sql node, checked to stay inside its parentheses. Every call names the model
+ * and project as MindsDB stored them (./names.ts): a model made by unquoted SQL as `MyModel` is
+ * stored as `mymodel`.
  */
 
 /** The fields of a CREATE MODEL built by the node. */
@@ -66,22 +68,13 @@ export interface AbortLike {
   onAbort(listener: () => void): () => void;
 }
 
-function usingClause(options: Record<string, unknown>): string {
-  const entries = Object.entries(options).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return '';
-  return ` USING ${entries.map(([k, v]) => {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw inputError(`the USING option "${k}" is not a plain name (letters, digits, underscores)`);
-    return `${k} = ${sqlLiteral(v)}`;
-  }).join(', ')}`;
-}
-
 function fromClause(database: string | undefined, select: string | undefined, required: boolean, what: string): string {
   if (!select || select.trim() === '') {
     if (required) throw inputError(`${what} needs training data: set the source database and SELECT in the node, or in msg.payload ({database, select})`);
     return '';
   }
   if (!database) throw inputError(`${what}: the SELECT needs the database it runs in (e.g. "files")`);
-  return ` FROM ${ident(database, 'the source database')} (${select.trim().replace(/;\s*$/, '')})`;
+  return ` FROM ${ident(database, 'the source database')} ${sqlSubquery(select, `the ${what} SELECT`)}`;
 }
 
 /** The CREATE MODEL statement for the node's fields. */
@@ -91,7 +84,7 @@ export function createModelSql(project: string, spec: TrainSpec): string {
   const { engine: usingEngine, ...rest } = spec.using ?? {};
   const engine = spec.engine || usingEngine;
   const using: Record<string, unknown> = engine === undefined || engine === '' ? rest : { engine, ...rest };
-  return `CREATE MODEL ${ident(project, 'the project')}.${ident(spec.model, 'the model name')}${fromClause(spec.database, spec.select, false, 'CREATE MODEL')} PREDICT ${ident(spec.predict, 'the column to predict')}${usingClause(using)}`;
+  return `CREATE MODEL ${ident(project, 'the project')}.${ident(spec.model, 'the model name')}${fromClause(spec.database, spec.select, false, 'CREATE MODEL')} PREDICT ${ident(spec.predict, 'the column to predict')}${sqlUsing(using)}`;
 }
 
 
@@ -158,13 +151,13 @@ export class ModelsApi {
 
   /** RETRAIN: a new version, from the model's own data query unless new data is given. */
   async retrain(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
-    const tail = `${fromClause(spec.database, spec.select, false, 'RETRAIN')}${usingClause(spec.using ?? {})}`;
+    const tail = `${fromClause(spec.database, spec.select, false, 'RETRAIN')}${sqlUsing(spec.using ?? {})}`;
     return this.inSql(project, model, async (p, m) => this.started(await this.rows(`RETRAIN ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'RETRAIN'), opts);
   }
 
   /** FINETUNE: a new version trained further on new data (the engine must support it). */
   async finetune(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
-    const tail = `${fromClause(spec.database, spec.select, true, 'FINETUNE')}${usingClause(spec.using ?? {})}`;
+    const tail = `${fromClause(spec.database, spec.select, true, 'FINETUNE')}${sqlUsing(spec.using ?? {})}`;
     return this.inSql(project, model, async (p, m) => this.started(await this.rows(`FINETUNE ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'FINETUNE'), opts);
   }
 
