@@ -81,22 +81,23 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
     const m = msg.mindsdb && typeof msg.mindsdb === 'object' ? msg.mindsdb : {};
     return { error: { message: msg.error && msg.error.message }, mindsdb: { partsId: m.partsId, partsSent: m.partsSent, sequence: m.sequence }, mindsdbError: msg.mindsdbError };
   };
+  /** Markers whose input was itself a tick (set by the test that sends them). */
+  const tickInputs = new Set();
   let events = 0;
-  helper.getNode('out').on('input', (msg) => { if (inspect) inspect('output', msg); record(msg.marker).outputs.push(output(msg)); events++; });
   // Messages that have ended at least once (their first done() or error), for a sender that
-  // keeps a window of messages open.
+  // keeps a window of messages open. A tick wired back ends a part, not its query.
   let endedCount = 0;
-  const countEnd = (marker, r) => {
-    const first = tickInputs.has(marker) ? r.tickDone + r.tickErrors.length === 1 : r.done + r.errors.length === 1;
-    const mine = tickInputs.has(marker) ? true : !(ticks && r.lastWasTick);
-    if (first && mine) endedCount++;
+  const countEnd = (marker, r, isTick) => {
+    if (tickInputs.has(marker)) { if (r.tickDone + r.tickErrors.length === 1) endedCount++; return; }
+    if (!isTick && r.done + r.errors.length === 1) endedCount++;
   };
+  helper.getNode('out').on('input', (msg) => { if (inspect) inspect('output', msg); record(msg.marker).outputs.push(output(msg)); events++; });
   const completed = (msg) => {
     if (inspect) inspect('done', msg);
     const r = record(msg.marker);
-    r.lastWasTick = Boolean(ticks && msg.tick);
-    if (r.lastWasTick) r.tickDone++; else r.done++;
-    countEnd(msg.marker, r);
+    const isTick = Boolean(ticks && msg.tick);
+    if (isTick) r.tickDone++; else r.done++;
+    countEnd(msg.marker, r, isTick);
     events++;
   };
   let hookName;
@@ -109,13 +110,11 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
   helper.getNode('caught').on('input', (msg) => {
     if (inspect) inspect('error', msg);
     const r = record(msg.marker);
-    r.lastWasTick = Boolean(ticks && msg.tick);
-    if (r.lastWasTick) r.tickErrors.push(failure(msg)); else r.errors.push(failure(msg));
-    countEnd(msg.marker, r);
+    const isTick = Boolean(ticks && msg.tick);
+    if (isTick) r.tickErrors.push(failure(msg)); else r.errors.push(failure(msg));
+    countEnd(msg.marker, r, isTick);
     events++;
   });
-  /** Markers whose input was itself a tick (set by the test that sends them). */
-  const tickInputs = new Set();
 
   const endedMarker = (m) => {
     const r = records.get(m);
