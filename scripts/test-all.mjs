@@ -3,6 +3,8 @@
 //   unit      against an in-process fake MindsDB, on Node-RED 4.1 and 3.1 (this Node), and on
 //             Node-RED 5.0 under Node 22 (the 3.1 and 5.0 legs fuzz 2,000 messages per node, not 10,000)
 //   runtime   the packed tarball installed into a real Node-RED 5.0 on Node 22, a flow through it
+//   scale     examples/iot-scale-out.json on two Node-RED runtimes sharing an MQTT stream; and a
+//             Node-RED killed (SIGKILL) mid-stream and mid-batch, then started again
 //   e2e       against a real MindsDB 25.14.1 and then 26.1.0 (each started, seeded and stopped by
 //             scripts/with-mindsdb.mjs when its URL does not answer), each with a second one with
 //             authentication on. 25.14.1 at MINDSDB_URL / MINDSDB_AUTH_PORT; 26.1.0 at MINDSDB_26_URL /
@@ -48,6 +50,7 @@ const suites = [
   ['unit (Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0', FUZZ_PER_NODE: '2000' }],
   ['runtime (packed tarball in Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/runtime/.mocharc.json'], {}],
   ['scale-out (2 Node-RED runtimes, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [process.execPath, mocha, '--timeout', '120000', '--exit', 'test/scale/scale-out.test.js'], {}],
+  ['kill and restart (Node-RED killed mid-stream and mid-batch, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [process.execPath, mocha, '--timeout', '120000', '--exit', 'test/scale/kill-restart.test.js'], {}],
   ['e2e (real MindsDB 25.14.1)', e2e, { MINDSDB_VERSION: '25.14.1' }],
   ['e2e (real MindsDB 26.1.0)', e2e, { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_AUTH_PORT: String(authPort26) }],
   [`browser (Node-RED 4.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], {}],

@@ -112,6 +112,15 @@ function testFlow(mindsdbUrl) {
 }
 
 /** Untranslated labels: a [data-i18n] element whose text is blank or still the catalogue key. */
+/**
+ * Waits until the editor has stopped moving: no CSS transition or animation running (the tray
+ * slides in with one) and no jQuery animation, so a check or a screenshot sees the end state.
+ */
+function uiAtRest(page) {
+  return page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)
+    && $(':animated').length === 0, null, { timeout: 10000 });
+}
+
 async function untranslatedLabels(page, scope) {
   return page.$$eval(`${scope} [data-i18n]`, (els) => els.map((el) => {
     const key = el.getAttribute('data-i18n');
@@ -145,7 +154,7 @@ describe('the editor in Chromium', function () {
     await page.goto(red.url);
     // The editor is ready once our node types are registered and the deployed flow is loaded.
     await page.waitForFunction(() => window.RED && RED.nodes && RED.nodes.getType('mindsdb-agent') && RED.nodes.node('agent1') && $('#red-ui-palette-container .red-ui-palette-node').length > 0, null, { timeout: 60000 });
-    await page.waitForTimeout(500);
+    await uiAtRest(page);
   });
 
   after(async function () {
@@ -185,7 +194,12 @@ describe('the editor in Chromium', function () {
     const filter = page.locator('#red-ui-palette-search input');
     await filter.click();
     await filter.pressSequentially('mindsdb');
-    await page.waitForTimeout(400);
+    // the filter applies after a short debounce: wait until only our nodes show
+    await page.waitForFunction(() => {
+      const shown = $('#red-ui-palette .red-ui-palette-node:visible').toArray();
+      return shown.length > 0 && shown.every((el) => /^mindsdb-/.test(el.getAttribute('data-palette-type')));
+    }, null, { timeout: 10000 });
+    await uiAtRest(page);
     await page.locator('#red-ui-palette').screenshot({ path: path.join(SHOTS, 'palette.png') });
     await page.screenshot({ path: path.join(SHOTS, 'editor.png') });
     await page.evaluate(() => $('#red-ui-palette-search input').searchBox('value', ''));
@@ -196,7 +210,7 @@ describe('the editor in Chromium', function () {
       await page.evaluate((id) => RED.editor.edit(RED.nodes.node(id)), n.id);
       await page.waitForSelector('#node-dialog-ok', { state: 'visible' });
       await page.waitForSelector(`#dialog-form ${n.fields[0]}`, { state: 'attached' });
-      await page.waitForTimeout(400); // the tray slides in
+      await uiAtRest(page); // the tray slides in
       for (const sel of n.fields) {
         assert.equal(await page.locator(`#dialog-form ${sel}`).count(), 1, `${n.type} dialog has ${sel}`);
       }
@@ -338,7 +352,7 @@ describe('the editor in Chromium', function () {
   it('tests the config node\'s connection: the server\'s version, or the error for a wrong URL', async function () {
     await page.evaluate((id) => RED.editor.editConfig('', 'mindsdb-server', id), SERVER_ID);
     await page.waitForSelector('#mindsdb-test-button', { state: 'visible' });
-    await page.waitForTimeout(400);
+    await uiAtRest(page);
     assert.deepEqual(await untranslatedLabels(page, '#node-config-dialog-edit-form'), [], 'every label translated');
     await page.click('#mindsdb-test-button');
     const result = page.locator('#mindsdb-test-result');
@@ -403,7 +417,8 @@ describe('the editor in Chromium', function () {
       assert.ok(result.comments >= 1, `${file}: explains itself in a comment node`);
       if (file === 'iot-predict') {
         await page.evaluate((tab) => RED.workspaces.show(tab), result.tab);
-        await page.waitForTimeout(500);
+        await page.waitForFunction((tab) => RED.workspaces.active() === tab && $('#red-ui-workspace-chart .red-ui-flow-node').length > 0, result.tab, { timeout: 10000 });
+        await uiAtRest(page);
         await page.evaluate(() => $('.red-ui-notification').hide()); // "imported 11 nodes" would cover the flow
         await page.locator('#red-ui-workspace').screenshot({ path: path.join(SHOTS, 'example-iot-predict.png') });
       }

@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { waitFor } = require('../support/wait');
 
 const root = path.resolve(__dirname, '..', '..');
 const pkg = require(path.join(root, 'package.json'));
@@ -29,17 +30,15 @@ function freePort() {
   });
 }
 
-async function waitFor(url, ms, child) {
-  const until = Date.now() + ms;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`Node-RED exited (${child.exitCode}) before it answered`);
+/** Resolves once Node-RED answers `url`; fails at once if it exits, or after `ms`. */
+function answering(url, ms, child) {
+  return waitFor(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Node-RED exited (${child.exitCode ?? child.signalCode}) before it answered`);
     try {
       const res = await fetch(url);
-      if (res.ok || res.status === 401) return; // 401: up, with adminAuth on
-    } catch { /* not listening yet */ }
-    if (Date.now() > until) throw new Error(`Node-RED did not answer ${url} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+      return res.ok || res.status === 401; // 401: up, with adminAuth on
+    } catch { return false; /* not listening yet */ }
+  }, { timeoutMs: ms, intervalMs: 200, what: `Node-RED to answer ${url}` });
 }
 
 /**
@@ -87,16 +86,25 @@ async function startNodeRed(flows, settings = {}, credentials = undefined, optio
     logging: { console: { level: 'warn' } },
     ...settings,
   })};\n`);
+  return launch(userDir, port, options);
+}
+
+/**
+ * Runs the node-red binary on `userDir` (settings.js there says the port). The handle can stop
+ * it (and delete the user directory), kill it with a signal as a crash or the OOM killer would
+ * (the user directory stays), and start it again on the same user directory and port.
+ */
+async function launch(userDir, port, options) {
   const output = [];
   const child = spawn(options.node || process.execPath, [path.join(root, 'node_modules', options.nodeRed || NODE_RED_PACKAGE, 'red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env },
   });
   child.stdout.on('data', (d) => output.push(String(d)));
   child.stderr.on('data', (d) => output.push(String(d)));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const url = `http://127.0.0.1:${port}/`;
   try {
-    await waitFor(`${url}settings`, 30000, child);
+    await answering(`${url}settings`, 30000, child);
   } catch (err) {
     child.kill('SIGKILL');
     fs.rmSync(userDir, { recursive: true, force: true });
@@ -107,16 +115,24 @@ async function startNodeRed(flows, settings = {}, credentials = undefined, optio
     url,
     userDir,
     output,
+    child,
+    exited,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGINT');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000); // deadline: killed if SIGINT has not stopped it in 5 s
         await exited;
         clearTimeout(timer);
       }
       fs.rmSync(userDir, { recursive: true, force: true });
     },
+    /** Kills the process with `signal` (SIGKILL: no close handler runs); resolves once it is gone. */
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+    /** Starts Node-RED again on the same user directory and port, as a supervisor would. */
+    restart() { return launch(userDir, port, options); },
   };
 }
 

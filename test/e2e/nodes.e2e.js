@@ -11,6 +11,7 @@ const assert = require('node:assert/strict');
 const { fails, ok, skipBecause } = require('./outcomes');
 const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const { waitFor } = require('../support/wait');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
 const LLM_URL = process.env.LLM_DOUBLE_URL;
@@ -309,10 +310,7 @@ describe('e2e against a real MindsDB', function () {
       assert.deepEqual(errors, []);
       helper.getNode('agt-inject-cleanup').receive({});
       // the agent delete goes first; then the skill delete (no skill was made) fails to the catch node
-      for (let waited = 0; !errors.some((e) => /skill/i.test(e)); waited += 100) {
-        assert.ok(waited < 30000, `no skill error at the catch node: ${JSON.stringify(errors)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitFor(() => errors.some((e) => /skill/i.test(e)), { timeoutMs: 30000, intervalMs: 100, what: () => `a skill error at the catch node: ${JSON.stringify(errors)}` });
       const check = await fetch(`${URL_}/api/projects/mindsdb/agents/demo_agent`);
       assert.equal(check.status, 404);
     });

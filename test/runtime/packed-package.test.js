@@ -19,6 +19,7 @@ const { root, pkg, startNodeRed } = require('../browser/harness');
 
 const NODE_RED = 'node-red-5-0';
 const nodeRedVersion = require(`${NODE_RED}/package.json`).version;
+const { waitFor } = require('../support/wait');
 
 function flow(mindsdbUrl) {
   return [
@@ -76,12 +77,11 @@ describe(`the packed package in a real Node-RED ${nodeRedVersion}`, function () 
     assert.equal(deploy.status, 204, await deploy.text());
     // The deploy answers once the flows are started; the route may still take a moment.
     let res;
-    for (const until = Date.now() + 10000; Date.now() < until;) {
+    await waitFor(async () => {
       // A flow that never answers fails here in 10 s, not at mocha's timeout.
       res = await fetch(`${red.url}rentals`, { signal: AbortSignal.timeout(10000) });
-      if (res.status !== 404) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      return res.status !== 404;
+    }, { timeoutMs: 10000, intervalMs: 200, what: () => `the flow's route (still ${res && res.status})` });
     assert.equal(res.status, 200, await res.clone().text());
     assert.deepEqual(await res.json(), [{ sqft: 917, rental_price: 3901 }, { sqft: 194, rental_price: 2042 }]);
     assert.deepEqual(fake.requestsTo('/sql/query').map((r) => r.body.query), ['SELECT * FROM rentals']);

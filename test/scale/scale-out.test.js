@@ -14,22 +14,10 @@ const os = require('node:os');
 const path = require('node:path');
 const mqtt = require('mqtt');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const { BROKER, iotScaleOutFlow } = require('../support/iot-flow');
+const { deadline } = require('../support/wait');
 
-const BROKER = process.env.MQTT_URL || 'mqtt://127.0.0.1:1883';
 const READINGS = 10_000;
-const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'iot-scale-out.json');
-
-/** The example flow with this run's topics and group (so parallel runs never meet) and the fake's URL. */
-function flowFor(run, mindsdbUrl) {
-  const url = new URL(BROKER);
-  return JSON.parse(fs.readFileSync(EXAMPLE, 'utf8')).map((n) => {
-    if (n.type === 'mindsdb-server') return { ...n, url: mindsdbUrl };
-    if (n.type === 'mqtt-broker') return { ...n, broker: url.hostname, port: url.port || '1883' };
-    if (n.type === 'mqtt in') return { ...n, topic: n.topic.replace('$share/mindsdb-predictors/', `$share/g${run}/`).replace('sensors/', `${run}/sensors/`) };
-    if (n.type === 'change') return { ...n, rules: n.rules.map((r) => (r.p === 'topic' ? { ...r, to: `${run}/${r.to}` } : r)) };
-    return n;
-  });
-}
 
 function startRuntime(flowsFile, name) {
   const child = spawn(process.execPath, [path.join(__dirname, '..', 'support', 'red-process.mjs'), flowsFile], {
@@ -40,6 +28,17 @@ function startRuntime(flowsFile, name) {
     child.stdout.on('data', (d) => { if (String(d).includes('ready')) resolve(); });
   });
   return { child, ready };
+}
+
+/** Publishes a marker on `topic` (subscribed by `client`) and resolves once it came back. */
+async function afterEverything(client, topic) {
+  const marker = crypto.randomBytes(8).toString('hex');
+  const back = new Promise((resolve) => {
+    const onMessage = (t, payload) => { if (t === topic && String(payload) === marker) { client.removeListener('message', onMessage); resolve(); } };
+    client.on('message', onMessage);
+  });
+  await client.publishAsync(topic, marker, { qos: 1 });
+  await deadline(back, 10_000, `the end marker on ${topic}`);
 }
 
 describe('scale-out: two Node-RED runtimes share an MQTT stream', function () {
@@ -55,7 +54,7 @@ describe('scale-out: two Node-RED runtimes share an MQTT stream', function () {
     fake.state.models.set('mindsdb/sensor_energy', { name: 'sensor_energy', predict: 'energy', status: 'complete' });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-scale-'));
     const flowsFile = path.join(dir, 'flows.json');
-    fs.writeFileSync(flowsFile, JSON.stringify(flowFor(run, fake.url)));
+    fs.writeFileSync(flowsFile, JSON.stringify(iotScaleOutFlow(run, fake.url)));
     client = await mqtt.connectAsync(BROKER, { clientId: `${run}-test`, reconnectPeriod: 0 }).catch((err) => {
       throw new Error(`this test needs an MQTT broker with shared subscriptions at ${BROKER} (MQTT_URL): ${err.message}`);
     });
@@ -63,12 +62,14 @@ describe('scale-out: two Node-RED runtimes share an MQTT stream', function () {
     await Promise.all(runtimes.map((r) => r.ready));
   });
 
+  const stopRuntimes = () => Promise.all(runtimes.map(({ child }) => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  })));
+
   after(async () => {
-    await Promise.all(runtimes.map(({ child }) => new Promise((resolve) => {
-      if (child.exitCode !== null) { resolve(); return; }
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    })));
+    await stopRuntimes();
     if (client) await client.endAsync();
     if (fake) await fake.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -89,6 +90,7 @@ describe('scale-out: two Node-RED runtimes share an MQTT stream', function () {
       client.publish(`${run}/sensors/s${i % 50}/reading`, JSON.stringify({ reading_id: i, sensor_id: `s${i % 50}`, temperature: 20 + (i % 10) }), { qos: 1 });
     };
     client.on('message', (topic, payload) => {
+      if (topic.endsWith('/end-marker')) return;
       const p = JSON.parse(String(payload));
       if (published < READINGS) publish();
       total++;
@@ -99,10 +101,13 @@ describe('scale-out: two Node-RED runtimes share an MQTT stream', function () {
     await client.subscribeAsync(`${run}/predictions/#`, { qos: 1 });
     const t0 = Date.now();
     while (published < WINDOW) publish();
-    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${total}/${READINGS} predictions within 90 s (${[...byInstance].map(([k, v]) => `${k}: ${v}`).join(', ')})`)), 90_000).unref());
-    await Promise.race([arrived, timeout]);
+    await deadline(arrived, 90_000, () => `${READINGS} predictions (${total} arrived: ${[...byInstance].map(([k, v]) => `${k}: ${v}`).join(', ')})`);
     const seconds = (Date.now() - t0) / 1000;
-    await new Promise((r) => setTimeout(r, 1000)); // a late duplicate would show up now
+    // A late duplicate would still be on its way: stop both runtimes, then send a marker after
+    // everything they published; the broker hands a subscriber its messages in order, so once
+    // the marker is here, so is every prediction.
+    await stopRuntimes();
+    await afterEverything(client, `${run}/predictions/end-marker`);
     assert.equal(total, READINGS, 'exactly one prediction per reading');
     assert.equal(seen.size, READINGS, 'every reading predicted');
     assert.ok([...seen.values()].every((n) => n === 1), 'no reading predicted twice');

@@ -28,6 +28,8 @@ function createFakeMindsDB(options = {}) {
     tokens: new Set(),
     sessions: new Set(),
     faults: [],
+    /** Set by tests: (entry) => a fault handler for this request, or null; asked when no queued fault is left. */
+    faultPlan: null,
     databases: new Map(),
     // home_rentals answers like the real 25.14.1 BYOM models: the input row plus the target column.
     // lightwood_rentals answers like a lightwood model of older servers, with the _explain,
@@ -71,7 +73,7 @@ function createFakeMindsDB(options = {}) {
       const entry = { method: req.method, path: req.url, headers: req.headers, rawBody: raw, bytes, body: undefined };
       try { entry.body = raw ? JSON.parse(raw) : undefined; } catch { entry.body = raw; }
       state.requests.push(entry);
-      const fault = state.faults.length ? state.faults.shift() : null;
+      const fault = state.faults.length ? state.faults.shift() : state.faultPlan ? state.faultPlan(entry) : null;
       if (fault) {
         const handled = fault(req, res, entry);
         // A promise resolving to false falls through late (a slow answer).
@@ -669,7 +671,7 @@ function createFakeMindsDB(options = {}) {
     requestsTo(path) { return state.requests.filter((r) => r.path === opts.prefix + path || r.path.startsWith(opts.prefix + path + '?')); },
     /** Queues a fault handler for the next request: (req, res, entry) => void (return false to fall through). */
     fault(fn, times = 1) { for (let i = 0; i < times; i++) state.faults.push(fn); },
-    clearFaults() { state.faults.length = 0; },
+    clearFaults() { state.faults.length = 0; state.faultPlan = null; },
     /** Forgets every token and session, as a real server restart does. */
     restart() { state.tokens.clear(); state.sessions.clear(); },
     /** Listens on loopback; resolves once MindsDB's parser (shared by every fake in this process) answers too. */

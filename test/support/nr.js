@@ -7,6 +7,7 @@
  */
 const path = require('node:path');
 const helper = require('node-red-node-test-helper');
+const { deadline } = require('./wait');
 
 const NODES_DIR = path.join(__dirname, '..', '..', 'nodes');
 const runtime = process.env.NODE_RED_PACKAGE || 'node-red';
@@ -18,7 +19,14 @@ function coreNode(rel) {
   const fromRuntime = createRequire(require.resolve(`${runtime}/package.json`));
   return fromRuntime(`@node-red/nodes/core/${rel}`);
 }
+/** The hooks API (onComplete, onSend, …) of the Node-RED that the helper runs. */
+function runtimeHooks() {
+  const { createRequire } = require('node:module');
+  return createRequire(require.resolve(`${runtime}/package.json`))('@node-red/util').hooks;
+}
 const catchNode = coreNode('common/25-catch.js');
+const completeNode = coreNode('common/24-complete.js');
+const changeNode = coreNode('function/15-change.js');
 
 const node = (name) => require(path.join(NODES_DIR, `${name}.js`));
 const ALL = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-database', 'mindsdb-chatbot', 'mindsdb-skill', 'mindsdb-agent', 'mindsdb-file', 'mindsdb-job', 'mindsdb-model', 'mindsdb-knowledge-base'];
@@ -26,11 +34,15 @@ const ALL = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-databa
 /** Every node module of the package that has been built. */
 function allNodes() {
   const fs = require('node:fs');
-  return [...ALL.filter((n) => fs.existsSync(path.join(NODES_DIR, `${n}.js`))).map(node), catchNode];
+  return [...ALL.filter((n) => fs.existsSync(path.join(NODES_DIR, `${n}.js`))).map(node), catchNode, completeNode, changeNode];
 }
 
-/** A flow on tab f1 with a server config node `srv`, the node under test `n1` wired to `out`, and a catch node wired to `caught`. */
-function flowWith(nodeDef, serverOverrides = {}) {
+/**
+ * A flow on tab f1 with a server config node `srv`, the node under test `n1` wired to `out`, a
+ * Catch node wired to `caught` and a Complete node scoped to n1 wired to `completed` (what a user
+ * wires to see each message's done() and done(err)); `extra` nodes are added as they are.
+ */
+function flowWith(nodeDef, serverOverrides = {}, extra = []) {
   return [
     { id: 'f1', type: 'tab', label: 'test' },
     { id: 'srv', type: 'mindsdb-server', name: 'test server', url: 'http://127.0.0.1:1', apiPrefix: '/api', authMode: 'none', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64, ...serverOverrides },
@@ -38,26 +50,26 @@ function flowWith(nodeDef, serverOverrides = {}) {
     { id: 'out', z: 'f1', type: 'helper' },
     { id: 'catcher', z: 'f1', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
     { id: 'caught', z: 'f1', type: 'helper' },
+    { id: 'completer', z: 'f1', type: 'complete', scope: ['n1'], uncaught: false, wires: [['completed']] },
+    { id: 'completed', z: 'f1', type: 'helper' },
+    ...extra,
   ];
 }
 
 /** Resolves with the next message that arrives at helper node `id`. */
 function nextMessage(id, timeoutMs = 8000) {
   const n = helper.getNode(id);
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no message at ${id} within ${timeoutMs} ms`)), timeoutMs);
-    n.once('input', (msg) => { clearTimeout(t); resolve(msg); });
-  });
+  return deadline(new Promise((resolve) => n.once('input', resolve)), timeoutMs, `a message at ${id}`);
 }
 
 /** Collects `count` messages arriving at helper node `id`. */
 function collect(id, count, timeoutMs = 8000) {
   const n = helper.getNode(id);
   const got = [];
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`only ${got.length}/${count} messages at ${id} within ${timeoutMs} ms`)), timeoutMs);
-    n.on('input', (msg) => { got.push(msg); if (got.length === count) { clearTimeout(t); resolve(got); } });
+  const all = new Promise((resolve) => {
+    n.on('input', (msg) => { got.push(msg); if (got.length === count) resolve(got); });
   });
+  return deadline(all, timeoutMs, () => `${count} messages at ${id} (${got.length} arrived)`);
 }
 
-module.exports = { helper, node, coreNode, catchNode, allNodes, flowWith, nextMessage, collect, ALL };
+module.exports = { helper, runtimeHooks, node, coreNode, catchNode, completeNode, changeNode, allNodes, flowWith, nextMessage, collect, ALL };

@@ -4,6 +4,7 @@ const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { FAULTS } = require('../support/faults');
 const { MindsDBClient } = require('../../nodes/client');
+const { waitFor } = require('../support/wait');
 
 describe('client under faults', function () {
   let fake;
@@ -56,7 +57,7 @@ describe('client under faults', function () {
     await fake.close();
     client = new MindsDBClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 3, retryBaseDelayMs: 150 });
     const pending = client.sql({ query: 'SELECT 1' });
-    setTimeout(() => { fake = createFakeMindsDB(); fake.listen(port); }, 60);
+    setTimeout(() => { fake = createFakeMindsDB(); fake.listen(port); }, 60); // fault: the server comes back after the first attempts were refused
     assert.equal((await pending).type, 'table');
     assert.equal(fake.requests.length, 1);
   });
@@ -71,7 +72,7 @@ describe('client under faults', function () {
 
   it('fails fast with "queue full" beyond maxInFlight + maxQueue, without losing the others', async () => {
     make({ maxInFlight: 1, maxQueue: 2, retries: 0 });
-    fake.fault(() => new Promise((r) => setTimeout(() => r(false), 100)), 5);
+    fake.fault(() => new Promise((r) => setTimeout(() => r(false), 100)), 5); // fault: each answer 100 ms late
     const results = await Promise.allSettled([1, 2, 3, 4, 5].map(() => client.request('GET', '/projects/')));
     assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
     assert.ok(results.slice(3).every((r) => r.reason.kind === 'queue-full'));
@@ -86,14 +87,14 @@ describe('client under faults', function () {
 
   it('close() fails waiting requests and lets in-flight ones finish', async () => {
     make({ maxInFlight: 1, retries: 0 });
-    fake.fault(() => new Promise((r) => setTimeout(() => r(false), 100)), 3);
+    fake.fault(() => new Promise((r) => setTimeout(() => r(false), 100)), 3); // fault: each answer 100 ms late
     const a = client.request('GET', '/projects/');
     const b = client.request('GET', '/projects/').then(() => 'sent', (e) => e);
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => fake.requests.length === 1, { what: 'the first request at the server' });
     await client.close(2000);
     assert.deepEqual(await a, [{ name: 'mindsdb' }]);
     assert.equal((await b).kind, 'closed');
-    await new Promise((r) => setTimeout(r, 50)); // the server sees the socket close a moment later
-    assert.equal(fake.state.openConnections, 0);
+    // the server sees the socket close a moment later
+    await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 2000, what: () => `every socket closed (${fake.state.openConnections} open)` });
   });
 });

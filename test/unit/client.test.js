@@ -168,7 +168,7 @@ describe('REST client', function () {
     fake.restart();
     // All ten leave with the dead token; their 401s come back spread over 300 ms, most of them
     // after the first one has already logged in again.
-    for (let i = 0; i < 10; i++) fake.fault(() => new Promise((r) => setTimeout(() => r(false), 30 * i)));
+    for (let i = 0; i < 10; i++) fake.fault(() => new Promise((r) => setTimeout(() => r(false), 30 * i))); // fault: answers late, each later than the one before
     const lists = await Promise.all(Array.from({ length: 10 }, () => client.request('GET', '/projects/')));
     for (const list of lists) assert.deepEqual(list, [{ name: 'mindsdb' }]);
     assert.equal(fake.requestsTo('/login').length, 2, 'one login at start, one after the restart');

@@ -10,6 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { helper, node, coreNode, catchNode } = require('../support/nr');
+const { waitFor } = require('../support/wait');
 
 const ROWS = 5500;
 
@@ -49,13 +50,17 @@ describe('example: SQL → CSV → file with msg.tick', function () {
     const origSend = sql.send.bind(sql);
     sql.send = (m) => { events.push('part'); return origSend(m); };
     sql.on('input', (m) => { if (m.tick) events.push('tick'); });
-    const done = new Promise((resolve, reject) => {
-      helper.getNode('sqlcsv-last').on('input', (m) => { if (m.complete) setTimeout(resolve, 200); });
-      helper.getNode('sqlcsv-catch').on('input', (m) => reject(m.error));
-    });
+    const errors = [];
+    helper.getNode('sqlcsv-catch').on('input', (m) => errors.push(m.error));
+    let completes = 0;
+    helper.getNode('sqlcsv-last').on('input', (m) => { if (m.complete) completes++; });
     // The inject node sends its own configured payload (an empty report to start from).
     helper.getNode('sqlcsv-inject').receive({});
-    await done;
+    // The last part is written (the file node sends it on after the write), and its tick is back.
+    await waitFor(() => errors.length || (completes === 1 && events.filter((e) => e === 'tick').length === 6), {
+      timeoutMs: 15000, what: () => `the report written (${events.join(' ')})`,
+    });
+    assert.deepEqual(errors, []);
 
     const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
     assert.equal(lines[0], 'sensor_id,temperature');
@@ -67,9 +72,8 @@ describe('example: SQL → CSV → file with msg.tick', function () {
 
     // A second run starts the report afresh: the rows once, not twice.
     fs.appendFileSync(file, 'stale content\n');
-    const again = new Promise((resolve) => { helper.getNode('sqlcsv-last').on('input', (m) => { if (m.complete) setTimeout(resolve, 200); }); });
     helper.getNode('sqlcsv-inject').receive({});
-    await again;
+    await waitFor(() => completes === 2, { timeoutMs: 15000, what: 'the second report written' });
     assert.equal(fs.readFileSync(file, 'utf8').trim().split('\n').length, ROWS + 1);
   });
 });

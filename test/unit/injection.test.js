@@ -2,7 +2,7 @@
 /** Names stay inside their path segment through every node; SQL values are never spliced. */
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { NODE_CASES, outcomeCounter } = require('../support/node-cases');
+const { NODE_CASES, observeOutcomes } = require('../support/node-cases');
 const { helper, allNodes, flowWith } = require('../support/nr');
 
 const NAMES = ['a/b', '..', '%2e%2e', 'q?x=1', 'h#frag', 'with space', '../../etc'];
@@ -29,9 +29,9 @@ describe('injection and addressing through the nodes', function () {
   for (const [what, type, msgFor, defOverride, prefix] of cases) {
     it(`${what}: /, .., %2e%2e, ?, # and spaces stay inside one segment`, async () => {
       await helper.load(allNodes(), flowWith({ type, ...byType(type).def, ...defOverride }, { url: fake.url, retries: 0 }));
-      const counter = outcomeCounter(helper);
+      const outcomes = observeOutcomes(helper);
       NAMES.forEach((name, i) => helper.getNode('n1').receive({ ...msgFor(name), marker: i }));
-      await counter.settled(NAMES.length);
+      await outcomes.settled(NAMES.length);
       // A miss is followed by a listing (to find a name stored in another case): not a request by name.
       const paths = fake.requests.filter((r) => !(r.method === 'GET' && /^\/api\/files\/$|\/models$/.test(r.path))).map((r) => r.path).filter((p) => p.startsWith(prefix));
       assert.equal(paths.length, NAMES.length);
@@ -45,10 +45,10 @@ describe('injection and addressing through the nodes', function () {
 
   it('knowledge-base search text is bound by the server, never spliced into the query text', async () => {
     await helper.load(allNodes(), flowWith({ type: 'mindsdb-knowledge-base', ...byType('mindsdb-knowledge-base').def }, { url: fake.url }));
-    const counter = outcomeCounter(helper);
+    const outcomes = observeOutcomes(helper);
     const evil = "1'; DROP TABLE users; --\"";
     helper.getNode('n1').receive({ operation: 'search', name: 'kb', payload: evil, marker: 0 });
-    await counter.settled(1);
+    await outcomes.settled(1);
     const r = fake.requestsTo('/sql/query').at(-1);
     assert.ok(!r.body.query.includes(evil), r.body.query);
     assert.equal(r.body.params.q, evil);
@@ -56,11 +56,11 @@ describe('injection and addressing through the nodes', function () {
 
   it('SQL parameters never reach the server spliced into the query text', async () => {
     await helper.load(allNodes(), flowWith({ type: 'mindsdb-sql', ...byType('mindsdb-sql').def }, { url: fake.url }));
-    const counter = outcomeCounter(helper);
+    const outcomes = observeOutcomes(helper);
     const evil = "1; DROP TABLE users; --'\"";
     helper.getNode('n1').receive({ query: 'SELECT :v AS v', params: { v: evil }, marker: 0 });
     helper.getNode('n1').receive({ query: 'SELECT ? AS v', params: [evil], marker: 1 });
-    await counter.settled(2);
+    await outcomes.settled(2);
     for (const r of fake.requestsTo('/sql/query')) {
       assert.ok(!r.body.query.includes(evil), r.body.query);
       assert.ok(Object.values(r.body.params).includes(evil));

@@ -3,6 +3,7 @@ const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
 const { createModelSql, sqlLiteral, ident } = require('../../nodes/client');
+const { waitFor } = require('../support/wait');
 
 const nodes = [node('mindsdb-server'), node('mindsdb-model'), catchNode];
 const base = {
@@ -93,7 +94,7 @@ describe('mindsdb-model node', function () {
     fake.fault((req, res, entry) => (entry.method === 'GET' ? (res.writeHead(200, { 'content-type': 'application/json' }), res.end('{"name":"w","version":1,"status":"training"}')) : false), 50);
     const got = nextMessage('caught', 15000);
     helper.getNode('n1').receive({});
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => fake.requests.some((r) => r.method === 'GET'), { what: 'the wait polling the model' });
     const closed = helper.getNode('n1').close();
     const e = await got;
     await closed;

@@ -2,6 +2,7 @@
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { helper, node, catchNode, flowWith, nextMessage, collect } = require('../support/nr');
+const { flushDeliveries } = require('../support/wait');
 
 const nodes = [node('mindsdb-server'), node('mindsdb-predict'), catchNode];
 const base = { type: 'mindsdb-predict', project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: false, batchSize: 100, batchWindow: 50, keepExplainString: false };
@@ -122,7 +123,9 @@ describe('mindsdb-predict node', function () {
     const msgs = await caught;
     assert.deepEqual(msgs.map((m) => m.seq).sort(), [0, 1, 2, 3, 4]);
     assert.equal(predictCalls().length, 1);
-    await new Promise((r) => setTimeout(r, 100));
+    // closing the node waits for every message it still handles; then whatever it sent has arrived
+    await helper.getNode('n1').close();
+    await flushDeliveries();
     assert.equal(outputs, 0, 'a failed msg must not also be sent on');
   });
 
@@ -163,7 +166,7 @@ describe('mindsdb-predict node', function () {
     const got = collect('out', 2, 5000);
     helper.getNode('n1').receive({ payload: { sqft: 1 } });
     helper.getNode('n1').receive({ payload: { sqft: 2 } });
-    await new Promise((r) => setTimeout(r, 20)); // receive() delivers asynchronously
+    await flushDeliveries(); // the input handler reaches the batcher a few promise turns after receive()
     assert.equal(predictCalls().length, 0, 'the 60 s window must still be open');
     const closing = helper.getNode('n1').close();
     const msgs = await got;

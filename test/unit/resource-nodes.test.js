@@ -2,6 +2,7 @@
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { helper, node, catchNode, flowWith, nextMessage, collect } = require('../support/nr');
+const { flushDeliveries } = require('../support/wait');
 
 const nodes = [node('mindsdb-server'), node('mindsdb-chatbot'), node('mindsdb-skill'), node('mindsdb-agent'), catchNode];
 const base = { project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', agent: '', streamMode: 'final' };
@@ -96,14 +97,14 @@ describe('mindsdb-chatbot / mindsdb-skill / mindsdb-agent nodes', function () {
     fake.fault((req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"type": "start"}\n\ndata: {"type": "context", "content": "x"}\n\n');
-      setTimeout(() => res.destroy(), 50);
+      setTimeout(() => res.destroy(), 50); // fault: the stream breaks after its first two events
     });
     const outputs = [];
     helper.getNode('out').on('input', (m) => outputs.push(m));
     const caught = nextMessage('caught');
     helper.getNode('n1').receive({ payload: 'Q', marker: 7 });
     const err = await caught;
-    await new Promise((r) => setTimeout(r, 100));
+    await flushDeliveries(); // the parts sent before the error have arrived
     assert.equal(err.marker, 7);
     assert.match(err.error.message, /broke off|closed|reset|terminated|socket/i);
     assert.equal(outputs.length, 2);

@@ -177,7 +177,7 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
         const to = cuts.shift() ?? bytes.length;
         res.write(bytes.subarray(from, to));
         from = to;
-        if (from < bytes.length) setTimeout(next, 20); else res.end();
+        if (from < bytes.length) setTimeout(next, 20); else res.end(); // fault: a slow server, one piece every 20 ms
       };
       next();
     });

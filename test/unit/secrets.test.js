@@ -6,7 +6,7 @@
  */
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { NODE_CASES, outcomeCounter } = require('../support/node-cases');
+const { NODE_CASES, flowFor, observeOutcomes } = require('../support/node-cases');
 const { helper, allNodes, flowWith } = require('../support/nr');
 
 const SECRETS = { session: 'sess-SECRET-cookie-1234', username: 'nodered', password: 'pw-SECRET-pass-5678', token: 'tok-SECRET-bearer-9012' };
@@ -43,16 +43,18 @@ describe('secrets never leak', function () {
       const outputs = [];
       for (const nodeCase of NODE_CASES) {
         if (nodeCase.setup) nodeCase.setup(fake);
-        await helper.load(allNodes(), flowWith({ type: nodeCase.type, ...nodeCase.def }, { url: fake.url, authMode: mode, retries: 0 }), { srv: { ...SECRETS } });
-        const counter = outcomeCounter(helper);
+        await helper.load(allNodes(), flowFor(nodeCase, { url: fake.url, authMode: mode, retries: 0 }), { srv: { ...SECRETS } });
+        const outcomes = observeOutcomes(helper, { ticks: nodeCase.ticks });
         helper.getNode('out').on('input', (m) => outputs.push(m));
         helper.getNode('caught').on('input', (m) => outputs.push(m));
         helper.getNode('n1').receive({ ...nodeCase.msg(), marker: 0 });
-        await counter.settled(1);
+        await outcomes.settled([0]);
         fake.fault(echo, 2); // the server now quotes the request's headers and body back in its error
         helper.getNode('n1').receive({ ...nodeCase.msg(), marker: 1 });
-        await counter.settled(2);
-        assert.ok(counter.seen.get(1)[0] === 'error', `${nodeCase.type}: the echoed request failed`);
+        await outcomes.settled([1]);
+        await outcomes.quiesce();
+        outcomes.assertEachOnce([0, 1]);
+        assert.equal(outcomes.records.get(1).errors.length, 1, `${nodeCase.label || nodeCase.type}: the echoed request failed`);
         assertClean(everything(outputs));
         fake.clearFaults();
         await helper.unload();
@@ -65,10 +67,10 @@ describe('secrets never leak', function () {
   it('${ENV_VAR} credentials work', async () => {
     process.env.MINDSDB_TEST_PASSWORD = SECRETS.password;
     await helper.load(allNodes(), flowWith({ type: 'mindsdb-sql', ...NODE_CASES[0].def }, { url: fake.url, authMode: 'login' }), { srv: { username: SECRETS.username, password: '${MINDSDB_TEST_PASSWORD}' } });
-    const counter = outcomeCounter(helper);
+    const outcomes = observeOutcomes(helper);
     helper.getNode('n1').receive({ query: 'SELECT 1', marker: 'env' });
-    await counter.settled(1);
-    assert.deepEqual(counter.seen.get('env'), ['out']);
+    await outcomes.settled(['env']);
+    assert.deepEqual(outcomes.seen.get('env'), ['out']);
     assert.deepEqual(fake.requestsTo('/login')[0].body, { username: SECRETS.username, password: SECRETS.password });
   });
 });

@@ -2,6 +2,7 @@
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { helper, node, coreNode, catchNode, flowWith, nextMessage, collect } = require('../support/nr');
+const { waitFor, holdsFor } = require('../support/wait');
 
 const serverNode = node('mindsdb-server');
 const sqlNode = node('mindsdb-sql');
@@ -171,7 +172,7 @@ describe('mindsdb-sql node', function () {
     sqlFault((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"type":"table","column_names":["i"],"data":[[0],[1],[2],[3');
-      setTimeout(() => req.socket.destroy(), 50);
+      setTimeout(() => req.socket.destroy(), 50); // fault: the reset comes after four rows have left
     });
     await load({ query: 'SELECT i', split: true, rowsPerMsg: 1 });
     const out = [];
@@ -189,7 +190,11 @@ describe('mindsdb-sql node', function () {
 
   describe('flow control (msg.tick)', () => {
     const rows = (n) => () => ({ type: 'table', column_names: ['i'], data: Array.from({ length: n }, (_, i) => [i]) });
-    const settle = () => new Promise((r) => setTimeout(r, 150));
+    /** Waits for `n` parts, then checks that no more come without a tick (a 150 ms window). */
+    const exactly = async (out, n) => {
+      await waitFor(() => out.length >= n, { what: () => `${n} parts (${out.length} arrived)` });
+      await holdsFor(() => out.length === n, { forMs: 150, what: () => `exactly ${n} parts out (${out.length})` });
+    };
 
     for (const ahead of [1, 3]) {
       it(`keeps at most ${ahead} part(s) out without a tick, and sends the next one per tick`, async () => {
@@ -199,16 +204,13 @@ describe('mindsdb-sql node', function () {
         helper.getNode('out').on('input', (m) => out.push(m));
         const n1 = helper.getNode('n1');
         n1.receive({});
-        await settle();
-        assert.equal(out.length, ahead);
+        await exactly(out, ahead);
         n1.receive({ tick: true, parts: out[0].parts });
-        await settle();
-        assert.equal(out.length, ahead + 1);
+        await exactly(out, ahead + 1);
         // from now on, a tick back for each part as it arrives (a tick without parts counts too)
         helper.getNode('out').on('input', () => n1.receive({ tick: true }));
         for (let i = 0; i < ahead; i++) n1.receive({ tick: true });
-        await settle();
-        assert.equal(out.length, 5);
+        await exactly(out, 5);
         assert.equal(out[4].complete, true);
         assert.deepEqual(out.flatMap((m) => m.payload.map((r) => r.i)), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
         assert.equal(fake.requestsTo('/sql/query').length, 1, 'a tick is never a query');
@@ -228,13 +230,13 @@ describe('mindsdb-sql node', function () {
     it('ends a sequence waiting for a tick at once on redeploy (not after the tick timeout)', async () => {
       fake.state.sql = rows(4);
       await load({ query: 'SELECT i', split: true, rowsPerMsg: 1, flowControl: true, partsAhead: 1 });
+      const first = nextMessage('out');
       helper.getNode('n1').receive({});
-      await settle();
+      await first; // one part out, the node now waits for its tick
       const t0 = Date.now();
       await helper.unload();
       assert.ok(Date.now() - t0 < 2000, `closed in ${Date.now() - t0} ms`);
-      await settle();
-      assert.equal(fake.state.openConnections, 0, 'the paused answer was dropped');
+      await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 2000, what: 'the paused answer dropped (its socket closed)' });
     });
   });
 
@@ -301,7 +303,8 @@ describe('mindsdb-sql node', function () {
     const got = nextMessage('out');
     n1.receive({});
     await got;
-    await new Promise((r) => setTimeout(r, 600));
+    // the status is throttled: the last one shows a moment after the output
+    await waitFor(() => n1.status.args.at(-1)[0].text === '2 rows', { timeoutMs: 2000, what: () => `the status "2 rows" (last: ${JSON.stringify(n1.status.args.at(-1)[0])})` });
     const texts = n1.status.args.map((a) => a[0].text);
     // A fixed text goes as its catalogue key (the editor translates it); a count in English.
     assert.equal(texts[0], 'mindsdb-sql.status.requesting');
@@ -315,7 +318,6 @@ describe('mindsdb-sql node', function () {
     await got;
     assert.ok(fake.state.openConnections >= 1);
     await helper.unload();
-    await new Promise((r) => setTimeout(r, 100));
-    assert.equal(fake.state.openConnections, 0);
+    await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 2000, what: () => `every socket closed (${fake.state.openConnections} open)` });
   });
 });

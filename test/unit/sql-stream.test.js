@@ -11,6 +11,7 @@ const { FAULTS } = require('../support/faults');
 const { MindsDBClient, Redactor, supportsJsonLines } = require('../../nodes/client');
 const { JsonAnswerParser } = require('../../nodes/client/answers');
 const { JsonLinesParser } = require('../../nodes/client/answers');
+const { waitFor, holdsFor } = require('../support/wait');
 
 const P = '/api/sql/query';
 
@@ -143,13 +144,13 @@ describe('streamed SQL answers', function () {
       const s = await client.sqlStream({ query: 'SELECT 1' });
       assert.deepEqual(await s.read(10), [[1]]);
       s.close();
-      await new Promise((r) => setImmediate(r));
-      assert.equal(client.load.inFlight, 0);
+      await waitFor(() => client.load.inFlight === 0, { what: () => `the stream's slot freed (${client.load.inFlight} in flight)` });
     });
 
     it('stops reading the socket while no rows are asked for (memory stays bounded)', async () => {
       // A server that writes a 200 MB answer as fast as the socket takes it, counting what it wrote.
       let written = 0;
+      let held = false; // the server waits for 'drain': the client stopped taking bytes
       const row = JSON.stringify(Array.from({ length: 50 }, () => ['abcdefghij', 12345, 6.789, null, true]));
       const server = http.createServer((req, res) => {
         if (req.url.endsWith('/status')) { res.end(JSON.stringify({ mindsdb_version: '26.1.0' })); return; }
@@ -158,7 +159,7 @@ describe('streamed SQL answers', function () {
         const pump = () => {
           while (written < 200 * 2 ** 20) {
             written += row.length + 1;
-            if (!res.write(`${row}\n`)) { res.once('drain', pump); return; }
+            if (!res.write(`${row}\n`)) { held = true; res.once('drain', () => { held = false; pump(); }); return; }
           }
           res.end();
         };
@@ -169,10 +170,14 @@ describe('streamed SQL answers', function () {
       try {
         const stream = await client.sqlStream({ query: 'SELECT big' });
         assert.equal((await stream.read(10)).length, 10);
-        await new Promise((r) => setTimeout(r, 500));
+        // Held back, and no longer moving: the client's buffers are full too (it may read a little
+        // after the first hold before its own stream pauses).
+        let last = -1;
+        await waitFor(() => { const still = held && written === last; last = written; return still; }, {
+          timeoutMs: 5000, intervalMs: 50, what: () => `the server to be held back by the client (${written} bytes written)`,
+        });
         const afterPause = written;
-        await new Promise((r) => setTimeout(r, 300));
-        assert.equal(written, afterPause, 'nothing more is written while the client does not read');
+        await holdsFor(() => held && written === afterPause, { forMs: 300, what: 'nothing more is written while the client does not read' });
         assert.ok(written < 16 * 2 ** 20, `only socket buffers' worth was written (${written} bytes)`);
         let total = 10;
         for (let i = 0; i < 100; i++) total += (await stream.read(1000)).length;
@@ -188,7 +193,7 @@ describe('streamed SQL answers', function () {
       fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
       client = new MindsDBClient({ baseUrl: fake.url, retries: 0, timeoutMs: 200 });
       await client.serverVersion();
-      fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/jsonlines' }); res.write('{"type":"table","column_names":["a"]}\n[[1]]\n'); setTimeout(() => req.socket.destroy(), 3000).unref(); });
+      fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/jsonlines' }); res.write('{"type":"table","column_names":["a"]}\n[[1]]\n'); setTimeout(() => req.socket.destroy(), 3000).unref(); }); // fault: the answer stalls after its first row
       const stream = await client.sqlStream({ query: 'SELECT 1' });
       const t0 = Date.now();
       await assert.rejects(stream.read(5), (e) => e.kind === 'timeout');

@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const http = require('node:http');
 const { HttpTransport } = require('../../nodes/client/exchange');
 const { MindsDBClient } = require('../../nodes/client');
+const { waitFor, flushDeliveries } = require('../support/wait');
 
 describe('transport: an answer read whole as text', function () {
   let server;
@@ -34,7 +35,7 @@ describe('transport: an answer read whole as text', function () {
   it('keeps one deadline for the whole exchange, even while the body keeps trickling in', async () => {
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      const timer = setInterval(() => res.write(' '), 20); // never idle for long: only a whole-exchange deadline ends it
+      const timer = setInterval(() => res.write(' '), 20); // fault: a byte every 20 ms, never idle for long: only a whole-exchange deadline ends it
       res.on('close', () => clearInterval(timer));
     };
     const t0 = Date.now();
@@ -89,7 +90,7 @@ describe('transport: an answer read whole as text', function () {
     handler = (req, res) => {
       res.writeHead(200, { 'content-length': 1000 });
       res.write('{"partial":');
-      setTimeout(() => req.socket.destroy(), 20);
+      setTimeout(() => req.socket.destroy(), 20); // fault: the reset comes after the partial body has left
     };
     await assert.rejects(send(), (e) => e.kind === 'network' && /reset|closed|socket/i.test(e.message));
   });
@@ -99,7 +100,7 @@ describe('transport: an answer read whole as text', function () {
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       let i = 0;
-      const next = () => { if (i >= bytes.length) { res.end(); return; } res.write(bytes.subarray(i, i + 1)); i++; setImmediate(next); };
+      const next = () => { if (i >= bytes.length) { res.end(); return; } res.write(bytes.subarray(i, i + 1)); i++; setImmediate(next); }; // fault: one byte per write
       next();
     };
     const res = await send({}, 4096);
@@ -127,7 +128,9 @@ describe('transport: an answer read whole as text', function () {
     const client = new MindsDBClient({ baseUrl: origin, maxResponseBytes: 1024, retries: 0 });
     try {
       await assert.rejects(client.sqlStream({ query: 'SELECT 1' }), (e) => e.status === 500);
-      await new Promise((resolve) => setTimeout(resolve, 50)); // an 'error' without a listener would surface here
+      // an 'error' without a listener would surface while the dropped answer's socket closes
+      await waitFor(() => new Promise((resolve) => server.getConnections((_, n) => resolve(n === 0))), { what: 'the dropped answer\'s connection closed' });
+      await flushDeliveries();
     } finally {
       await client.close(0);
     }

@@ -2,9 +2,11 @@
 /** Which sequence a tick acknowledges, and when a sequence may send. */
 const assert = require('node:assert/strict');
 const { TickWindow } = require('../../nodes/runtime/tick-window');
+const { flushDeliveries } = require('../support/wait');
 
 const pending = (p) => { let state = 'waiting'; p.then(() => { state = 'ready'; }, (e) => { state = e.message; }); return () => state; };
-const tick = () => new Promise((r) => setImmediate(r));
+/** Lets the promise callbacks already scheduled run. */
+const tick = () => flushDeliveries(1);
 
 describe('TickWindow (msg.tick flow control)', () => {
   it('lets a sequence have `window` parts out, then one more per tick', async () => {
