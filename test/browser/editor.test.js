@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { root, pkg, startNodeRed, launchChromium, freePort } = require('./harness');
+const { root, pkg, startNodeRed, launchChromium, freePort, uiAtRest } = require('./harness');
 
 // Screenshots land in test-results/ (git-ignored) unless SCREENSHOTS_DIR says otherwise:
 // `npm run docs:screenshots` points it at docs/screenshots, the ones the README shows.
@@ -112,15 +112,6 @@ function testFlow(mindsdbUrl) {
 }
 
 /** Untranslated labels: a [data-i18n] element whose text is blank or still the catalogue key. */
-/**
- * Waits until the editor has stopped moving: no CSS transition or animation running (the tray
- * slides in with one) and no jQuery animation, so a check or a screenshot sees the end state.
- */
-function uiAtRest(page) {
-  return page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)
-    && $(':animated').length === 0, null, { timeout: 10000 });
-}
-
 async function untranslatedLabels(page, scope) {
   return page.$$eval(`${scope} [data-i18n]`, (els) => els.map((el) => {
     const key = el.getAttribute('data-i18n');
@@ -283,7 +274,7 @@ describe('the editor in Chromium', function () {
     const visible = (sel) => page.evaluate((s) => $(`#dialog-form ${s}`).closest('.form-row').is(':visible'), sel);
     await page.evaluate(() => RED.editor.edit(RED.nodes.node('db1')));
     await page.waitForSelector('#node-input-host', { state: 'attached' });
-    await page.waitForTimeout(400);
+    await uiAtRest(page);
     await page.selectOption('#node-input-operation', 'create');
     assert.ok(await visible('#node-input-host') && await visible('#node-input-dbName'), 'create: the connection and the name show');
     await page.selectOption('#node-input-operation', 'list');
@@ -295,7 +286,7 @@ describe('the editor in Chromium', function () {
 
     await page.evaluate(() => RED.editor.edit(RED.nodes.node('sql1')));
     await page.waitForSelector('#node-input-split', { state: 'attached' });
-    await page.waitForTimeout(400);
+    await uiAtRest(page);
     await page.uncheck('#node-input-split');
     assert.ok(!await visible('#node-input-rowsPerMsg') && !await visible('#node-input-partsAhead'), 'no split: no split rows');
     await page.check('#node-input-split');
@@ -307,7 +298,7 @@ describe('the editor in Chromium', function () {
 
     await page.evaluate((id) => RED.editor.editConfig('', 'mindsdb-server', id), SERVER_ID);
     await page.waitForSelector('#node-config-input-authMode', { state: 'attached' });
-    await page.waitForTimeout(400);
+    await uiAtRest(page);
     await page.selectOption('#node-config-input-authMode', 'none');
     const shown = () => page.$$eval('#node-config-dialog-edit-form [data-when]', (rows) => rows.filter((r) => r.style.display !== 'none').map((r) => r.querySelector('input').id));
     assert.deepEqual(await shown(), [], 'no authentication: no secret fields');

@@ -148,4 +148,13 @@ async function launchChromium() {
   });
 }
 
-module.exports = { root, pkg, startNodeRed, launchChromium, freePort };
+/**
+ * Waits until the editor has stopped moving: no CSS transition or animation running (the tray
+ * slides in with one) and no jQuery animation, so a check or a screenshot sees the end state.
+ */
+function uiAtRest(page) {
+  return page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)
+    && $(':animated').length === 0, null, { timeout: 10000 });
+}
+
+module.exports = { root, pkg, startNodeRed, launchChromium, freePort, uiAtRest };

@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { root, startNodeRed, launchChromium } = require('./harness');
+const { root, startNodeRed, launchChromium, uiAtRest } = require('./harness');
 
 // Every shot goes to test-results/ (git-ignored); the German editor also to SCREENSHOTS_DIR when
 // set (`npm run docs:screenshots`: the README shows it).
@@ -131,7 +131,7 @@ describe('the editor in other languages', function () {
 
         await page.evaluate(() => RED.editor.edit(RED.nodes.node('sql_rows')));
         await page.waitForSelector('#node-dialog-ok', { state: 'visible' });
-        await page.waitForTimeout(400); // the tray slides in
+        await uiAtRest(page); // the tray slides in
         assert.equal((await page.locator('#dialog-form span[data-i18n$="mindsdb-sql.label.database"]').textContent()).trim(), want.label);
         assert.equal((await page.locator('#dialog-form label[for="node-input-rowFormat"]').textContent()).trim(), want.rowFormat);
         await page.locator('.red-ui-tray').last().screenshot({ path: path.join(RESULTS, `mindsdb-sql-dialog-${lang}.png`) });

@@ -16,6 +16,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { fails, ok, skipBecause } = require('./outcomes');
 const { helper, allNodes, flowWith } = require('../support/nr');
+const { waitFor } = require('../support/wait');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
 const LLM_URL = process.env.LLM_DOUBLE_URL;
@@ -219,13 +220,12 @@ const RESOURCES = [
 ];
 /** Waits (polling, with a deadline) until MindsDB has finished training model `n`. */
 async function trained(n, deadlineMs = 120000) {
-  const until = Date.now() + deadlineMs;
-  for (let delay = 200; Date.now() < until; delay = Math.min(2000, delay * 2)) {
-    const status = (await api('GET', `/projects/mindsdb/models/${enc(n)}`)).body?.status;
-    if (status === 'complete' || status === 'error') return status;
-    await new Promise((r) => setTimeout(r, delay));
-  }
-  throw new Error(`model ${n} still training after ${deadlineMs / 1000} s`);
+  let status;
+  await waitFor(async () => {
+    status = (await api('GET', `/projects/mindsdb/models/${enc(n)}`)).body?.status;
+    return status === 'complete' || status === 'error';
+  }, { timeoutMs: deadlineMs, intervalMs: 500, what: () => `model ${n} to finish training (still ${status})` });
+  return status;
 }
 
 function agentUsing() {

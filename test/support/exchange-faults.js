@@ -5,6 +5,7 @@
  * loopback server for what the fake cannot say. Used by the exchange-policy and fault-matrix suites.
  */
 const http = require('node:http');
+const { waitFor } = require('./wait');
 
 /**
  * Queues `fault` for the first request that `matches` (the fake's entry: {method, path, body…});
@@ -35,19 +36,19 @@ function lostAnswer(req, res) {
 
 const FAULT_HANDLERS = {
   /** No answer at all; the socket is freed after 5 s. */
-  'stall in headers': (req) => { setTimeout(() => req.socket.destroy(), 5000).unref(); },
+  'stall in headers': (req) => { setTimeout(() => req.socket.destroy(), 5000).unref(); }, // fault: the socket is freed after 5 s
   /** A 200 and part of a body (of any shape the client reads), then nothing. */
   'stall mid-body': (req, res) => {
     const sse = /\/stream$/.test(req.url);
     res.writeHead(200, { 'content-type': sse ? 'text/event-stream' : 'application/json' });
     res.write(sse ? 'data: {"type": "start"' : '{"type": "table", "data": [[1], [2');
-    setTimeout(() => req.socket.destroy(), 5000).unref();
+    setTimeout(() => req.socket.destroy(), 5000).unref(); // fault: the socket is freed after 5 s
   },
   /** A 500 whose body stops half-way (the server or a proxy hangs while writing its error). */
   'stall in an error body': (req, res) => {
     res.writeHead(500, { 'content-type': 'application/json', 'content-length': 400 });
     res.write('{"title": "Internal Server Error", "detail": "the cause is somewh');
-    setTimeout(() => req.socket.destroy(), 5000).unref();
+    setTimeout(() => req.socket.destroy(), 5000).unref(); // fault: the socket is freed after 5 s
   },
   /** The connection is reset before any answer (the request was not carried out). */
   reset: (req) => { req.socket.destroy(); },
@@ -75,7 +76,7 @@ const FAULT_HANDLERS = {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('data: {"type": "start"}\n\n');
     res.write(`data: {"output": "${'y'.repeat(200 * 1024)}`);
-    setTimeout(() => req.socket.destroy(), 5000).unref();
+    setTimeout(() => req.socket.destroy(), 5000).unref(); // fault: the socket is freed after 5 s
   },
 };
 
@@ -93,13 +94,9 @@ async function serve(handler) {
   };
 }
 
-/** Resolves when `test()` holds, checking on each turn of the event loop; rejects after `ms`. */
-async function until(test, ms = 5000, what = 'the condition') {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`${what} did not come within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+/** Resolves when `test()` holds; rejects after `ms` (test/support/wait.js's waitFor). */
+function until(test, ms = 5000, what = 'the condition') {
+  return waitFor(test, { timeoutMs: ms, what });
 }
 
 module.exports = { faultOn, notStatus, lostAnswer, FAULT_HANDLERS, serve, until };

@@ -61,7 +61,7 @@ describe('exchange policy', function () {
     it('never stretches a message past its deadline by retrying (each attempt does not get a fresh timeout)', async () => {
       let n = 0;
       // the first attempt breaks after 250 ms, the retry then stalls
-      server = await serve((req) => { if (++n === 1) setTimeout(() => req.socket.destroy(), 250); });
+      server = await serve((req) => { if (++n === 1) setTimeout(() => req.socket.destroy(), 250); }); // fault: the first attempt is dropped after 250 ms
       client = new MindsDBClient({ baseUrl: server.url, retries: 3, retryBaseDelayMs: 1 });
       const t0 = Date.now();
       await assert.rejects(client.request('GET', '/projects/', undefined, { timeoutMs: 400 }), (e) => e.kind === 'timeout');
@@ -98,7 +98,7 @@ describe('exchange policy', function () {
     });
 
     it('fails a message still waiting for a connection slot at its own deadline', async () => {
-      server = await serve((req, res) => { setTimeout(() => res.end('[]'), 1200); });
+      server = await serve((req, res) => { setTimeout(() => res.end('[]'), 1200); }); // fault: an answer slower than the deadline
       client = new MindsDBClient({ baseUrl: server.url, retries: 0, maxInFlight: 1 });
       const first = client.request('GET', '/projects/', undefined, { timeoutMs: 3000 });
       const t0 = Date.now();
@@ -126,7 +126,7 @@ describe('exchange policy', function () {
         res.write('data: {"type": "start"}\n\n');
         const piece = 'z'.repeat(64 * 1024);
         let sent = 0;
-        const more = () => { if (sent++ < 64 && !res.destroyed) res.write(piece, () => setImmediate(more)); else res.end('"}\n\n'); };
+        const more = () => { if (sent++ < 64 && !res.destroyed) res.write(piece, () => setImmediate(more)); else res.end('"}\n\n'); }; // fault: an event written piece by piece
         res.write('data: {"output": "', more);
       });
       client = new MindsDBClient({ baseUrl: server.url, retries: 0, maxResponseBytes: 1024 * 1024 });

@@ -59,7 +59,7 @@ describe('fault matrix (docs/fault-matrix.md)', function () {
       await new Promise((r) => helper.startServer(r));
       try {
         if (c.setup) c.setup(fake);
-        await helper.load(allNodes(), flowWith({ type: c.type, ...c.def }, { url: fake.url, ...SERVER }));
+        await helper.load(allNodes(), flowWith({ type: c.type, ...c.def }, { url: fake.url, ...SERVER }, c.extra || []));
         const outcomes = watchOutcomes();
         const n1 = helper.getNode('n1');
         for (const [fault, want] of expected) {
@@ -121,7 +121,7 @@ function watchOutcomes() {
       const done = seen.get(marker);
       if (done) return Promise.resolve(done[0]);
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => { waiting.delete(marker); reject(new Error(`no outcome for "${marker}" within ${ms} ms`)); }, ms);
+        const t = setTimeout(() => { waiting.delete(marker); reject(new Error(`no outcome for "${marker}" within ${ms} ms`)); }, ms); // deadline: no outcome for this message
         waiting.set(marker, (o) => { clearTimeout(t); resolve(o); });
       });
     },

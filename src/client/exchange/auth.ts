@@ -48,6 +48,11 @@ export class Authenticator {
   get mode(): AuthOptions['mode'] { return this.opts.mode; }
 
   /** Headers for the next request; a promise only while a login is needed or under way. */
+  /** The headers when no login is needed first (no promise is made, so none can be left unhandled). */
+  ready(): Readonly<Record<string, string>> | undefined {
+    return this.opts.mode !== 'login' || this.loggedIn ? this.headers : undefined;
+  }
+
   current(): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>> {
     if (this.opts.mode !== 'login' || this.loggedIn) return this.headers;
     return this.login().then(() => this.headers);
@@ -85,8 +90,11 @@ export class Authenticator {
     }
     const res = await this.transport.postLogin(JSON.stringify({ username: this.opts.username, password: this.opts.password }));
     if (res.status < 200 || res.status >= 300) {
-      throw new MindsDBError(`login to MindsDB as "${this.opts.username}" failed (HTTP ${res.status}): ${loginFailureText(res.text)}`,
-        { kind: 'auth', status: res.status, method: 'POST', path: 'login' });
+      // Only 401/403 say the credentials were refused; a 429, a 5xx or a proxy's page says nothing
+      // about the password, so it is reported as what it is (kind 'http'), not as a wrong password.
+      const refused = res.status === 401 || res.status === 403;
+      throw new MindsDBError(`login to MindsDB as "${this.opts.username}" failed (HTTP ${res.status}): ${loginFailureText(res.text, refused)}`,
+        { kind: refused ? 'auth' : 'http', status: res.status, method: 'POST', path: 'login' });
     }
     const headers: Record<string, string> = { ...BASE_HEADERS };
     const cookie = sessionCookie(res.headers['set-cookie']);
@@ -128,11 +136,11 @@ function tokenFrom(text: string): string | undefined {
   }
 }
 
-function loginFailureText(text: string): string {
+function loginFailureText(text: string, refused: boolean): string {
   try {
     const b = JSON.parse(text) as { title?: unknown; detail?: unknown };
     const parts = [b.title, b.detail].filter((x): x is string => typeof x === 'string' && x.length > 0);
     if (parts.length) return parts.join(': ');
   } catch { /* not JSON */ }
-  return 'the server rejected the username or password';
+  return refused ? 'the server rejected the username or password' : 'the server did not answer the login (the username and password were not checked)';
 }

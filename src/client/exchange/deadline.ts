@@ -28,7 +28,11 @@ export function pause(ms: number): Promise<void> {
  */
 export function within<T>(p: Promise<T>, at: DeadlineAt, expired: () => MindsDBError): Promise<T> {
   const left = msLeft(at);
-  if (left <= 0) return Promise.reject(expired());
+  if (left <= 0) {
+    // `p` is given up on, but it still settles: its rejection must not become an unhandled one.
+    p.catch(() => undefined);
+    return Promise.reject(expired());
+  }
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(expired()), left); });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));

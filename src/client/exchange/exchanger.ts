@@ -160,8 +160,10 @@ export class Exchanger {
    * continues in `recover`, which has the whole retry loop.
    */
   private attempt(req: Exchange): Promise<unknown> {
-    const headers = req.anonymous ? JSON_HEADERS : this.auth.current();
-    if (headers instanceof Promise || req.contentType) return this.recover(req, undefined);
+    // A login to make continues in `recover`, which awaits it: asking current() here would make
+    // a promise that nobody handles when the login fails (an unhandled rejection ends Node-RED).
+    const headers = req.anonymous ? JSON_HEADERS : this.auth.ready();
+    if (headers === undefined || req.contentType) return this.recover(req, undefined);
     req.headers = headers as Record<string, string>;
     return this.transport.send(req, this.maxBytes).then(
       (res) => (res.status >= 200 && res.status < 300 ? parseSuccessBody(res, req.method, req.path) : this.recover(req, { res })),
