@@ -16,7 +16,15 @@
 // Node 22 comes from the npm registry on first use (scripts/node22.mjs), MindsDB's SQL parser from
 // PyPI (.cache/sql-parser-venv-<version>, test/support/mindsdb-sql-parser.js). Every suite runs even
 // when an earlier one failed; the exit code says whether all passed.
-import { spawnSync } from 'node:child_process';
+//
+// The suites run in two lanes side by side (TEST_LANES=1 runs them one after another): the first
+// needs no MindsDB (unit, packed tarball, MQTT), the second starts real MindsDB servers and
+// browsers (e2e, dashboards, editor). The e2e lane spends much of its time waiting on MindsDB
+// (start-up, training), which the other lane uses. Each suite's output is written to
+// test-results/logs/<suite>.log and echoed with a lane prefix; the summary names the logs of the
+// suites that failed.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,20 +70,55 @@ const suites = [
 // A missing browser is reported by the browser suite itself; the other suites still run.
 try { ensureChromium(); } catch (err) { console.error(`[setup] could not install chromium: ${err.message}`); }
 
-const results = [];
-for (const [name, [cmd, ...args], env] of suites) {
-  console.log(`\n=== ${name}`);
+/** The lanes: the first needs no MindsDB; the second runs the real servers and the browsers. */
+const isMindsDBOrBrowser = ([name]) => /^(e2e|browser|dashboards)/.test(name);
+const lanes = Number(process.env.TEST_LANES) === 1
+  ? [suites]
+  : [suites.filter((s) => !isMindsDBOrBrowser(s)), suites.filter(isMindsDBOrBrowser)];
+const logs = path.join(root, 'test-results', 'logs');
+fs.mkdirSync(logs, { recursive: true });
+
+/** Runs one suite, echoing its lines with the lane's prefix; resolves with its result. */
+function run([name, [cmd, ...args], env], prefix) {
+  const log = path.join(logs, `${name.replace(/[^\w.]+/g, '-').replace(/^-|-$/g, '').slice(0, 80)}.log`);
+  console.log(`${prefix}=== ${name} (log: ${path.relative(root, log)})`);
   if (!cmd) {
-    console.log(`not run: ${node22Error}`);
-    results.push({ name, ok: false, seconds: 0 });
-    continue;
+    console.log(`${prefix}not run: ${node22Error}`);
+    return Promise.resolve({ name, ok: false, seconds: 0, log });
   }
+  const out = fs.createWriteStream(log);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  results.push({ name, ok: r.status === 0, seconds: Math.round((Date.now() - started) / 1000) });
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    for (const stream of [child.stdout, child.stderr]) {
+      let rest = '';
+      stream.on('data', (chunk) => {
+        out.write(chunk);
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop();
+        for (const line of lines) console.log(`${prefix}${line}`);
+      });
+      stream.on('end', () => { if (rest) console.log(`${prefix}${rest}`); });
+    }
+    child.on('error', (err) => { out.write(`\n${err.message}\n`); });
+    child.on('close', (code) => {
+      out.end();
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(`${prefix}=== ${code === 0 ? 'passed' : 'FAILED'}: ${name} (${seconds} s)`);
+      resolve({ name, ok: code === 0, seconds, log });
+    });
+  });
 }
+
+const started = Date.now();
+const results = (await Promise.all(lanes.map(async (lane, i) => {
+  const prefix = lanes.length > 1 ? `[${i + 1}] ` : '';
+  const done = [];
+  for (const suite of lane) done.push(await run(suite, prefix));
+  return done;
+}))).flat();
 console.log('\n=== summary');
-for (const r of results) console.log(`${r.ok ? 'passed' : 'FAILED'}  ${r.name}  (${r.seconds} s)`);
+for (const r of results) console.log(`${r.ok ? 'passed' : 'FAILED'}  ${r.name}  (${r.seconds} s)${r.ok ? '' : `  log: ${path.relative(root, r.log)}`}`);
 const failed = results.filter((r) => !r.ok).length;
-console.log(`suites: ${results.length - failed} passed, ${failed} failed`);
+console.log(`suites: ${results.length - failed} passed, ${failed} failed, in ${Math.round((Date.now() - started) / 60000)} min (${lanes.length} lane${lanes.length > 1 ? 's' : ''})`);
 process.exit(failed ? 1 : 0);

@@ -2,7 +2,9 @@
 /**
  * The build cleans its output first: nodes/ holds sources (editor .html, locales) beside what tsc
  * writes, and tsc never deletes the .js of a removed source, which would then ship in the package.
- * This runs the real build with leftovers planted where old output would be.
+ * This runs the real build with leftovers planted where old output would be, in a copy of the
+ * checkout's build inputs: the suites of `npm test` may run side by side, and rebuilding this
+ * checkout's nodes/ under them would pull the code from under a running Node-RED.
  */
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
@@ -10,8 +12,13 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const root = path.resolve(__dirname, '..', '..');
-const nodesDir = path.join(root, 'nodes');
+const os = require('node:os');
+
+const checkout = path.resolve(__dirname, '..', '..');
+/** What the build reads and writes; node_modules is linked, not copied. */
+const INPUTS = ['package.json', 'tsconfig.json', 'src', 'nodes', 'icons', 'resources', 'scripts'];
+let root;
+let nodesDir;
 
 /** Output of sources that no longer exist, one per kind of file tsc or an older build wrote. */
 const STALE = ['client/stale.js', 'runtime/stale.js.map', 'runtime/stale.d.ts', 'mindsdb-removed.js', 'gone/old.js', 'icons/mindsdb-removed.svg'];
@@ -33,10 +40,15 @@ function sources(dir, base = dir, out = {}) {
 describe('the build', function () {
   this.timeout(120000);
 
+  before(function () {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-build-'));
+    for (const entry of INPUTS) fs.cpSync(path.join(checkout, entry), path.join(root, entry), { recursive: true });
+    fs.symlinkSync(path.join(checkout, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+    nodesDir = path.join(root, 'nodes');
+  });
+
   after(function () {
-    // Only if the build failed to remove them: never leave them for the package test.
-    for (const f of STALE) fs.rmSync(path.join(nodesDir, f), { force: true });
-    fs.rmSync(path.join(nodesDir, 'gone'), { recursive: true, force: true });
+    fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('removes output whose source is gone, keeps the editor sources and rebuilds every node', function () {
