@@ -21,7 +21,9 @@ let root;
 let nodesDir;
 
 /** Output of sources that no longer exist, one per kind of file tsc or an older build wrote. */
-const STALE = ['client/stale.js', 'runtime/stale.js.map', 'runtime/stale.d.ts', 'mindsdb-removed.js', 'gone/old.js', 'icons/mindsdb-removed.svg'];
+const STALE = ['client/stale.js', 'runtime/stale.js.map', 'runtime/stale.d.ts', 'mindsdb-removed.js', 'gone/old.js', 'icons/mindsdb-removed.svg', 'locales/en-US/mindsdb-removed.html'];
+/** The help the build writes from src/help/ into nodes/locales/<lang>/ (scripts/help.mjs). */
+const GENERATED_HELP = /^locales\/[\w-]+\/[\w-]+\.html$/;
 
 /** path → sha256 of every file under dir that is not generated (the sources the build must keep). */
 function sources(dir, base = dir, out = {}) {
@@ -30,7 +32,7 @@ function sources(dir, base = dir, out = {}) {
     const rel = path.relative(base, p);
     if (entry.isDirectory()) {
       if (rel !== 'icons') sources(p, base, out);
-    } else if (!/\.(js|js\.map|d\.ts)$/.test(entry.name)) {
+    } else if (!/\.(js|js\.map|d\.ts)$/.test(entry.name) && !GENERATED_HELP.test(rel.split(path.sep).join('/'))) {
       out[rel] = crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex');
     }
   }
@@ -67,5 +69,10 @@ describe('the build', function () {
     const pkg = require(path.join(root, 'package.json'));
     for (const js of Object.values(pkg['node-red'].nodes)) assert.ok(fs.existsSync(path.join(root, js)), `${js} is built`);
     assert.ok(fs.existsSync(path.join(nodesDir, 'icons', 'mindsdb-sql.svg')), 'the icons are copied');
+    for (const type of Object.keys(pkg['node-red'].nodes)) {
+      const help = fs.readFileSync(path.join(nodesDir, 'locales', 'en-US', `${type}.html`), 'utf8');
+      assert.match(help, new RegExp(`data-help-name="${type}"`), `${type}'s help is written`);
+      assert.doesNotMatch(help, /<!--\s*part\s/, `${type}'s help has every part put in place`);
+    }
   });
 });
