@@ -59,7 +59,8 @@ describe('admin endpoints for the editor', function () {
     it('connects with the dialog\'s values before anything is deployed, and reports the version', async () => {
       await helper.load(allNodes(), []);
       const body = await post('/mindsdb/test', { url: open.url, apiPrefix: '/api', authMode: 'none' });
-      assert.deepEqual(body, { ok: true, version: '25.14.1', authEnabled: false, authConfirmed: false });
+      assert.deepEqual(body, { ok: true, version: '25.14.1', authEnabled: false, authConfirmed: false,
+        integrations: { ok: false, error: 'MindsDB 25.14.1 has no integration capabilities (GET /integrations/capabilities came with MindsDB 26.2.0)' } });
     });
 
     it('logs in with typed credentials and proves them with a protected call', async () => {
