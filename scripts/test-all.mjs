@@ -51,7 +51,8 @@ const nodeOf = (major) => {
 };
 const node22Path = nodeOf(22);
 const node24Path = nodeOf(24);
-const notRun = [...nodeErrors.values()].join('; ');
+/** Why a leg has no Node binary: the error of the Node its name says it runs on. */
+const notRun = (name) => nodeErrors.get(Number((/Node (\d+)/.exec(name) ?? [])[1])) ?? [...nodeErrors.values()].join('; ');
 const here = `Node ${process.versions.node.split('.')[0]}`;
 const e2e = [process.execPath, 'scripts/with-mindsdb.mjs', '--seed', '--auth', process.execPath, mocha, '--config', 'test/e2e/.mocharc.json'];
 const base = new URL(process.env.MINDSDB_URL || 'http://127.0.0.1:47334');
@@ -91,7 +92,7 @@ function run([name, [cmd, ...args], env], prefix) {
   const log = path.join(logs, `${name.replace(/[^\w.]+/g, '-').replace(/^-|-$/g, '').slice(0, 80)}.log`);
   console.log(`${prefix}=== ${name} (log: ${path.relative(root, log)})`);
   if (!cmd) {
-    console.log(`${prefix}not run: ${notRun}`);
+    console.log(`${prefix}not run: ${notRun(name)}`);
     return Promise.resolve({ name, ok: false, seconds: 0, log });
   }
   const out = fs.createWriteStream(log);
