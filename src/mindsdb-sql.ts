@@ -127,7 +127,7 @@ export = function register(RED: NodeAPI): void {
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);
       const run = (database: string | undefined): Promise<void> => {
-        const request: SqlRequest = { query, params, context: database ? { db: database } : undefined };
+        const request: SqlRequest = { query, params, context: database ? { db: database } : undefined, native: config.nativeQuery || undefined };
         status.set(texts.busy('requesting'));
         return rowsPerMsg > 0 ? streamed(msg, send, request, timeoutMs, client) : whole(msg, send, request, timeoutMs, client);
       };

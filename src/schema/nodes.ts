@@ -41,11 +41,17 @@ const name = () => typed('', 'str');
 const SCHEDULE = '^every\\s+(\\d+\\s+)?(minute|minutes|min|hour|hours|day|days|week|weeks|month|months)$';
 const DATE = '^(\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?|now|\\$\\{[^}]+\\})$';
 
+// A tenant header's value: visible ASCII, no spaces (the client checks it again).
+const TENANT = '^[\\x21-\\x7e]*$';
+
 export const SERVER_NODE = defineNode('mindsdb-server', 1, {
   name: text(),
   url: text('http://127.0.0.1:47334', { required: true, check: { url: true } }),
   apiPrefix: text('/api', { check: { apiPrefix: true } }),
   authMode: oneOf(['none', 'session', 'login', 'token'], 'none'),
+  /** A multi-tenant MindsDB's tenant: the company-id / user-id headers on every request to this server. */
+  companyId: text('', { check: { pattern: TENANT }, error: 'tenant' }),
+  userId: text('', { check: { pattern: TENANT }, error: 'tenant' }),
   timeout: number(60_000, { integer: true, min: 1 }, { required: true }),
   retries: number(2, { integer: true, min: 0 }, { required: true }),
   retryPost: flag(false),
@@ -64,6 +70,8 @@ export const SQL_NODE = defineNode('mindsdb-sql', 1, {
   ...head(),
   query: text(),
   database: typed('', 'str'),
+  /** The statement goes unparsed to the Database's data source (context.native_query, MindsDB 26.0.1 and 26.2+). */
+  nativeQuery: flag(false),
   rowFormat: oneOf(['objects', 'arrays'], 'objects', { optional: true }),
   split: flag(false),
   rowsPerMsg: count(100),

@@ -348,7 +348,9 @@ describe('the editor in Chromium', function () {
     await page.click('#mindsdb-test-button');
     const result = page.locator('#mindsdb-test-result');
     await page.waitForSelector('#mindsdb-test-result.mindsdb-server-test-ok', { timeout: 20000 });
-    assert.match(await result.textContent(), /25\.14\.1/, 'shows the server version');
+    const shown = await result.textContent();
+    assert.match(shown, /25\.14\.1/, 'shows the server version');
+    assert.match(shown, /MindsDB 25\.14\.1 has no integration capabilities/, 'names the version that lacks the 26.2 capabilities route');
     await page.locator('.red-ui-tray').last().screenshot({ path: path.join(SHOTS, 'mindsdb-server-dialog.png') });
 
     const closed = await freePort(); // nothing listens there

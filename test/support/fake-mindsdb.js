@@ -17,7 +17,7 @@ const sqlParser = require('./mindsdb-sql-parser');
 
 function createFakeMindsDB(options = {}) {
   const opts = {
-    version: options.version || '25.14.1', // '26.1.0' removes skills
+    version: options.version || '25.14.1', // '26.1.0' removes skills; '26.0.1', '26.2.0': native queries; '26.2.0': /integrations/capabilities
     auth: options.auth || null, // { username, password, type: 'session' | 'token' | 'session_or_token' }
     prefix: options.prefix || '/api',
   };
@@ -61,8 +61,22 @@ function createFakeMindsDB(options = {}) {
     /** Completion stream script for agents, an array of event objects. */
     stream: null,
     completionsFail: false,
+    /**
+     * The data source of a native query (context.native_query): (query, db) => an answer, or
+     * undefined for the default, a table echoing the statement as it came (proof it was not parsed).
+     */
+    native: null,
+    /** What GET /integrations/capabilities (26.2+) lists: engine → auth mode, as handlers declare it. */
+    passthroughEngines: { github: 'bearer', shopify: 'bearer', salesforce: 'oauth' },
   };
   const v26 = () => Number(opts.version.split('.')[0]) >= 26;
+  /** Whether the server's version is `x.y.z` or later. */
+  const atLeast = (version) => {
+    const a = opts.version.split('.').map(Number);
+    const b = version.split('.').map(Number);
+    for (let i = 0; i < 3; i++) if ((a[i] || 0) !== b[i]) return (a[i] || 0) > b[i];
+    return true;
+  };
 
   const handler = (req, res) => {
     const chunks = [];
@@ -163,6 +177,12 @@ function createFakeMindsDB(options = {}) {
       sql(res, entry.body, entry).catch((err) => send(res, 500, { title: err.constructor.name, detail: String(err.message), message: String(err.message) }));
       return;
     }
+    if (seg[0] === 'integrations' && seg[1] === 'capabilities' && seg.length === 2 && method === 'GET' && atLeast('26.2.0')) {
+      const handlers = {};
+      for (const [engine, mode] of Object.entries(state.passthroughEngines)) handlers[engine] = { auth_modes: [mode], operations: ['passthrough'] };
+      send(res, 200, { handlers, bearer_passthrough: Object.keys(handlers).filter((e) => handlers[e].auth_modes[0] === 'bearer').sort() });
+      return;
+    }
     if (seg[0] === 'databases') return databases(res, method, seg.slice(1), entry.body);
     if (seg[0] === 'projects') return projects(res, method, seg.slice(1), entry.body);
     if (method === 'GET') problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.');
@@ -201,6 +221,8 @@ function createFakeMindsDB(options = {}) {
     if (!body || typeof body !== 'object' || !('query' in body)) { send(res, 500, { title: 'KeyError', detail: "'query'", message: "'query'" }); return; }
     if (typeof body.query !== 'string') { problem(res, 400, 'Wrong arguments', 'Please provide "query" with the request.'); return; }
     const context = { show_secrets: false, db: (body.context && body.context.db) || 'mindsdb' };
+    // 26.0.1+ sends a native query to the data source unparsed; before, the flag is ignored.
+    if (body.context && body.context.native_query && atLeast('26.0.1')) { nativeQuery(res, body, entry); return; }
     const parsed = await sqlParser.parse(body.query);
     if (res.destroyed) return;
     entry.parsed = parsed;
@@ -234,6 +256,26 @@ function createFakeMindsDB(options = {}) {
       return;
     }
     answer(res, body, { type: 'ok', affected_rows: null, context });
+  }
+
+  /**
+   * A native query as mindsdb/api/http/namespaces/sql.py runs it: 400 without a db; on 26.1.x every
+   * success is a 500 (its after-query hook reads error_code from the handler's TableResponse);
+   * 26.0.1 answers one JSON body whatever response_format says, 26.2 streams jsonlines too.
+   */
+  function nativeQuery(res, body, entry) {
+    entry.native = true;
+    const db = body.context.db;
+    if (!db) { send(res, 400, { type: 'error', error_code: 0, error_message: "native_query requires 'db' in context" }); return; }
+    const a = (state.native && state.native(body.query, db)) || { type: 'table', column_names: ['statement'], data: [[body.query]] };
+    if (a.type !== 'error' && opts.version.startsWith('26.1.')) {
+      const name = a.type === 'table' ? 'TableResponse' : 'OkResponse';
+      send(res, 500, { title: 'AttributeError', detail: `'${name}' object has no attribute 'error_code'`, message: `'${name}' object has no attribute 'error_code'` });
+      return;
+    }
+    const context = { show_secrets: false, db, native_query: true };
+    if (atLeast('26.2.0')) answer(res, body, { ...a, context });
+    else send(res, 200, a.type === 'table' ? { type: 'table', column_names: a.column_names, data: a.data, context } : { ...a, context });
   }
 
   /** What MindsDB's executor answers for a statement its parser refuses (mysql_executor.py, parse). */

@@ -3,6 +3,7 @@
  * what it asks once and keeps (the server's version, models' target columns). Imports
  * ../exchange, ../answers and ../shared.
  */
-export { MindsDBClient, checkSqlAnswer, supportsJsonLines } from './client';
+export { MindsDBClient, checkSqlAnswer, nativeQueryRefusal, supportsJsonLines } from './client';
+export { versionAtLeast } from './versions';
 export type { ClientOptions, RequestOptions, SqlStreamOptions, ServerStatus, SqlRequest, SqlAnswer } from './client';
 export type { Repeat } from '../exchange';
