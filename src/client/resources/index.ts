@@ -21,3 +21,5 @@ export { KnowledgeBasesApi, knowledgeInsert } from './knowledge-bases';
 export type { KnowledgeInsert, SearchRequest, SearchAnswer } from './knowledge-bases';
 export { storedNames, storedName, withStoredName, withStoredNames, isNoSuchName, hasCapitals } from './names';
 export type { NamedResource, NameScope, StoredNameOptions } from './names';
+export { TablesApi, insertRows, insertStatement, insertColumn, insertValue, insertMayHaveLanded, bindsParameters } from './tables';
+export type { InsertRow, InsertResult } from './tables';
