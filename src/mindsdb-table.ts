@@ -69,7 +69,8 @@ export = function register(RED: NodeAPI): void {
           // The batch ends no later than its most impatient message must (its wait in the batch included).
           let soonest = items[0].input;
           for (const i of items) if (i.input.deadlineAt < soonest.deadlineAt) soonest = i.input;
-          return insertJobs(items.map((i) => i.input), { timeoutMs: soonest.timeoutMs, deadlineAt: soonest.deadlineAt });
+          return insertJobs(items.map((i) => i.input), { timeoutMs: soonest.timeoutMs, deadlineAt: soonest.deadlineAt })
+            .then((units) => { insertedRows += units.length; return units; });
         },
         (depth) => status.set(depth > 0 ? texts.waiting('queued', { count: depth }) : texts.ok('inserted', { count: insertedRows })),
         refusedWhole,
@@ -127,7 +128,7 @@ export = function register(RED: NodeAPI): void {
             msg.mindsdb = { operation, database, table, rows: rows.length, stored: insertMayHaveLanded(err) ? 'unknown' : false };
             throw err;
           }
-          insertedRows += rows.length;
+          if (!batcher) insertedRows += rows.length;
           const stored = job.stored ?? { database, table: table as string };
           result = { inserted: rows.length, database: stored.database, table: stored.table };
           msg.mindsdb = { operation, database: stored.database, table: stored.table, rows: rows.length, stored: true };

@@ -169,7 +169,7 @@ export class TablesApi {
    * parses the SELECT first. Never repeated once sent: the table could be made twice (409) or
    * filled twice.
    */
-  create(database: string, table: string, select: string, replace: boolean, options?: RequestOptions): Promise<Json> {
+  async create(database: string, table: string, select: string, replace: boolean, options?: RequestOptions): Promise<Json> {
     if (typeof select !== 'string' || select.trim() === '') throw inputError('no SELECT to create the table from: set it in the node or in msg.payload');
     const opts = this.client.withDeadline(options);
     return withStoredName(this.client, { resource: 'database' }, database, async (db) => {
