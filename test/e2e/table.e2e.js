@@ -114,16 +114,21 @@ describe('e2e: the table node against a real MindsDB and PostgreSQL', function (
     made.add(bench);
     assert.equal((await api('POST', `/databases/${DS}/tables`, { table: { name: bench, select: "SELECT 0 AS id, 's' AS sensor, 0.5 AS temperature" } })).status, 201);
     const measure = async (batch, n, offset) => {
-      await load({ ...tableDef, operation: 'insert', table: bench, batch, batchSize: 100, batchWindow: 20 });
-      const got = collect('out', n, 600000);
+      // A queue that holds the whole burst (the server node's default refuses beyond 1,000 waiting).
+      await helper.load(all, flowWith({ ...tableDef, operation: 'insert', table: bench, batch, batchSize: 100, batchWindow: 20 }, { url: URL_, timeout: 600000, maxQueue: n + 100 }));
       const errors = [];
-      helper.getNode('caught').on('input', (m) => errors.push(m.error.message));
+      let ended = 0;
+      const all_ = new Promise((resolve) => {
+        const end = () => { if (++ended === n) resolve(); };
+        helper.getNode('out').on('input', end);
+        helper.getNode('caught').on('input', (m) => { errors.push(m.error.message); end(); });
+      });
       const started = process.hrtime.bigint();
       for (let i = 0; i < n; i++) helper.getNode('n1').receive({ payload: { id: offset + i, sensor: 's', temperature: i / 10 } });
-      await got;
+      await all_;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       await helper.unload();
-      assert.deepEqual(errors, []);
+      assert.deepEqual(errors.slice(0, 3), []);
       return { n, seconds, perSecond: n / seconds };
     };
     const batched = await measure(true, BENCH_N, 1);
