@@ -38,6 +38,8 @@ const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
   ['files', async (c) => names(await c.request('GET', '/files/'))],
   ['jobs', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/jobs`))],
   ['knowledge_bases', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/knowledge_bases`))],
+  // The table picker sends the data source as its "project".
+  ['tables', async (c, db) => names(await c.request('GET', `/databases/${segment(db, 'database')}/tables`))],
 ]);
 
 /** The slice of Express that these routes use. */

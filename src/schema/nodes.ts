@@ -201,8 +201,25 @@ export const KNOWLEDGE_BASE_NODE = defineNode('mindsdb-knowledge-base', 1, {
   apiKey: password(),
 });
 
+export const TABLE_NODE = defineNode('mindsdb-table', 1, {
+  ...head(),
+  operation: oneOf(['insert', 'list', 'create', 'delete', 'msg'], 'insert'),
+  /** The data source (msg.database fills a blank). */
+  database: typed('', 'str'),
+  /** The table (msg.table fills a blank); not used by list. */
+  table: name(),
+  /** create: the SELECT whose rows make the table (msg.payload as a string fills a blank). */
+  select: text(),
+  replace: flag(false),
+  /** insert: many messages, one INSERT (src/runtime/micro-batcher.ts). */
+  batch: flag(false),
+  batchSize: count(100),
+  batchWindow: count(50),
+  outputProperty: msgProperty(),
+});
+
 /** Every node type of the package, by type. */
 export const SCHEMAS: Readonly<Record<string, NodeSchema>> = Object.fromEntries([
   SERVER_NODE, SQL_NODE, PREDICT_NODE, DATABASE_NODE, CHATBOT_NODE, SKILL_NODE, AGENT_NODE,
-  FILE_NODE, JOB_NODE, MODEL_NODE, KNOWLEDGE_BASE_NODE,
+  FILE_NODE, JOB_NODE, MODEL_NODE, KNOWLEDGE_BASE_NODE, TABLE_NODE,
 ].map((s) => [s.type, s]));

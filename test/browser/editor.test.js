@@ -98,6 +98,14 @@ const NODES = [
     change: { select: ['#node-input-operation', 'search'], fill: ['#node-input-threshold', '0.5'] },
     expect: { operation: 'search', threshold: '0.5' },
   },
+  {
+    type: 'mindsdb-table', id: 'table1',
+    config: { operation: 'insert', database: 'sensors_pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: true, batchSize: 100, batchWindow: 50 },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-database', '#node-input-table', '#node-input-select-editor', '#node-input-replace', '#node-input-batch', '#node-input-batchSize', '#node-input-batchWindow', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 3,
+    change: { fill: ['#node-input-batchSize', '250'] },
+    expect: { batchSize: '250', operation: 'insert', table: 'readings', batch: true },
+  },
 ];
 
 function testFlow(mindsdbUrl) {

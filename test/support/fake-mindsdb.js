@@ -53,6 +53,12 @@ function createFakeMindsDB(options = {}) {
     trained: new Map(),
     /** Knowledge bases by "project/name": {record, rows: [{id, content, metadata}]}. */
     kbs: new Map(),
+    /**
+     * Tables of data sources, as a PostgreSQL source behaves through MindsDB: by "db/name" (names as
+     * stored, compared exactly), {name, columns: [{name, type: 'int'|'float'|'text'}], rows: [{…}]}.
+     * An INSERT stores all its rows or none (one COPY in one transaction).
+     */
+    tables: new Map(),
     nextId: 1,
     /** Set by tests: a function (req) => answer object for /sql/query, or undefined for the default. */
     sql: null,
@@ -232,7 +238,7 @@ function createFakeMindsDB(options = {}) {
     const params = body.params || {};
     const missing = parameterNames(ast).filter((n) => !(n in params));
     if (missing.length) { answer(res, body, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
-    const special = kbSearch(ast, params) || modelStatement(ast, context);
+    const special = kbSearch(ast, params) || modelStatement(ast, context) || insertRows(ast, params);
     if (special) { answer(res, body, { context, ...special }); return; }
     if (ast.node === 'Select') {
       const targets = ast.targets || [];
@@ -459,7 +465,97 @@ function createFakeMindsDB(options = {}) {
     return null;
   }
 
+  /** INSERT INTO db.t (cols) VALUES (…) (parsed), as MindsDB 25.14.1/26.1.0 run it on a PostgreSQL table. */
+  function insertRows(ast, params) {
+    if (ast.node !== 'Insert' || !ast.values) return null;
+    const parts = ast.table.parts;
+    if (parts.length !== 2) return sqlError(`Database not found: ${parts[0]}`);
+    if (!state.databases.has(parts[0].toLowerCase())) return sqlError(`Database not found: ${parts[0]}`);
+    const t = state.tables.get(`${parts[0].toLowerCase()}/${parts[1]}`);
+    if (!t) return sqlError(`relation "${parts[1]}" does not exist`);
+    if (!ast.columns) return sqlError('INSERT without a column list is not supported here');
+    // MindsDB keeps the backticks of a quoted column name, and matches the rest case-insensitively.
+    const columns = ast.columns.map((c) => {
+      const col = t.columns.find((x) => x.name.toLowerCase() === c.name.toLowerCase());
+      return col || c.name;
+    });
+    const unknown = columns.find((c) => typeof c === 'string');
+    if (unknown !== undefined) return sqlError(`column "${unknown}" of relation "${t.name}" does not exist`);
+    const value = (v) => (v.node === 'Parameter' ? params[v.value] : v.node === 'NullConstant' ? null : v.value);
+    const rows = [];
+    for (const [line, tuple] of ast.values.entries()) {
+      if (tuple.length !== columns.length) return sqlError('INSERT has more expressions than target columns');
+      const row = {};
+      for (const [i, col] of columns.entries()) {
+        let v = value(tuple[i]);
+        if (v !== null && v !== undefined && col.type !== 'text') {
+          const n = typeof v === 'number' ? v : Number(v);
+          if (typeof v === 'boolean' || v === '' || !Number.isFinite(n) || (col.type === 'int' && !Number.isInteger(n))) {
+            return sqlError(`invalid input syntax for type ${col.type === 'int' ? 'integer' : 'double precision'}: "${String(v)}"\nCONTEXT:  COPY ${t.name}, line ${line + 1}, column ${col.name}: "${String(v)}"`);
+          }
+          v = n;
+        }
+        if (typeof v === 'boolean') v = v ? 'True' : 'False';
+        row[col.name] = v === undefined ? null : v;
+      }
+      rows.push(row);
+    }
+    t.rows.push(...rows);
+    return { type: 'ok', affected_rows: rows.length };
+  }
+
+  /** /databases/{db}/tables[/{t}] as 25.14.1 and 26.1.0 answer (measured in test/e2e/table.e2e.js). */
+  function tables(res, method, seg, body) {
+    const db = seg[0];
+    const rec = state.databases.get(db.toLowerCase());
+    const isProject = state.projects.has(db);
+    const key = (n) => `${db.toLowerCase()}/${n}`;
+    const inDb = () => [...state.tables.entries()].filter(([k]) => k.startsWith(`${db.toLowerCase()}/`)).map(([, t]) => t);
+    if (seg.length === 2) {
+      if (method === 'GET') {
+        if (isProject) { send(res, 200, [{ name: 'models', type: 'data' }]); return; }
+        if (!rec) { send(res, 500, { title: 'AttributeError', detail: "'NoneType' object has no attribute 'get_tables'", message: "'NoneType' object has no attribute 'get_tables'" }); return; }
+        send(res, 200, inDb().map((t) => ({ name: t.name, type: 'data' })));
+        return;
+      }
+      if (method !== 'POST') { html405(res); return; }
+      const t = body && body.table;
+      if (!t) { problem(res, 400, 'Wrong argument', 'Must provide "table" parameter in POST body'); return; }
+      if (!t.name) { problem(res, 400, 'Wrong argument', 'Missing "name" field for table'); return; }
+      if (!t.select) { problem(res, 400, 'Wrong argument', 'Missing "select" field for table'); return; }
+      if (isProject) { problem(res, 400, 'Error', `Database ${db} is a project. If you want to create a model or view, use the projects/${db}/models/${t.name} or projects/${db}/views/${t.name} endpoints instead.`); return; }
+      if (!rec) { problem(res, 404, 'Database not exists', `Database with name ${db} does not exist`); return; }
+      if (state.tables.has(key(t.name)) && !t.replace) { problem(res, 409, 'Name conflict', `Table with name ${t.name} already exists`); return; }
+      sqlParser.parse(t.select).then((parsed) => {
+        if (!parsed.ok || parsed.ast.node !== 'Select') { problem(res, 400, 'Error', `Could not parse select statement ${t.select}`); return; }
+        const targets = parsed.ast.targets || [];
+        const columns = targets.map((x, i) => ({
+          name: x.alias ? x.alias.parts.at(-1) : x.parts ? x.parts.at(-1) : `col${i}`,
+          type: x.node === 'Constant' && typeof x.value === 'number' ? (Number.isInteger(x.value) ? 'int' : 'float') : 'text',
+        }));
+        const rows = parsed.ast.from_table ? [] : [Object.fromEntries(targets.map((x, i) => [columns[i].name, x.value ?? null]))];
+        // PostgreSQL folds the name to lower case (docs/real-mindsdb.md, "Names and capitals").
+        state.tables.set(key(t.name.toLowerCase()), { name: t.name.toLowerCase(), columns, rows });
+        send(res, 201, { name: t.name.toLowerCase(), type: 'data' });
+      }, (err) => send(res, 500, { title: 'Error', detail: String(err.message) }));
+      return;
+    }
+    if (seg.length !== 3) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
+    const t = state.tables.get(key(seg[2]));
+    if (method === 'GET') { t ? send(res, 200, { name: t.name, type: 'data' }) : problem(res, 404, 'Table not found', `Table with name ${seg[2]} not found`); return; }
+    if (method === 'DELETE') {
+      if (isProject) { problem(res, 400, 'Error', `Database ${db} is a project.`); return; }
+      if (!rec) { problem(res, 404, 'Database not found', `Database with name ${db} not found`); return; }
+      if (!t) { problem(res, 404, 'Table not found', `Table with name ${seg[2]} not found`); return; }
+      state.tables.delete(key(seg[2]));
+      send(res, 204);
+      return;
+    }
+    html405(res);
+  }
+
   function databases(res, method, seg, body) {
+    if (seg.length >= 2 && seg[1] === 'tables') { tables(res, method, seg, body); return; }
     if (seg.length === 1 && seg[0] === '') {
       if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, ...[...state.projects].map((name) => ({ name, type: 'project', engine: null })), ...[...state.databases.values()]]); return; }
       if (method === 'POST') {

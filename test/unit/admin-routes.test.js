@@ -116,6 +116,14 @@ describe('admin endpoints for the editor', function () {
       assertNoSecret(await post('/mindsdb/list/databases', { server: 'srv' }));
     });
 
+    it('lists a data source\'s tables for the table node (the data source comes as "project")', async () => {
+      await deploy();
+      fake.state.databases.set('pg', { id: 7, name: 'pg', type: 'data', engine: 'postgres', connection_data: {} });
+      fake.state.tables.set('pg/readings', { name: 'readings', columns: [], rows: [] });
+      fake.state.tables.set('pg/alerts', { name: 'alerts', columns: [], rows: [] });
+      assert.deepEqual(await post('/mindsdb/list/tables', { server: 'srv', project: 'pg' }), { ok: true, items: ['alerts', 'readings'] });
+    });
+
     it('lists from the dialog\'s values when the server node is new or changed (not deployed)', async () => {
       await deploy();
       const body = await post('/mindsdb/list/models', { server: 'srv', project: 'mindsdb', config: { url: open.url, apiPrefix: '/api', authMode: 'none' } });

@@ -23,3 +23,5 @@ export { storedNames, storedName, withStoredName, withStoredNames, isNoSuchName,
 export type { NamedResource, NameScope, StoredNameOptions } from './names';
 export { integrationCapabilities, CAPABILITIES_SINCE } from './integrations';
 export type { PassthroughEngine } from './integrations';
+export { TablesApi, insertRows, insertStatement, insertColumn, insertValue, insertMayHaveLanded, bindsParameters } from './tables';
+export type { InsertRow, InsertResult } from './tables';
