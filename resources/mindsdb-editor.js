@@ -3,7 +3,8 @@
  * package's resources/ folder, with resources/mindsdb-defaults.js (each node type's declaration,
  * written by the build from src/schema/nodes.ts), and runs a node's own editor script only once
  * both have loaded, so each node's .html holds only what is particular to that node: the literal
- * registerType the Flow Library reads, and its dialog template as a list of rows (buildForm).
+ * registerType the Flow Library reads, and its own dialog rows (buildForm adds the rows every
+ * action dialog has).
  */
 (function (global) {
     "use strict";
@@ -214,7 +215,8 @@
      *   data-also="threshold"  a second, short field in the same row;
      *   data-list="a,b"        suggestions under a text field (a datalist);
      *   data-editor="120"      a SQL code editor of that height (a label row and an editor row).
-     * Any element of the template may say when it shows (`data-when`, see conditionalRows).
+     * Any element of the template may say when it shows (`data-when`, see conditionalRows). The rows
+     * every action dialog has are added where the template leaves them out (standardRows).
      * The kind of input comes from the declaration: checkbox, select, TypedInput, number,
      * credential, config node or text. Labels and placeholders are the node's catalogue keys
      * (`<type>.label.<field>`, `<type>.placeholder.<field>` where the catalogue has one).
@@ -225,18 +227,18 @@
         var spec = declared[type] || {};
         var prefix = def.category === "config" ? "node-config-input-" : "node-input-";
         $("script[data-template-name='" + type + "']").each(function () {
+            if ($(this).attr("data-built")) { return; } // built already (Node-RED loaded this node set again)
             var template = $("<div>").html($(this).html());
-            var rows = template.find("[data-row]");
-            if (!rows.length) { return; } // built already (Node-RED loaded this node set again)
             editorRows[type] = [];
             // A row naming several fields stands for one row each, alike but for the field.
-            rows.each(function () {
+            template.find("[data-row]").each(function () {
                 var row = $(this);
                 var fields = row.attr("data-row").split(/\s+/);
                 fields.slice(1).reverse().forEach(function (field) { row.after(row.clone().attr("data-row", field)); });
                 row.attr("data-row", fields[0]);
             });
-            rows = template.find("[data-row]");
+            standardRows(type, spec, template);
+            var rows = template.find("[data-row]");
             rows.each(function () {
                 var row = $(this);
                 var field = row.attr("data-row");
@@ -255,8 +257,45 @@
                 }
                 row.removeAttr("data-icon data-width data-unit data-labels data-editor data-also data-list");
             });
-            $(this).text(template.html());
+            $(this).text(template.html()).attr("data-built", "true");
         });
+    }
+
+    /** A dialog row of one field, as a template writes it. */
+    function standardRow(field, attrs) {
+        return $('<div class="form-row">').attr($.extend({ "data-row": field }, attrs));
+    }
+
+    /**
+     * The rows every action dialog has, added where its template does not write them itself:
+     * - unless the template has a `server` row, it starts with server, then operation and project
+     *   where the type declares them, then the item name of a resourceNode (its icon, shown
+     *   unless the operation is list);
+     * - unless it has an `outputProperty` row, outputProperty and name follow its last row (before
+     *   the tips that end it), and the catalogue's `label.tip`, where it has one and no element
+     *   of the template shows it, ends the dialog.
+     * A template written in full (every row, the older pattern) gets nothing added.
+     */
+    function standardRows(type, spec, template) {
+        var has = function (field) { return template.find("[data-row='" + field + "']").length > 0; };
+        if (spec.server && !has("server")) {
+            var head = ["server", "operation", "project"].filter(function (f) { return spec[f]; }).map(function (f) { return standardRow(f); });
+            var item = items[type];
+            if (item && spec[item.field] && !has(item.field)) {
+                head.push(standardRow(item.field, { "data-icon": item.icon, "data-when": "operation!=list" }));
+            }
+            template.prepend(head);
+        }
+        if (spec.outputProperty && !has("outputProperty")) {
+            var tail = ["outputProperty", "name"].filter(function (f) { return spec[f] && !has(f); }).map(function (f) { return standardRow(f); });
+            var endingTips = template.children().last();
+            while (endingTips.length && endingTips.is(".form-tips") && endingTips.prev().is(".form-tips")) { endingTips = endingTips.prev(); }
+            if (endingTips.is(".form-tips")) { endingTips.before(tail); } else { template.append(tail); }
+            var tipKey = type + ".label.tip";
+            if (catalogue(type)("label.tip") !== tipKey && !template.find("[data-i18n$='" + tipKey + "']").length) {
+                template.append($('<div class="form-tips">').attr("data-i18n", "[html]" + tipKey));
+            }
+        }
     }
 
     /** The label style of a node with a name of its own, as Node-RED's core nodes show it. */
@@ -450,26 +489,47 @@
         return definition;
     }
 
+    /** The item a resourceNode names (its field and that row's icon), for buildForm. */
+    var items = {};
+
     /**
-     * The definition of a node with an operation, a project and an item name (chatbot, skill,
-     * agent, job, knowledge base): an action node whose project and item name suggest what the
-     * server has. `spec`: resource ("chatbot"), collection ("chatbots", what the picker lists),
-     * plural (the canvas's words, when not the collection), prepare(picker, project) (the node's
-     * own inputs), outputLabel (as for actionNode).
+     * The definition of a node with an operation and an item it names (chatbot, skill, agent, job,
+     * knowledge base, database, file, model): an action node whose item name, and project where
+     * it has one, suggest what the server has, and whose dialog buildForm starts with the rows
+     * such a node has (see standardRows). Every part of `spec` is optional:
+     *   itemIcon       the icon of the item name's row (default "pencil");
+     *   item           the item name's field (default: the one declared `item` in
+     *                  src/schema/nodes.ts, else "itemName");
+     *   resource       the canvas's noun (default: the type without "mindsdb-", with spaces:
+     *                  "knowledge base");
+     *   collection     what the picker lists (default: the noun's plural, "_" for spaces:
+     *                  "knowledge_bases");
+     *   plural         the canvas's plural (default: the collection when given, else the noun's
+     *                  plural: "knowledge bases");
+     *   prepare(picker, project)  the node's own inputs (project() is the literal project, or "");
+     *   outputLabel    as for actionNode.
      */
     function resourceNode(type, spec) {
-        return actionNode(type, {
-            noun: spec.resource,
-            plural: spec.plural || spec.collection,
-            nameField: "itemName",
+        spec = spec || {};
+        var resource = spec.resource || type.replace(/^mindsdb-/, "").replace(/-/g, " ");
+        var collection = spec.collection || resource.replace(/ /g, "_") + "s";
+        var fields = declaration(type).defaults;
+        var field = spec.item || Object.keys(fields).filter(function (f) { return fields[f].item; })[0] || "itemName";
+        var definition = actionNode(type, {
+            noun: resource,
+            plural: spec.plural || spec.collection || resource + "s",
+            nameField: field,
             outputLabel: spec.outputLabel,
             prepare: function (picker) {
-                var project = function () { return literalValue("node-input-project"); };
-                picker.nameInput("node-input-project", function () { return picker.list("projects"); });
-                picker.nameInput("node-input-itemName", function () { return picker.list(spec.collection, project()); });
+                var hasProject = Boolean(declared[type].project);
+                var project = function () { return hasProject ? literalValue("node-input-project") : ""; };
+                if (hasProject) { picker.nameInput("node-input-project", function () { return picker.list("projects"); }); }
+                picker.nameInput("node-input-" + field, function () { return hasProject ? picker.list(collection, project()) : picker.list(collection); });
                 if (spec.prepare) { spec.prepare(picker, project); }
             }
         });
+        items[type] = { field: field, icon: spec.itemIcon || "pencil" };
+        return definition;
     }
 
     /**
@@ -640,7 +700,7 @@
     }
 
     global.MindsDBEditor = {
-        // a node's registerType: `...actionNode(type, {…})` or `...resourceNode(type, {…})`,
+        // a node's registerType: `...resourceNode(type, {itemIcon})` or `...actionNode(type, {…})`,
         // then buildForm(type); a config node takes defaults and credentials itself
         actionNode: actionNode,
         resourceNode: resourceNode,

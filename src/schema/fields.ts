@@ -64,6 +64,8 @@ export interface EditorEntry {
   check?: Check;
   /** The catalogue key under `errors.` when it is not the property's name. */
   error?: string;
+  /** The name of what the node's operation acts on (its canvas label and name picker in the dialog). */
+  item?: true;
 }
 
 /** A value read from a saved config; `problem` says why a value that was there was not used. */
@@ -232,14 +234,15 @@ export function oneOf<const V extends string>(values: readonly V[], value: NoInf
 /**
  * A TypedInput: the value in `<name>`, its type in `<name>Type`. `jsonObject`: a json-typed value
  * must be blank or a JSON object; `noExtension`: a string value must not end in an extension
- * (both dialog checks; the runtime evaluates the value per message, as Node-RED does).
+ * (both dialog checks; the runtime evaluates the value per message, as Node-RED does); `item`:
+ * it names what the node's operation acts on (the dialog's resourceNode labels and suggests it).
  */
-export function typed(value: string, type: TypedInputType, options: { jsonObject?: boolean; noExtension?: boolean; error?: string } = {}): Field<Typed> {
-  const { error, ...checks } = options;
+export function typed(value: string, type: TypedInputType, options: { jsonObject?: boolean; noExtension?: boolean; error?: string; item?: true } = {}): Field<Typed> {
+  const { error, item, ...checks } = options;
   return {
     default: { value, type },
     editor: (name) => [
-      [name, { value, check: { typedInput: `${name}Type`, ...checks }, ...(error ? { error } : {}) }],
+      [name, { value, check: { typedInput: `${name}Type`, ...checks }, ...(error ? { error } : {}), ...(item ? { item } : {}) }],
       [`${name}Type`, { value: type }],
     ],
     read: (saved, name) => {

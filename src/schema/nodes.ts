@@ -14,11 +14,17 @@
  * 2. in its node file: `const config = startNode(RED, this, ITS_NODE, saved)` (typed by
  *    `ConfigOf<typeof ITS_NODE>`) and `registerNodeType(RED, ITS_NODE, ctor)`, which takes the
  *    type's name and credentials from here;
- * 3. in nodes/<type>.html: the literal registerType (category, color, icon, inputs, outputs) with
- *    `...MindsDBEditor.actionNode("<type>", {…})` (`resourceNode` for a node with an operation, a
- *    project and an item name), then `MindsDBEditor.buildForm("<type>")`, and a template of rows
- *    `<div class="form-row" data-row="<field>"></div>` (buildForm in resources/mindsdb-editor.js
- *    says what a row may add); its catalogue has `label.<field>` for each row;
+ * 3. in nodes/<type>.html (copy nodes/mindsdb-job.html): the literal registerType (category,
+ *    color, icon, inputs, outputs: the Flow Library indexes the node from it) spreading in
+ *    `...MindsDBEditor.resourceNode("<type>", { itemIcon: "<fa icon>" })` for a node whose
+ *    operation acts on a named item (the field declared with `item()`; its noun, plural and the
+ *    list its picker suggests from follow the type's name: "knowledge base", "knowledge_bases";
+ *    `collection: "…"` when the dialog's list route names it otherwise),
+ *    else `...MindsDBEditor.actionNode("<type>", {…})`; then `MindsDBEditor.buildForm("<type>")`
+ *    and a template of only the node's own rows, `<div class="form-row" data-row="<field>"></div>`.
+ *    buildForm adds the rows every action dialog has: server, operation, project and the item
+ *    first; outputProperty, name and the catalogue's `label.tip` last (resources/mindsdb-editor.js
+ *    says what a row may add). Its catalogue has `label.<field>` for each row;
  * 4. `npm run build`: the node-schema test then checks the new type like the others.
  * When a field changes meaning later: raise the declaration's version and add a step in
  * src/runtime/migrations.ts.
@@ -36,6 +42,8 @@ export const DEFAULT_PROJECT = 'mindsdb';
 const project = () => typed(DEFAULT_PROJECT, 'str');
 /** A name the node may leave blank for msg.<name> to fill. */
 const name = () => typed('', 'str');
+/** The name of what the node's operation acts on (the dialog labels the node with it and suggests names for it), blank for msg to fill. */
+const item = () => typed('', 'str', { item: true });
 
 // MindsDB's scheduler and dates as the job dialog checks them (the client checks them again when it sends).
 const SCHEDULE = '^every\\s+(\\d+\\s+)?(minute|minutes|min|hour|hours|day|days|week|weeks|month|months)$';
@@ -95,7 +103,7 @@ export const PREDICT_NODE = defineNode('mindsdb-predict', 1, {
 export const DATABASE_NODE = defineNode('mindsdb-database', 1, {
   ...head(),
   operation: oneOf(['create', 'list', 'get', 'update', 'delete', 'msg'], 'create'),
-  dbName: name(),
+  dbName: item(),
   engine: text(),
   host: text(),
   port: optionalNumber('', { integer: true, min: 1, max: 65535 }),
@@ -115,7 +123,7 @@ export const CHATBOT_NODE = defineNode('mindsdb-chatbot', 1, {
   ...head(),
   operation: oneOf([...CRUD, 'msg'], 'list'),
   project: project(),
-  itemName: name(),
+  itemName: item(),
   outputProperty: msgProperty(),
 });
 
@@ -123,7 +131,7 @@ export const SKILL_NODE = defineNode('mindsdb-skill', 1, {
   ...head(),
   operation: oneOf([...CRUD, 'msg'], 'list'),
   project: project(),
-  itemName: name(),
+  itemName: item(),
   /** list: keep only the skills this agent uses (msg.agent fills a blank). */
   agent: text(),
   outputProperty: msgProperty(),
@@ -133,7 +141,7 @@ export const AGENT_NODE = defineNode('mindsdb-agent', 1, {
   ...head(),
   operation: oneOf([...CRUD, 'completions', 'msg'], 'list'),
   project: project(),
-  itemName: name(),
+  itemName: item(),
   /** completions: one message with the answer, or a message sequence of the streamed chunks. */
   streamMode: oneOf(['final', 'chunks'], 'final', { optional: true }),
   outputProperty: msgProperty(),
@@ -143,7 +151,7 @@ export const FILE_NODE = defineNode('mindsdb-file', 1, {
   ...head(),
   operation: oneOf(['upload', 'list', 'delete', 'msg'], 'upload'),
   // MindsDB refuses a name with an extension: the file becomes the table files.<name>.
-  fileName: typed('', 'str', { noExtension: true, error: 'extension' }),
+  fileName: typed('', 'str', { noExtension: true, error: 'extension', item: true }),
   format: oneOf(['csv', 'json'], 'csv', { optional: true }),
   replace: flag(false),
   maxSizeMB: count(100),
@@ -154,7 +162,7 @@ export const JOB_NODE = defineNode('mindsdb-job', 1, {
   ...head(),
   operation: oneOf(['create', 'list', 'get', 'history', 'delete', 'msg'], 'list'),
   project: project(),
-  itemName: name(),
+  itemName: item(),
   query: text(),
   schedule: text('', { check: { pattern: SCHEDULE } }),
   startAt: text('', { check: { pattern: DATE }, error: 'date' }),
@@ -167,7 +175,7 @@ export const MODEL_NODE = defineNode('mindsdb-model', 1, {
   ...head(),
   operation: oneOf(['train', 'get', 'describe', 'retrain', 'finetune', 'list', 'versions', 'activate', 'delete', 'msg'], 'train'),
   project: project(),
-  model: name(),
+  model: item(),
   modelVersion: optionalNumber('', { integer: true, min: 1 }),
   statement: text(),
   database: text(),
@@ -184,7 +192,7 @@ export const KNOWLEDGE_BASE_NODE = defineNode('mindsdb-knowledge-base', 1, {
   ...head(),
   operation: oneOf(['create', 'insert', 'search', 'list', 'get', 'delete', 'msg'], 'list'),
   project: project(),
-  itemName: name(),
+  itemName: item(),
   provider: text('openai'),
   embeddingModel: text('text-embedding-3-small'),
   baseUrl: text(),

@@ -45,7 +45,7 @@ const NODES = [
   {
     type: 'mindsdb-chatbot', id: 'chatbot1',
     config: { operation: 'list', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str' },
-    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-outputProperty', '#node-input-name'],
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-itemName', '#node-input-outputProperty', '#node-input-name'],
     typedInputs: 3,
     change: { select: ['#node-input-operation', 'get'] },
     expect: { operation: 'get' },
@@ -53,7 +53,7 @@ const NODES = [
   {
     type: 'mindsdb-skill', id: 'skill1',
     config: { operation: 'list', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', agent: '' },
-    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-agent', '#node-input-outputProperty', '#node-input-name'],
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-itemName', '#node-input-agent', '#node-input-outputProperty', '#node-input-name'],
     typedInputs: 3,
     change: { fill: ['#node-input-agent', 'support_agent'] },
     expect: { agent: 'support_agent' },
@@ -213,6 +213,13 @@ describe('the editor in Chromium', function () {
       for (const sel of n.fields) {
         assert.equal(await page.locator(`#dialog-form ${sel}`).count(), 1, `${n.type} dialog has ${sel}`);
       }
+      // In the order listed, and with the node's tip: buildForm adds the rows every dialog shares
+      // (server, operation, project, item first; output, name, tip last) around the template's own.
+      const inOrder = await page.evaluate((sels) => sels.map((sel) => $(`#dialog-form ${sel}`)[0])
+        .every((el, i, all) => i === 0 || Boolean(all[i - 1].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)), n.fields);
+      assert.ok(inOrder, `${n.type}: rows in the order ${n.fields.join(', ')}`);
+      const tip = await page.evaluate((type) => RED.nodes.getType(type)._(`${type}.label.tip`) !== `${type}.label.tip`, n.type);
+      assert.equal(await page.locator(`#dialog-form .form-tips[data-i18n$="${n.type}.label.tip"]`).count(), tip ? 1 : 0, `${n.type}: its tip`);
       const typed = await page.locator('#dialog-form .red-ui-typedInput-container').count();
       assert.ok(typed >= n.typedInputs, `${n.type}: ${typed} TypedInputs rendered, want at least ${n.typedInputs}`);
       assert.deepEqual(await untranslatedLabels(page, '#dialog-form'), [], `${n.type}: every label translated`);
