@@ -38,6 +38,7 @@ const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
   ['files', async (c) => names(await c.request('GET', '/files/'))],
   ['jobs', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/jobs`))],
   ['knowledge_bases', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/knowledge_bases`))],
+  ['views', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/views`))],
 ]);
 
 /** The slice of Express that these routes use. */

@@ -21,3 +21,7 @@ export { KnowledgeBasesApi, knowledgeInsert } from './knowledge-bases';
 export type { KnowledgeInsert, SearchRequest, SearchAnswer } from './knowledge-bases';
 export { storedNames, storedName, withStoredName, withStoredNames, isNoSuchName, hasCapitals } from './names';
 export type { NamedResource, NameScope, StoredNameOptions } from './names';
+export { ProjectsApi } from './projects';
+export type { ProjectRecord, ProjectChange } from './projects';
+export { ViewsApi, viewSelect } from './views';
+export type { ViewRecord } from './views';
