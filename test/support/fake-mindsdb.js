@@ -552,6 +552,8 @@ function createFakeMindsDB(options = {}) {
       return true;
     };
     const out = (v) => ({ id: v.id, name: v.name, query: v.query });
+    // The view store looks the project up lower-cased: a project with capitals can hold no views.
+    const capitals = () => { if (project === project.toLowerCase()) return false; send(res, 500, { title: 'EntityNotExistsError', detail: `Can not find project: ${project}`, message: `Can not find project: ${project}` }); return true; };
     if (rest.length === 0) {
       if (method === 'GET') { send(res, 200, [...state.views.values()].filter((v) => v.project === project).map(out)); return; }
       if (method !== 'POST') { html405(res); return; }
@@ -560,6 +562,7 @@ function createFakeMindsDB(options = {}) {
       if (!view.name) { problem(res, 400, 'Missing field', 'Missing "name" field for view'); return; }
       if (!view.query) { problem(res, 400, 'Missing field', 'Missing "query" field for view'); return; }
       if (findView(project, view.name)) { problem(res, 409, 'Name conflict', `View with name ${view.name} already exists.`); return; }
+      if (capitals()) return;
       if (await parseFails(view.query)) return;
       const rec = { id: state.nextId++, name: view.name, query: view.query, project };
       state.views.set(`${project}/${view.name}`, rec);
@@ -579,6 +582,7 @@ function createFakeMindsDB(options = {}) {
       const view = body && body.view;
       if (!view) { problem(res, 400, 'Missing parameter', 'Must provide "view" parameter in PUT body'); return; }
       if (view.query !== undefined && await parseFails(view.query)) return;
+      if (capitals()) return;
       if (!rec) {
         const created = { id: state.nextId++, name: rest[0], query: view.query, project };
         state.views.set(`${project}/${rest[0]}`, created);

@@ -1,7 +1,7 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { ident, inputError, isPlainObject, MindsDBError } from '../shared';
 import { ResourcesApi } from './records';
-import { withStoredName } from './names';
+import { hasCapitals, withStoredName } from './names';
 
 /** A view as MindsDB answers it (25.14.1 and 26.1.0). */
 export interface ViewRecord {
@@ -35,7 +35,7 @@ export class ViewsApi {
   create(project: string, name: string, query: string, opts?: RequestOptions): Promise<unknown> {
     const q = checkQuery(query);
     return this.explained(this.resources.run('view', 'create', { project, name, payload: { query: q } }, opts), opts, (err) =>
-      err.status === 409 ? `view "${name}" already exists in project "${project}": update it, or delete it first` : undefined);
+      err.status === 409 ? `view "${name}" already exists in project "${project}": update it, or delete it first` : capitalsInProject(err, project));
   }
 
   async update(project: string, name: string, query: string, options?: RequestOptions): Promise<unknown> {
@@ -43,7 +43,7 @@ export class ViewsApi {
     const opts = this.client.withDeadline(options);
     const found = await this.explained(this.resources.run('view', 'get', { project, name }, opts), opts);
     const stored = isPlainObject(found) && typeof found.name === 'string' ? found.name : name;
-    return this.explained(this.resources.run('view', 'update', { project, name: stored, payload: { query: q } }, opts), opts);
+    return this.explained(this.resources.run('view', 'update', { project, name: stored, payload: { query: q } }, opts), opts, (err) => capitalsInProject(err, project));
   }
 
   delete(project: string, name: string, opts?: RequestOptions): Promise<unknown> {
@@ -78,6 +78,16 @@ export class ViewsApi {
       throw err;
     }
   }
+}
+
+/**
+ * MindsDB (25.14.1 and 26.1.0) cannot store a view in a project whose name has capitals: its view
+ * store looks the project up lower-cased and answers 500 "Can not find project: X" (REST and SQL
+ * alike), although the project exists and lists its (no) views.
+ */
+function capitalsInProject(err: MindsDBError, project: string): string | undefined {
+  if (err.status !== 500 || !hasCapitals(project) || !/can ?not find project/i.test(err.serverMessage ?? '')) return undefined;
+  return `MindsDB cannot store a view in project "${project}": it looks a view's project up lower-cased, so a project whose name has capitals can hold no views; use a project with a lower-case name`;
 }
 
 /** SELECT * FROM `project`.`view`, both quoted for MindsDB's lexer. */
