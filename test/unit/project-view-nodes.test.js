@@ -7,6 +7,7 @@
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { helper, node, catchNode, flowWith, nextMessage, collect } = require('../support/nr');
+const { holdsFor } = require('../support/wait');
 
 const nodes = [node('mindsdb-server'), node('mindsdb-project'), node('mindsdb-view'), catchNode];
 const PROJECT = { type: 'mindsdb-project', operation: 'msg', itemName: '', itemNameType: 'str' };
@@ -169,8 +170,7 @@ describe('mindsdb-project and mindsdb-view nodes', function () {
       assert.equal(p0.parts.index, 0);
       // no tick yet: the second part must not come; ask for it and it does
       const second = nextMessage('out');
-      await new Promise((r) => setImmediate(r));
-      assert.equal(seen.length, 1);
+      await holdsFor(() => seen.length === 1, { forMs: 100, what: 'no second part before a tick' });
       n1.receive({ tick: true, parts: p0.parts });
       assert.equal((await second).parts.index, 1);
       const third = nextMessage('out');
@@ -221,5 +221,41 @@ describe('mindsdb-project and mindsdb-view nodes', function () {
       assert.match(m.error.message, /MindsDB 25\.1\.0 has no REST route for this view operation/);
       assert.equal(m.mindsdbError.kind, 'unsupported');
     });
+  });
+});
+
+describe('examples/projects.json and examples/views.json against the fake MindsDB', function () {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const { coreNode } = require('../support/nr');
+  let fake;
+  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
+  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+
+  /** The example as shipped, its server pointed at the fake, its debug nodes turned into test helpers, its injects left out (the test sends instead). */
+  async function loadExample(file) {
+    const flow = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8'))
+      .filter((n) => n.type !== 'inject' && n.type !== 'comment')
+      .map((n) => (n.type === 'mindsdb-server' ? { ...n, url: fake.url } : n.type === 'debug' ? { id: n.id, z: n.z, type: 'helper' } : n));
+    await helper.load([...nodes, coreNode('sequence/17-split.js')], flow);
+  }
+  const through = async (id, out, msg = {}) => { const got = nextMessage(out); helper.getNode(id).receive(msg); return got; };
+
+  it('projects: create, list, get, delete', async () => {
+    await loadExample('projects.json');
+    assert.equal((await through('project-create', 'project-debug-create')).payload.name, 'demo_project');
+    assert.ok((await through('project-list', 'project-debug-list')).payload.some((p) => p.name === 'demo_project'));
+    assert.equal((await through('project-get', 'project-debug-get')).payload.name, 'demo_project');
+    assert.equal((await through('project-delete', 'project-debug-delete')).payload.deleted, true);
+  });
+
+  it('views: create, query whole and in parts (joined), update, list, delete', async () => {
+    await loadExample('views.json');
+    assert.equal((await through('view-create', 'view-debug-create')).payload.name, 'demo_warm_readings');
+    assert.equal((await through('view-query', 'view-debug-query')).payload.length, 5);
+    assert.deepEqual((await through('view-query-parts', 'view-debug-query-parts')).payload.map((r) => r.n), [1, 2, 3, 4, 5]);
+    assert.match((await through('view-update', 'view-debug-update')).payload.query, /temperature > 25/);
+    assert.deepEqual((await through('view-list', 'view-debug-list')).payload.map((v) => v.name), ['demo_warm_readings']);
+    assert.equal((await through('view-delete', 'view-debug-delete')).payload.deleted, true);
   });
 });
