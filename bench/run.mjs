@@ -23,6 +23,7 @@ const QUICK = flag('--quick');
 const ROUNDS = value('--rounds', QUICK ? 2 : 5);
 const SQL = { messages: QUICK ? 2000 : 10000, warmup: 1000, concurrency: 32, connections: 8 };
 const PREDICT = { messages: 1000, connections: 8 };
+const INSERT = { messages: QUICK ? 2000 : 10000, warmup: 1000, connections: 8 };
 const MEMORY = { messages: 100000, concurrency: 32, connections: 8 };
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
@@ -42,14 +43,14 @@ function startServer(env = {}) {
 }
 
 /** Runs `cases` for ROUNDS rounds, rotating their order, and keeps every round's figures. */
-function rounds(cases, options, log) {
+function rounds(cases, options, log, count = ROUNDS) {
   const all = Object.fromEntries(cases.map((c) => [c, []]));
-  for (let r = 0; r < ROUNDS; r++) {
+  for (let r = 0; r < count; r++) {
     const order = cases.map((_, i) => cases[(i + r) % cases.length]);
     for (const c of order) {
       const res = worker(c, options);
       all[c].push(res);
-      log(`  round ${r + 1}/${ROUNDS} ${c.padEnd(12)} ${res.perSecond.toFixed(0).padStart(7)}/s  p50 ${res.p50ms.toFixed(1)} ms  CPU ${res.cpuUsPerMsg.toFixed(0)} µs/msg`);
+      log(`  round ${r + 1}/${count} ${c.padEnd(12)} ${res.perSecond.toFixed(0).padStart(7)}/s  p50 ${res.p50ms.toFixed(1)} ms  CPU ${res.cpuUsPerMsg.toFixed(0)} µs/msg`);
     }
   }
   return all;
@@ -98,13 +99,16 @@ const log = (l) => console.log(l);
 const server = await startServer();
 // A stand-in that says it is MindsDB 26.1, so the sql node asks it for jsonlines.
 const server26 = await startServer({ BENCH_VERSION: '26.1.0' });
-const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, settings: { sql: SQL, predict: PREDICT, memory: MEMORY } };
+const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, settings: { sql: SQL, predict: PREDICT, insert: INSERT, memory: MEMORY } };
 try {
   log(`MindsDB stand-in at ${server.origin}; ${ROUNDS} rounds`);
   log('SQL: raw undici (a), our sql node (b), core http request + function (c), bare undici node (d)');
   results.sql = summarise(rounds(['undici', 'sql', 'http', 'bare'], { ...SQL, origin: server.origin }, log));
   log('predict: micro-batching on vs off, 1,000 single-row messages');
   results.predict = summarise(rounds(['predict-on', 'predict-off'], { ...PREDICT, origin: server.origin, model: 'sensor_energy' }, log));
+  log(`insert: ${INSERT.messages.toLocaleString('en')} single-row messages into a table, micro-batching on vs off (at most 3 rounds)`);
+  const inserts = summarise(rounds(['insert-on', 'insert-off'], { ...INSERT, origin: server.origin }, log, Math.min(ROUNDS, 3)));
+  results.insert = { batched_vs_single: inserts['insert-on'].perSecond / inserts['insert-off'].perSecond, ...inserts };
   log('memory: 100,000 messages into the sql node while the server answers in 50 ms, and into a function node that throws (the floor)');
   // Peak RSS during a burst swings with the garbage collector's timing (the same case measured
   // +51 and +86 MB here), so each side runs up to 3 times, alternating, and the medians are compared.
@@ -168,6 +172,7 @@ results.ratios = {
   // The same comparison in CPU time per message (bare / sql): steadier than msg/s on a busy machine.
   sql_vs_bare_node_cpu: s.bare.cpuUsPerMsg / s.sql.cpuUsPerMsg,
   predict_batched_vs_single: results.predict['predict-on'].perSecond / results.predict['predict-off'].perSecond,
+  insert_batched_vs_single: results.insert.batched_vs_single,
   ...(results.real ? { real_predict_batched_vs_single: results.real.ratio } : {}),
 };
 results.memory_growth_mb = results.memory.growthMB;
@@ -191,6 +196,8 @@ const table = [
   row('d. bare undici node', s.bare),
   row('e. predict, micro-batching on', results.predict['predict-on'], 'rows/s'),
   row('e. predict, micro-batching off', results.predict['predict-off'], 'rows/s'),
+  row('f. table insert, micro-batching on', results.insert['insert-on']),
+  row('f. table insert, micro-batching off', results.insert['insert-off']),
   ...(results.real ? [row('real MindsDB predict, batching on', results.real['predict-on'], 'rows/s'), row('real MindsDB predict, batching off', results.real['predict-off'], 'rows/s')] : []),
   '',
   '| ratio | value | target |',
@@ -200,6 +207,7 @@ const table = [
   `| b/d sql vs bare node | ${r.sql_vs_bare_node.toFixed(2)} | ≥ 0.9: ${target(r.sql_vs_bare_node >= 0.9)} |`,
   `| b/d in CPU time per message (bare ÷ sql: ${s.bare.cpuUsPerMsg.toFixed(0)} ÷ ${s.sql.cpuUsPerMsg.toFixed(0)} µs) | ${r.sql_vs_bare_node_cpu.toFixed(2)} | ≥ 0.9: ${target(r.sql_vs_bare_node_cpu >= 0.9)} |`,
   `| e on/off predict batched vs single | ${r.predict_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.predict_batched_vs_single >= 20)} |`,
+  `| insert.batched_vs_single: f on/off, ${INSERT.messages.toLocaleString('en')} single-row messages into a table | ${r.insert_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.insert_batched_vs_single >= 20)} |`,
   ...(results.real ? [`| real MindsDB predict batched vs single | ${r.real_predict_batched_vs_single.toFixed(1)} | |`] : []),
   `| memory growth, 100k msgs, slow server | ${results.memory_growth_mb.toFixed(0)} MB (${results.memory.answered} answered, ${results.memory.errors} refused: queue full) | < 64 MB: ${target(results.memory_growth_mb < 64)} |`,
   `| overload.vs_floor: that growth over a function node throwing 100k errors (${o.floor_growth_mb.toFixed(0)} MB) | ${o.vs_floor.toFixed(2)} | ≤ 1.25: ${target(o.vs_floor <= 1.25)} |`,

@@ -10,12 +10,18 @@
 //                                  them: as jsonlines (1,000 rows a line) when asked for
 //                                  `response_format: "jsonlines"` and BENCH_VERSION is 26.1 or
 //                                  later, else one JSON body in MindsDB's key order (rows first)
+//   POST /api/sql/query "INSERT …"  {"type": "ok", "affected_rows": <rows>} after INSERT_MS: a real
+//                                  MindsDB 25.14.1 took about 50 ms for one single-row INSERT into
+//                                  PostgreSQL alone, and stored 31 a second with 8 in flight (about
+//                                  250 ms each, test/e2e/table.e2e.js); the stand-in charges 20 ms,
+//                                  as for predict, so batching is not flattered
 //   GET  /api/status               a version (BENCH_VERSION, default 25.14.1), for the client's checks
 // Prints the port it listens on as the first line of stdout.
 import http from 'node:http';
 
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS || 50);
 const PREDICT_MS = Number(process.env.BENCH_PREDICT_MS || 20);
+const INSERT_MS = Number(process.env.BENCH_INSERT_MS || 20);
 const table = (n) => JSON.stringify({
   type: 'table',
   column_names: ['sensor_id', 'temperature', 'humidity', 'status'],
@@ -65,6 +71,10 @@ const server = http.createServer((req, res) => {
     if (req.method === 'POST' && url.endsWith('/sql/query')) {
       const body = JSON.parse(Buffer.concat(chunks).toString() || '{}');
       const query = String(body.query || '');
+      if (query.startsWith('INSERT')) {
+        const rows = query.split('), (').length;
+        return void setTimeout(() => send(res, 200, JSON.stringify({ type: 'ok', affected_rows: rows, context: { db: 'mindsdb' } })), INSERT_MS);
+      }
       if (query.includes('million')) return million(res, JSONLINES && body.response_format === 'jsonlines');
       if (query.includes('big')) return send(res, 200, BIG);
       if (query.includes('slow')) return void setTimeout(() => send(res, 200, SMALL), SLOW_MS);

@@ -1,6 +1,6 @@
 // One benchmark case in a fresh process (so its peak RSS is its own), printing one JSON line.
 //   node bench/worker.mjs <case> '<json options>'
-// Cases: undici, sql, http, bare (the SQL workload), predict-on, predict-off, memory,
+// Cases: undici, sql, http, bare (the SQL workload), predict-on, predict-off, insert-on, insert-off, memory,
 // large-split, large-one, stream, stream-whole. Options: origin, messages, concurrency, connections, warmup.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -29,6 +29,8 @@ const FLOWS = {
     { id: 'in', z: 't', type: 'http request', method: 'POST', ret: 'obj', paytoqs: 'ignore', url: `${opt.origin}/api/sql/query`, tls: '', persist: true, proxy: '', insecureHTTPParser: false, authType: '', senderr: true, headers: [{ keyType: 'Content-Type', keyValue: '', valueType: 'application/json', valueValue: '' }], wires: [['map']] },
     { id: 'map', z: 't', type: 'function', func: 'const c = msg.payload.column_names;\nmsg.payload = msg.payload.data.map((r) => Object.fromEntries(c.map((k, i) => [k, r[i]])));\nreturn msg;', outputs: 1, wires: [['sink']] }],
   predict: (batch) => [tab, server(), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-predict', server: 'srv', project: 'mindsdb', projectType: 'str', model: opt.model || 'sensor_energy', modelType: 'str', params: '', paramsType: 'json', batch, batchSize: 100, batchWindow: 20, outputProperty: 'payload', version: 1, wires: [['sink']] }],
+  // single-row readings into a table, one INSERT per batch or per message; the queue holds a whole burst
+  table: (batch) => [tab, server({ maxQueue: 20000 }), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-table', server: 'srv', operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch, batchSize: 100, batchWindow: 20, outputProperty: 'payload', version: 1, wires: [['sink']] }],
   // 1,000,000 rows: streamed in 1,000-row parts with msg.tick flow control, or read whole into one
   // message. The tick comes back from the end of the chain (sql → sink → change → sql), as in the
   // SQL → CSV → file example: a second wire on the sql node's output would make Node-RED deep-clone
@@ -264,6 +266,8 @@ const CASES = {
   // 1,000 messages of warm-up first, as the SQL cases get: a colder runtime measures the JIT.
   'predict-on': () => inRuntime(FLOWS.predict(true), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.predictWarmup ?? 1000 }),
   'predict-off': () => inRuntime(FLOWS.predict(false), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.predictWarmup ?? 1000 }),
+  'insert-on': () => inRuntime(FLOWS.table(true), (i) => ({ payload: { sensor_id: i, temperature: 21.5, note: "it's ok" } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.warmup }),
+  'insert-off': () => inRuntime(FLOWS.table(false), (i) => ({ payload: { sensor_id: i, temperature: 21.5, note: "it's ok" } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.warmup }),
   memory: () => memory(false),
   'memory-floor': () => memory(true),
   'large-split': () => inRuntime(FLOWS.large(true), () => ({ query: 'SELECT big' }), { total: 1, concurrency: 1, warmup: 0, outcomesPerMsg: 200 }),

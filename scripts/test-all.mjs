@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: every suite, in order, on a fresh clone too (installs dependencies first).
 //   unit      against an in-process fake MindsDB, on Node-RED 4.1 and 3.1 (this Node), and on
-//             Node-RED 5.0 under Node 22 (the 3.1 and 5.0 legs fuzz 2,000 messages per node, not 10,000)
-//   runtime   the packed tarball installed into a real Node-RED 5.0 on Node 22, a flow through it
+//             Node-RED 5.0 under Node 22 and under Node 24 (the 3.1 and 5.0 legs fuzz 2,000
+//             messages per node, not 10,000)
+//   runtime   the packed tarball installed into a real Node-RED 5.0 on Node 22 and on Node 24, a
+//             flow through it
 //   scale     examples/iot-scale-out.json on two Node-RED runtimes sharing an MQTT stream; and a
 //             Node-RED killed (SIGKILL) mid-stream and mid-batch, then started again
 //   e2e       against a real MindsDB 25.14.1 and then 26.1.0 (each started, seeded and stopped by
@@ -13,7 +15,7 @@
 //             (Chromium installed with apt when missing and we are root)
 //   dashboards the example dashboards in Chromium against a real MindsDB 25.14.1 (at MINDSDB_URL,
 //             started and seeded when it does not answer), on Node-RED 4.1 and on 5.0 under Node 22
-// Node 22 comes from the npm registry on first use (scripts/node22.mjs), MindsDB's SQL parser from
+// Node 22 and 24 come from the npm registry on first use (scripts/node-version.mjs), MindsDB's SQL parser from
 // PyPI (.cache/sql-parser-venv-<version>, test/support/mindsdb-sql-parser.js). Every suite runs even
 // when an earlier one failed; the exit code says whether all passed.
 //
@@ -29,7 +31,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium, ensureDeps } from './ensure-deps.mjs';
-import { node22 } from './node22.mjs';
+import { nodeBinary } from './node-version.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
@@ -42,10 +44,15 @@ try {
   const sqlParser = createRequire(import.meta.url)('../test/support/mindsdb-sql-parser.js');
   for (const version of sqlParser.versions()) sqlParser.ensureVenv(version, (line) => console.error(line));
 } catch (err) { console.error(`[setup] ${err.message}`); }
-// Without Node 22 the Node-RED 5 legs fail with the reason; the other suites still run.
-let node22Path = null;
-let node22Error = '';
-try { node22Path = node22(); } catch (err) { node22Error = err.message; console.error(`[setup] ${err.message}`); }
+// Without Node 22 or 24 the legs that need it fail with the reason; the other suites still run.
+const nodeErrors = new Map();
+const nodeOf = (major) => {
+  try { return nodeBinary(major); } catch (err) { nodeErrors.set(major, err.message); console.error(`[setup] ${err.message}`); return null; }
+};
+const node22Path = nodeOf(22);
+const node24Path = nodeOf(24);
+/** Why a leg has no Node binary: the error of the Node its name says it runs on. */
+const notRun = (name) => nodeErrors.get(Number((/Node (\d+)/.exec(name) ?? [])[1])) ?? [...nodeErrors.values()].join('; ');
 const here = `Node ${process.versions.node.split('.')[0]}`;
 const e2e = [process.execPath, 'scripts/with-mindsdb.mjs', '--seed', '--auth', process.execPath, mocha, '--config', 'test/e2e/.mocharc.json'];
 const base = new URL(process.env.MINDSDB_URL || 'http://127.0.0.1:47334');
@@ -57,6 +64,8 @@ const suites = [
   [`unit (Node-RED 3.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1', FUZZ_PER_NODE: '2000' }],
   ['unit (Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0', FUZZ_PER_NODE: '2000' }],
   ['runtime (packed tarball in Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/runtime/.mocharc.json'], {}],
+  ['unit (Node-RED 5.0, Node 24)', [node24Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0', FUZZ_PER_NODE: '2000' }],
+  ['runtime (packed tarball in Node-RED 5.0, Node 24)', [node24Path, mocha, '--config', 'test/runtime/.mocharc.json'], {}],
   ['scale-out (2 Node-RED runtimes, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [process.execPath, mocha, '--timeout', '120000', '--exit', 'test/scale/scale-out.test.js'], {}],
   ['kill and restart (Node-RED killed mid-stream and mid-batch, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [process.execPath, mocha, '--timeout', '120000', '--exit', 'test/scale/kill-restart.test.js'], {}],
   ['e2e (real MindsDB 25.14.1)', e2e, { MINDSDB_VERSION: '25.14.1' }],
@@ -83,7 +92,7 @@ function run([name, [cmd, ...args], env], prefix) {
   const log = path.join(logs, `${name.replace(/[^\w.]+/g, '-').replace(/^-|-$/g, '').slice(0, 80)}.log`);
   console.log(`${prefix}=== ${name} (log: ${path.relative(root, log)})`);
   if (!cmd) {
-    console.log(`${prefix}not run: ${node22Error}`);
+    console.log(`${prefix}not run: ${notRun(name)}`);
     return Promise.resolve({ name, ok: false, seconds: 0, log });
   }
   const out = fs.createWriteStream(log);

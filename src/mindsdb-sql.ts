@@ -77,7 +77,7 @@ export = function register(RED: NodeAPI): void {
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);
       const run = (database: string | undefined): Promise<void> =>
-        output.run(msg, send, client, timeoutMs, (start) => start({ query, params, context: database ? { db: database } : undefined }));
+        output.run(msg, send, client, timeoutMs, (start) => start({ query, params, context: database ? { db: database } : undefined, native: config.nativeQuery || undefined }));
       const database = databaseFrom(RED, node, config, msg);
       return database instanceof Promise ? database.then(run) : run(database);
     }, () => output.close());

@@ -6,6 +6,6 @@
 export * from './shared';
 export { SqlResultStream, rowsToObjects, parseExplainColumns, targetFromRows, SseParser } from './answers';
 export type { TlsOptions } from './exchange';
-export type { AuthOptions } from './exchange';
+export type { AuthOptions, HttpAuthType } from './exchange';
 export * from './connection';
 export * from './resources';

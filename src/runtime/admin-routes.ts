@@ -1,4 +1,4 @@
-import { MindsDBClient, segment, storedNames } from '../client';
+import { integrationCapabilities, MindsDBClient, segment, storedNames } from '../client';
 import { DEFAULT_PROJECT } from '../schema';
 import { DialogTarget, scrubbed } from './admin-target';
 import { isPlainObject as isObject } from './properties';
@@ -38,6 +38,8 @@ const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
   ['files', async (c) => names(await c.request('GET', '/files/'))],
   ['jobs', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/jobs`))],
   ['knowledge_bases', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/knowledge_bases`))],
+  // The table picker sends the data source as its "project".
+  ['tables', async (c, db) => names(await c.request('GET', `/databases/${segment(db, 'database')}/tables`))],
   ['views', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/views`))],
 ]);
 
@@ -103,7 +105,15 @@ export function registerAdminRoutes(RED: NodeAPI): void {
       const authEnabled = status.auth?.http_auth_enabled === true;
       // With auth on, prove the credentials with a protected call (status itself is public).
       if (authEnabled) await client.request('GET', '/projects/');
-      res.json({ ok: true, version: status.mindsdb_version ?? 'unknown', authEnabled, authConfirmed: authEnabled });
+      // What the server can reach through its data sources' own APIs (26.2+); a server without it
+      // is still connected, so its error (naming the version) goes in the answer, not in place of it.
+      const sensitive = target.sensitiveValues();
+      const integrations = await integrationCapabilities(client).then(
+        (passthrough) => ({ ok: true, passthrough }),
+        (err: unknown) => ({ ok: false, error: scrubbed(err, sensitive) }));
+      // Learnt from the login's answer (login mode only): which credentials this server takes.
+      const authType = client.httpAuthType;
+      res.json({ ok: true, version: status.mindsdb_version ?? 'unknown', authEnabled, authConfirmed: authEnabled, ...(authType ? { authType } : {}), integrations });
     } catch (err) {
       res.json({ ok: false, error: scrubbed(err, target.sensitiveValues()) });
     } finally {

@@ -52,12 +52,14 @@ export class DialogTarget {
       apiPrefix: this.resolve(text(this.values.apiPrefix) || '/api'),
       authMode: text(this.values.authMode) || 'none',
       tls: text(this.values.tls),
+      companyId: this.resolve(text(this.values.companyId)),
+      userId: this.resolve(text(this.values.userId)),
     });
     try {
       return clientOptionsFrom(this.RED, config, creds);
     } catch (err) {
       if (!placeholderWithoutStore) throw err;
-      throw new Error('a stored secret is used only with the server node\'s deployed URL, API prefix, auth mode and TLS settings: type it again to test or list with changed settings');
+      throw new Error('a stored secret is used only with the server node\'s deployed URL, API prefix, auth mode, TLS settings and tenant: type it again to test or list with changed settings');
     }
   }
 
@@ -102,13 +104,18 @@ function deployedConfig(RED: NodeAPI, id: string): Record<string, unknown> | und
   return found;
 }
 
-/** The dialog points where the node is deployed to: the same URL, API prefix, auth mode and TLS node. */
+/**
+ * The dialog points where the node is deployed to: the same URL, API prefix, auth mode, TLS node
+ * and tenant (a stored password must not open another tenant of a multi-tenant server either).
+ */
 function sameTarget(deployed: Record<string, unknown>, dialog: Record<string, unknown>): boolean {
   const url = (v: unknown) => text(v).trim().replace(/\/+$/, '');
   return url(deployed.url) === url(dialog.url)
     && normalisePrefix(text(deployed.apiPrefix) || '/api') === normalisePrefix(text(dialog.apiPrefix) || '/api')
     && (text(deployed.authMode) || 'none') === (text(dialog.authMode) || 'none')
-    && text(deployed.tls) === text(dialog.tls);
+    && text(deployed.tls) === text(dialog.tls)
+    && text(deployed.companyId).trim() === text(dialog.companyId).trim()
+    && text(deployed.userId).trim() === text(dialog.userId).trim();
 }
 
 /** A value and, when it is a URL, the pieces of it an error message may quote (host, host:port). */

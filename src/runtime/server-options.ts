@@ -13,6 +13,7 @@ export function clientOptionsFrom(RED: NodeAPI, config: ServerNodeConfig, creds:
     baseUrl: config.url.trim(),
     apiPrefix: config.apiPrefix,
     auth: authFrom(config.authMode, creds),
+    tenant: { companyId: config.companyId, userId: config.userId },
     timeoutMs: config.timeout,
     retries: config.retries,
     retryPost: config.retryPost,

@@ -41,11 +41,17 @@ const name = () => typed('', 'str');
 const SCHEDULE = '^every\\s+(\\d+\\s+)?(minute|minutes|min|hour|hours|day|days|week|weeks|month|months)$';
 const DATE = '^(\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?|now|\\$\\{[^}]+\\})$';
 
+// A tenant header's value: visible ASCII, no spaces (the client checks it again).
+const TENANT = '^[\\x21-\\x7e]*$';
+
 export const SERVER_NODE = defineNode('mindsdb-server', 1, {
   name: text(),
   url: text('http://127.0.0.1:47334', { required: true, check: { url: true } }),
   apiPrefix: text('/api', { check: { apiPrefix: true } }),
   authMode: oneOf(['none', 'session', 'login', 'token'], 'none'),
+  /** A multi-tenant MindsDB's tenant: the company-id / user-id headers on every request to this server. */
+  companyId: text('', { check: { pattern: TENANT }, error: 'tenant' }),
+  userId: text('', { check: { pattern: TENANT }, error: 'tenant' }),
   timeout: number(60_000, { integer: true, min: 1 }, { required: true }),
   retries: number(2, { integer: true, min: 0 }, { required: true }),
   retryPost: flag(false),
@@ -64,6 +70,8 @@ export const SQL_NODE = defineNode('mindsdb-sql', 1, {
   ...head(),
   query: text(),
   database: typed('', 'str'),
+  /** The statement goes unparsed to the Database's data source (context.native_query, MindsDB 26.0.1 and 26.2+). */
+  nativeQuery: flag(false),
   rowFormat: oneOf(['objects', 'arrays'], 'objects', { optional: true }),
   split: flag(false),
   rowsPerMsg: count(100),
@@ -193,6 +201,23 @@ export const KNOWLEDGE_BASE_NODE = defineNode('mindsdb-knowledge-base', 1, {
   apiKey: password(),
 });
 
+export const TABLE_NODE = defineNode('mindsdb-table', 1, {
+  ...head(),
+  operation: oneOf(['insert', 'list', 'create', 'delete', 'msg'], 'insert'),
+  /** The data source (msg.database fills a blank). */
+  database: typed('', 'str'),
+  /** The table (msg.table fills a blank); not used by list. */
+  table: name(),
+  /** create: the SELECT whose rows make the table (msg.payload as a string fills a blank). */
+  select: text(),
+  replace: flag(false),
+  /** insert: many messages, one INSERT (src/runtime/micro-batcher.ts). */
+  batch: flag(false),
+  batchSize: count(100),
+  batchWindow: count(50),
+  outputProperty: msgProperty(),
+});
+
 export const PROJECT_NODE = defineNode('mindsdb-project', 1, {
   ...head(),
   operation: oneOf(['list', 'get', 'create', 'delete', 'msg'], 'list'),
@@ -219,6 +244,6 @@ export const VIEW_NODE = defineNode('mindsdb-view', 1, {
 /** Every node type of the package, by type. */
 export const SCHEMAS: Readonly<Record<string, NodeSchema>> = Object.fromEntries([
   SERVER_NODE, SQL_NODE, PREDICT_NODE, DATABASE_NODE, CHATBOT_NODE, SKILL_NODE, AGENT_NODE,
-  FILE_NODE, JOB_NODE, MODEL_NODE, KNOWLEDGE_BASE_NODE,
+  FILE_NODE, JOB_NODE, MODEL_NODE, KNOWLEDGE_BASE_NODE, TABLE_NODE,
   PROJECT_NODE, VIEW_NODE,
 ].map((s) => [s.type, s]));

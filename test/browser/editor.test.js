@@ -99,6 +99,14 @@ const NODES = [
     expect: { operation: 'search', threshold: '0.5' },
   },
   {
+    type: 'mindsdb-table', id: 'table1',
+    config: { operation: 'insert', database: 'sensors_pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: true, batchSize: 100, batchWindow: 50 },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-database', '#node-input-table', '#node-input-select-editor', '#node-input-replace', '#node-input-batch', '#node-input-batchSize', '#node-input-batchWindow', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 3,
+    change: { fill: ['#node-input-batchSize', '250'] },
+    expect: { batchSize: '250', operation: 'insert', table: 'readings', batch: true },
+  },
+  {
     type: 'mindsdb-project', id: 'project1',
     config: { operation: 'get', itemName: 'sales', itemNameType: 'str' },
     fields: ['#node-input-server', '#node-input-operation', '#node-input-itemName', '#node-input-outputProperty', '#node-input-name'],
@@ -364,7 +372,9 @@ describe('the editor in Chromium', function () {
     await page.click('#mindsdb-test-button');
     const result = page.locator('#mindsdb-test-result');
     await page.waitForSelector('#mindsdb-test-result.mindsdb-server-test-ok', { timeout: 20000 });
-    assert.match(await result.textContent(), /25\.14\.1/, 'shows the server version');
+    const shown = await result.textContent();
+    assert.match(shown, /25\.14\.1/, 'shows the server version');
+    assert.match(shown, /MindsDB 25\.14\.1 has no integration capabilities/, 'names the version that lacks the 26.2 capabilities route');
     await page.locator('.red-ui-tray').last().screenshot({ path: path.join(SHOTS, 'mindsdb-server-dialog.png') });
 
     const closed = await freePort(); // nothing listens there

@@ -16,7 +16,7 @@ const pkg = require(path.join(root, 'package.json'));
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // Which Node-RED to drive, as in the unit suite: `node-red` (4.1) or the `node-red-3-1` or
 // `node-red-5-0` alias. It runs on the Node that runs this suite (Node-RED 5 needs Node 22:
-// scripts/node22.mjs runs the suite with it).
+// scripts/node-version.mjs runs the suite with it).
 const NODE_RED_PACKAGE = process.env.NODE_RED_PACKAGE || 'node-red';
 
 function freePort() {

@@ -23,7 +23,7 @@ const LLM_DOUBLE_URL = process.env.LLM_DOUBLE_URL;
 const nodeMajor = process.versions.node.split('.')[0];
 const RUNTIMES = [
   { id: '4.1', label: `Node-RED 4.1 on Node ${nodeMajor}`, nodeRed: 'node-red', node: async () => process.execPath },
-  { id: '5.0', label: 'Node-RED 5.0 on Node 22', nodeRed: 'node-red-5-0', node: async () => (await import('../../scripts/node22.mjs')).node22() },
+  { id: '5.0', label: 'Node-RED 5.0 on Node 22', nodeRed: 'node-red-5-0', node: async () => (await import('../../scripts/node-version.mjs')).node22() },
   // Not run by default (CI time): DASHBOARD_RUNTIMES=3.1 checks the oldest Node-RED this package supports.
   { id: '3.1', label: `Node-RED 3.1 on Node ${nodeMajor}`, nodeRed: 'node-red-3-1', node: async () => process.execPath, optional: true },
 ];

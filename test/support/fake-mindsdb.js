@@ -17,7 +17,7 @@ const sqlParser = require('./mindsdb-sql-parser');
 
 function createFakeMindsDB(options = {}) {
   const opts = {
-    version: options.version || '25.14.1', // '26.1.0' removes skills
+    version: options.version || '25.14.1', // '26.1.0' removes skills; '26.0.1', '26.2.0': native queries; '26.2.0': /integrations/capabilities
     auth: options.auth || null, // { username, password, type: 'session' | 'token' | 'session_or_token' }
     prefix: options.prefix || '/api',
     /** false: a server without the views routes (GET 404 JSON, other methods 405 HTML). */
@@ -55,6 +55,12 @@ function createFakeMindsDB(options = {}) {
     trained: new Map(),
     /** Knowledge bases by "project/name": {record, rows: [{id, content, metadata}]}. */
     kbs: new Map(),
+    /**
+     * Tables of data sources, as a PostgreSQL source behaves through MindsDB: by "db/name" (names as
+     * stored, compared exactly), {name, columns: [{name, type: 'int'|'float'|'text'}], rows: [{…}]}.
+     * An INSERT stores all its rows or none (one COPY in one transaction).
+     */
+    tables: new Map(),
     /** Views by "project/name" (the name as created): {id, name, query, project}. */
     views: new Map(),
     /** Rows a SELECT from a view answers: {column_names, data}; by default five rows of column n. */
@@ -67,8 +73,22 @@ function createFakeMindsDB(options = {}) {
     /** Completion stream script for agents, an array of event objects. */
     stream: null,
     completionsFail: false,
+    /**
+     * The data source of a native query (context.native_query): (query, db) => an answer, or
+     * undefined for the default, a table echoing the statement as it came (proof it was not parsed).
+     */
+    native: null,
+    /** What GET /integrations/capabilities (26.2+) lists: engine → auth mode, as handlers declare it. */
+    passthroughEngines: { github: 'bearer', shopify: 'bearer', salesforce: 'oauth' },
   };
   const v26 = () => Number(opts.version.split('.')[0]) >= 26;
+  /** Whether the server's version is `x.y.z` or later. */
+  const atLeast = (version) => {
+    const a = opts.version.split('.').map(Number);
+    const b = version.split('.').map(Number);
+    for (let i = 0; i < 3; i++) if ((a[i] || 0) !== b[i]) return (a[i] || 0) > b[i];
+    return true;
+  };
 
   const handler = (req, res) => {
     const chunks = [];
@@ -169,6 +189,12 @@ function createFakeMindsDB(options = {}) {
       sql(res, entry.body, entry).catch((err) => send(res, 500, { title: err.constructor.name, detail: String(err.message), message: String(err.message) }));
       return;
     }
+    if (seg[0] === 'integrations' && seg[1] === 'capabilities' && seg.length === 2 && method === 'GET' && atLeast('26.2.0')) {
+      const handlers = {};
+      for (const [engine, mode] of Object.entries(state.passthroughEngines)) handlers[engine] = { auth_modes: [mode], operations: ['passthrough'] };
+      send(res, 200, { handlers, bearer_passthrough: Object.keys(handlers).filter((e) => handlers[e].auth_modes[0] === 'bearer').sort() });
+      return;
+    }
     if (seg[0] === 'databases') return databases(res, method, seg.slice(1), entry.body);
     if (seg[0] === 'projects') return projects(res, method, seg.slice(1), entry.body);
     if (method === 'GET') problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.');
@@ -207,6 +233,8 @@ function createFakeMindsDB(options = {}) {
     if (!body || typeof body !== 'object' || !('query' in body)) { send(res, 500, { title: 'KeyError', detail: "'query'", message: "'query'" }); return; }
     if (typeof body.query !== 'string') { problem(res, 400, 'Wrong arguments', 'Please provide "query" with the request.'); return; }
     const context = { show_secrets: false, db: (body.context && body.context.db) || 'mindsdb' };
+    // 26.0.1+ sends a native query to the data source unparsed; before, the flag is ignored.
+    if (body.context && body.context.native_query && atLeast('26.0.1')) { nativeQuery(res, body, entry); return; }
     const parsed = await sqlParser.parse(body.query);
     if (res.destroyed) return;
     entry.parsed = parsed;
@@ -216,7 +244,7 @@ function createFakeMindsDB(options = {}) {
     const params = body.params || {};
     const missing = parameterNames(ast).filter((n) => !(n in params));
     if (missing.length) { answer(res, body, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
-    const special = kbSearch(ast, params) || modelStatement(ast, context) || projectStatement(ast) || viewSelect(ast, context);
+    const special = kbSearch(ast, params) || modelStatement(ast, context) || insertRows(ast, params) || projectStatement(ast) || viewSelect(ast, context);
     if (special) { answer(res, body, { context, ...special }); return; }
     if (ast.node === 'Select') {
       const targets = ast.targets || [];
@@ -240,6 +268,26 @@ function createFakeMindsDB(options = {}) {
       return;
     }
     answer(res, body, { type: 'ok', affected_rows: null, context });
+  }
+
+  /**
+   * A native query as mindsdb/api/http/namespaces/sql.py runs it: 400 without a db; on 26.1.x every
+   * success is a 500 (its after-query hook reads error_code from the handler's TableResponse);
+   * 26.0.1 answers one JSON body whatever response_format says, 26.2 streams jsonlines too.
+   */
+  function nativeQuery(res, body, entry) {
+    entry.native = true;
+    const db = body.context.db;
+    if (!db) { send(res, 400, { type: 'error', error_code: 0, error_message: "native_query requires 'db' in context" }); return; }
+    const a = (state.native && state.native(body.query, db)) || { type: 'table', column_names: ['statement'], data: [[body.query]] };
+    if (a.type !== 'error' && opts.version.startsWith('26.1.')) {
+      const name = a.type === 'table' ? 'TableResponse' : 'OkResponse';
+      send(res, 500, { title: 'AttributeError', detail: `'${name}' object has no attribute 'error_code'`, message: `'${name}' object has no attribute 'error_code'` });
+      return;
+    }
+    const context = { show_secrets: false, db, native_query: true };
+    if (atLeast('26.2.0')) answer(res, body, { ...a, context });
+    else send(res, 200, a.type === 'table' ? { type: 'table', column_names: a.column_names, data: a.data, context } : { ...a, context });
   }
 
   /** What MindsDB's executor answers for a statement its parser refuses (mysql_executor.py, parse). */
@@ -469,7 +517,97 @@ function createFakeMindsDB(options = {}) {
     return null;
   }
 
+  /** INSERT INTO db.t (cols) VALUES (…) (parsed), as MindsDB 25.14.1/26.1.0 run it on a PostgreSQL table. */
+  function insertRows(ast, params) {
+    if (ast.node !== 'Insert' || !ast.values) return null;
+    const parts = ast.table.parts;
+    if (parts.length !== 2) return sqlError(`Database not found: ${parts[0]}`);
+    if (!state.databases.has(parts[0].toLowerCase())) return sqlError(`Database not found: ${parts[0]}`);
+    const t = state.tables.get(`${parts[0].toLowerCase()}/${parts[1]}`);
+    if (!t) return sqlError(`relation "${parts[1]}" does not exist`);
+    if (!ast.columns) return sqlError('INSERT without a column list is not supported here');
+    // MindsDB keeps the backticks of a quoted column name, and matches the rest case-insensitively.
+    const columns = ast.columns.map((c) => {
+      const col = t.columns.find((x) => x.name.toLowerCase() === c.name.toLowerCase());
+      return col || c.name;
+    });
+    const unknown = columns.find((c) => typeof c === 'string');
+    if (unknown !== undefined) return sqlError(`column "${unknown}" of relation "${t.name}" does not exist`);
+    const value = (v) => (v.node === 'Parameter' ? params[v.value] : v.node === 'NullConstant' ? null : v.value);
+    const rows = [];
+    for (const [line, tuple] of ast.values.entries()) {
+      if (tuple.length !== columns.length) return sqlError('INSERT has more expressions than target columns');
+      const row = {};
+      for (const [i, col] of columns.entries()) {
+        let v = value(tuple[i]);
+        if (v !== null && v !== undefined && col.type !== 'text') {
+          const n = typeof v === 'number' ? v : Number(v);
+          if (typeof v === 'boolean' || v === '' || !Number.isFinite(n) || (col.type === 'int' && !Number.isInteger(n))) {
+            return sqlError(`invalid input syntax for type ${col.type === 'int' ? 'integer' : 'double precision'}: "${String(v)}"\nCONTEXT:  COPY ${t.name}, line ${line + 1}, column ${col.name}: "${String(v)}"`);
+          }
+          v = n;
+        }
+        if (typeof v === 'boolean') v = v ? 'True' : 'False';
+        row[col.name] = v === undefined ? null : v;
+      }
+      rows.push(row);
+    }
+    t.rows.push(...rows);
+    return { type: 'ok', affected_rows: rows.length };
+  }
+
+  /** /databases/{db}/tables[/{t}] as 25.14.1 and 26.1.0 answer (measured in test/e2e/table.e2e.js). */
+  function tables(res, method, seg, body) {
+    const db = seg[0];
+    const rec = state.databases.get(db.toLowerCase());
+    const isProject = state.projects.has(db);
+    const key = (n) => `${db.toLowerCase()}/${n}`;
+    const inDb = () => [...state.tables.entries()].filter(([k]) => k.startsWith(`${db.toLowerCase()}/`)).map(([, t]) => t);
+    if (seg.length === 2) {
+      if (method === 'GET') {
+        if (isProject) { send(res, 200, [{ name: 'models', type: 'data' }]); return; }
+        if (!rec) { send(res, 500, { title: 'AttributeError', detail: "'NoneType' object has no attribute 'get_tables'", message: "'NoneType' object has no attribute 'get_tables'" }); return; }
+        send(res, 200, inDb().map((t) => ({ name: t.name, type: 'data' })));
+        return;
+      }
+      if (method !== 'POST') { html405(res); return; }
+      const t = body && body.table;
+      if (!t) { problem(res, 400, 'Wrong argument', 'Must provide "table" parameter in POST body'); return; }
+      if (!t.name) { problem(res, 400, 'Wrong argument', 'Missing "name" field for table'); return; }
+      if (!t.select) { problem(res, 400, 'Wrong argument', 'Missing "select" field for table'); return; }
+      if (isProject) { problem(res, 400, 'Error', `Database ${db} is a project. If you want to create a model or view, use the projects/${db}/models/${t.name} or projects/${db}/views/${t.name} endpoints instead.`); return; }
+      if (!rec) { problem(res, 404, 'Database not exists', `Database with name ${db} does not exist`); return; }
+      if (state.tables.has(key(t.name)) && !t.replace) { problem(res, 409, 'Name conflict', `Table with name ${t.name} already exists`); return; }
+      sqlParser.parse(t.select).then((parsed) => {
+        if (!parsed.ok || parsed.ast.node !== 'Select') { problem(res, 400, 'Error', `Could not parse select statement ${t.select}`); return; }
+        const targets = parsed.ast.targets || [];
+        const columns = targets.map((x, i) => ({
+          name: x.alias ? x.alias.parts.at(-1) : x.parts ? x.parts.at(-1) : `col${i}`,
+          type: x.node === 'Constant' && typeof x.value === 'number' ? (Number.isInteger(x.value) ? 'int' : 'float') : 'text',
+        }));
+        const rows = parsed.ast.from_table ? [] : [Object.fromEntries(targets.map((x, i) => [columns[i].name, x.value ?? null]))];
+        // PostgreSQL folds the name to lower case (docs/real-mindsdb.md, "Names and capitals").
+        state.tables.set(key(t.name.toLowerCase()), { name: t.name.toLowerCase(), columns, rows });
+        send(res, 201, { name: t.name.toLowerCase(), type: 'data' });
+      }, (err) => send(res, 500, { title: 'Error', detail: String(err.message) }));
+      return;
+    }
+    if (seg.length !== 3) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
+    const t = state.tables.get(key(seg[2]));
+    if (method === 'GET') { t ? send(res, 200, { name: t.name, type: 'data' }) : problem(res, 404, 'Table not found', `Table with name ${seg[2]} not found`); return; }
+    if (method === 'DELETE') {
+      if (isProject) { problem(res, 400, 'Error', `Database ${db} is a project.`); return; }
+      if (!rec) { problem(res, 404, 'Database not found', `Database with name ${db} not found`); return; }
+      if (!t) { problem(res, 404, 'Table not found', `Table with name ${seg[2]} not found`); return; }
+      state.tables.delete(key(seg[2]));
+      send(res, 204);
+      return;
+    }
+    html405(res);
+  }
+
   function databases(res, method, seg, body) {
+    if (seg.length >= 2 && seg[1] === 'tables') { tables(res, method, seg, body); return; }
     if (seg.length === 1 && seg[0] === '') {
       if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, ...[...state.projects].map((name) => ({ name, type: 'project', engine: null })), ...[...state.databases.values()]]); return; }
       if (method === 'POST') {

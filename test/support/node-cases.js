@@ -33,11 +33,24 @@ const NODE_CASES = [
   { type: 'mindsdb-model', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', model: '', modelType: 'str', modelVersion: '', statement: '', database: '', select: '', predict: '', engine: '', using: '', wait: false, waitTimeout: 600 }, msg: () => ({ operation: 'get', model: 'home_rentals' }) },
   { type: 'mindsdb-model', label: 'mindsdb-model (train and wait)', def: { operation: 'train', project: 'mindsdb', projectType: 'str', model: '', modelType: 'str', modelVersion: '', statement: '', database: 'files', select: 'SELECT * FROM r', predict: 'y', engine: 'linear', using: '', wait: true, waitTimeout: 5 }, msg: () => ({ model: `m${++uploads}` }) },
   { type: 'mindsdb-knowledge-base', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', provider: 'openai', embeddingModel: 'e', baseUrl: '', storageDatabase: '', storageTable: '', contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: 10, threshold: '' }, msg: () => ({ operation: 'create', name: `kb${++uploads}` }) },
+  // rows into a PostgreSQL-like table of the stand-in: a fresh id per message, so every insert can succeed
+  { type: 'mindsdb-table', label: 'mindsdb-table (insert)', setup: withTable, stored: storedRows, def: { operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: false, batchSize: 100, batchWindow: 50 }, msg: () => ({ payload: { id: ++uploads, note: 'x' } }) },
+  { type: 'mindsdb-table', label: 'mindsdb-table (insert, batched)', setup: withTable, stored: storedRows, def: { operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: true, batchSize: 4, batchWindow: 10 }, msg: () => ({ payload: { id: ++uploads, note: 'x' } }) },
   { type: 'mindsdb-project', def: { operation: 'msg', itemName: '', itemNameType: 'str' }, msg: () => ({ operation: 'list' }) },
   { type: 'mindsdb-view', def: { ...VIEW_DEF }, msg: () => ({ operation: 'list' }) },
   { type: 'mindsdb-view', label: 'mindsdb-view (query)', setup: withView, def: { ...VIEW_DEF, operation: 'query', itemName: 'v1' }, msg: () => ({}) },
   { type: 'mindsdb-view', label: 'mindsdb-view (query, split, flow control, tick wired back)', ticks: true, setup: withView, def: { ...VIEW_DEF, operation: 'query', itemName: 'v1', rowFormat: 'arrays', split: true, rowsPerMsg: 2, flowControl: true, partsAhead: 1, wires: [['out', 'ticker']] }, extra: [TICK_BACK], msg: () => ({}) },
 ];
+
+/** A data source `pg` with a table `readings` in the stand-in (test/support/fake-mindsdb.js). */
+function withTable(fake) {
+  fake.state.databases.set('pg', { id: 7, name: 'pg', type: 'data', engine: 'postgres', class_type: 'sql', connection_data: {} });
+  fake.state.tables.set('pg/readings', { name: 'readings', columns: [{ name: 'id', type: 'int' }, { name: 'note', type: 'text' }], rows: [] });
+}
+/** How many times the row of an insert message is in the stand-in's table. */
+function storedRows(fake, msg) {
+  return fake.state.tables.get('pg/readings').rows.filter((r) => r.id === msg.payload.id).length;
+}
 
 /**
  * Writes whose repeat rules differ (docs/fault-matrix.md): a knowledge-base insert is never repeated,
@@ -46,6 +59,7 @@ const NODE_CASES = [
  */
 const WRITE_CASES = [
   { type: 'mindsdb-knowledge-base', label: 'mindsdb-knowledge-base (insert)', setup: withKnowledgeBase, def: { operation: 'insert', project: 'mindsdb', projectType: 'str', itemName: 'kb1', itemNameType: 'str', provider: 'openai', embeddingModel: 'e', baseUrl: '', storageDatabase: '', storageTable: '', contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: 10, threshold: '' }, msg: () => ({ payload: [{ content: `row ${++uploads}` }] }) },
+  { type: 'mindsdb-table', label: 'mindsdb-table (delete)', setup: withTable, def: { operation: 'delete', database: 'pg', databaseType: 'str', table: '', tableType: 'str', select: '', replace: false, batch: false, batchSize: 100, batchWindow: 50 }, msg: (fake) => { const table = `t${++uploads}`; fake.state.tables.set(`pg/${table}`, { name: table, columns: [], rows: [] }); return { table }; } },
   { type: 'mindsdb-database', label: 'mindsdb-database (delete)', def: { operation: 'delete', dbName: '', dbNameType: 'str', engine: '', host: '', port: '', user: '', database: '', extraParams: '', checkConnection: false }, msg: (fake) => { const name = `d${++uploads}`; fake.state.databases.set(name, { id: uploads, name, type: 'data', engine: 'postgres', connection_data: {} }); return { name }; } },
   { type: 'mindsdb-project', label: 'mindsdb-project (create)', def: { operation: 'create', itemName: '', itemNameType: 'str' }, msg: () => ({ name: `p${++uploads}` }) },
   { type: 'mindsdb-view', label: 'mindsdb-view (delete)', def: { ...VIEW_DEF, operation: 'delete' }, msg: (fake) => { const name = `v${++uploads}`; fake.state.views.set(`mindsdb/${name}`, { id: uploads, name, query: 'SELECT 1', project: 'mindsdb' }); return { name }; } },

@@ -2,7 +2,7 @@
 /**
  * Loading our compiled nodes into node-red-node-test-helper (Node-RED 4.1 by default; set
  * NODE_RED_PACKAGE=node-red-3-1 or node-red-5-0 to run the same tests on Node-RED 3.1 or 5.0;
- * 5.0 needs Node 22, see scripts/node22.mjs). test/unit/node-red-runtime.test.js checks that
+ * 5.0 needs Node 22, see scripts/node-version.mjs). test/unit/node-red-runtime.test.js checks that
  * the helper really runs the one named.
  */
 const path = require('node:path');
@@ -29,7 +29,7 @@ const completeNode = coreNode('common/24-complete.js');
 const changeNode = coreNode('function/15-change.js');
 
 const node = (name) => require(path.join(NODES_DIR, `${name}.js`));
-const ALL = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-database', 'mindsdb-chatbot', 'mindsdb-skill', 'mindsdb-agent', 'mindsdb-file', 'mindsdb-job', 'mindsdb-model', 'mindsdb-knowledge-base', 'mindsdb-project', 'mindsdb-view'];
+const ALL = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-database', 'mindsdb-chatbot', 'mindsdb-skill', 'mindsdb-agent', 'mindsdb-file', 'mindsdb-job', 'mindsdb-model', 'mindsdb-knowledge-base', 'mindsdb-table', 'mindsdb-project', 'mindsdb-view'];
 
 /** Every node module of the package that has been built. */
 function allNodes() {

@@ -59,7 +59,8 @@ describe('admin endpoints for the editor', function () {
     it('connects with the dialog\'s values before anything is deployed, and reports the version', async () => {
       await helper.load(allNodes(), []);
       const body = await post('/mindsdb/test', { url: open.url, apiPrefix: '/api', authMode: 'none' });
-      assert.deepEqual(body, { ok: true, version: '25.14.1', authEnabled: false, authConfirmed: false });
+      assert.deepEqual(body, { ok: true, version: '25.14.1', authEnabled: false, authConfirmed: false,
+        integrations: { ok: false, error: 'MindsDB 25.14.1 has no integration capabilities (GET /integrations/capabilities came with MindsDB 26.2.0)' } });
     });
 
     it('logs in with typed credentials and proves them with a protected call', async () => {
@@ -113,6 +114,14 @@ describe('admin endpoints for the editor', function () {
       assert.deepEqual(body, { ok: true, items: ['home_rentals', 'lightwood_rentals'] });
       assert.deepEqual(await post('/mindsdb/list/projects', { server: 'srv' }), { ok: true, items: ['mindsdb'] });
       assertNoSecret(await post('/mindsdb/list/databases', { server: 'srv' }));
+    });
+
+    it('lists a data source\'s tables for the table node (the data source comes as "project")', async () => {
+      await deploy();
+      fake.state.databases.set('pg', { id: 7, name: 'pg', type: 'data', engine: 'postgres', connection_data: {} });
+      fake.state.tables.set('pg/readings', { name: 'readings', columns: [], rows: [] });
+      fake.state.tables.set('pg/alerts', { name: 'alerts', columns: [], rows: [] });
+      assert.deepEqual(await post('/mindsdb/list/tables', { server: 'srv', project: 'pg' }), { ok: true, items: ['alerts', 'readings'] });
     });
 
     it('lists from the dialog\'s values when the server node is new or changed (not deployed)', async () => {
@@ -178,10 +187,11 @@ describe('admin endpoints for the editor', function () {
       assert.equal(attacker.requestsTo('/login').length, 0, 'no login was attempted at the chosen server');
     });
 
-    it('rule 2: a changed API prefix, auth mode or TLS node also needs the secrets typed again', async () => {
+    it('rule 2: a changed API prefix, auth mode, TLS node or tenant also needs the secrets typed again', async () => {
       await deploy();
       const same = { url: fake.url, apiPrefix: '/api', authMode: 'login', credentials: { username: USER, password: STORED } };
-      for (const changed of [{ apiPrefix: '/other' }, { authMode: 'token', credentials: { token: STORED } }, { tls: 'some-tls-node' }]) {
+      // A tenant (company-id / user-id) is another tenant's data on the same server.
+      for (const changed of [{ apiPrefix: '/other' }, { authMode: 'token', credentials: { token: STORED } }, { tls: 'some-tls-node' }, { companyId: 'other-co' }, { userId: 'someone' }]) {
         const body = await post('/mindsdb/test', { id: 'srv', ...same, ...changed });
         assert.equal(body.ok, false, JSON.stringify(changed));
         assert.doesNotMatch(JSON.stringify(body), new RegExp(PASSWORD));

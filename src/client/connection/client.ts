@@ -1,8 +1,8 @@
-import { Exchanger, repeatOf, type AuthOptions, type Exchange, type OpenedResponse, type Repeat, type TlsOptions } from '../exchange';
+import { Exchanger, repeatOf, type AuthOptions, type HttpAuthType, type Exchange, type OpenedResponse, type Repeat, type TlsOptions } from '../exchange';
 import { MindsDBError, inputError, normalisePrefix, RawBody, type Row, segment, Redactor, isPlainObject, MAX_TIMER_MS } from '../shared';
 import { JsonAnswerParser, JsonLinesParser, SqlResultStream } from '../answers';
 import { ModelTargets, VersionCache } from './caches';
-import { checkSqlAnswer, invalid, sqlBody, supportsJsonLines, type SqlAnswer, type SqlRequest } from './sql-answer';
+import { checkSqlAnswer, invalid, nativeQueryRefusal, sqlBody, supportsJsonLines, type SqlAnswer, type SqlRequest } from './sql-answer';
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:47334 (a path after the host is kept in front of the API prefix). */
@@ -10,6 +10,12 @@ export interface ClientOptions {
   /** API path prefix, default "/api". */
   apiPrefix?: string;
   auth?: AuthOptions;
+  /**
+   * The tenant on a multi-tenant MindsDB: sent as the `company-id` / `user-id` headers on every
+   * request to this server (MindsDB's before_request sets the tenant from them; a blank one is
+   * not sent, and the server then uses its default tenant).
+   */
+  tenant?: { companyId?: string; userId?: string };
   /** Default time budget of one request, ms (default 60 000): retries and back-off included. */
   timeoutMs?: number;
   /** Extra attempts where repeating cannot change the outcome (default 2). */
@@ -57,7 +63,7 @@ export interface ServerStatus {
   [key: string]: unknown;
 }
 
-export { checkSqlAnswer, supportsJsonLines };
+export { checkSqlAnswer, nativeQueryRefusal, supportsJsonLines };
 export type { SqlAnswer, SqlRequest };
 
 const DEFAULTS = {
@@ -113,6 +119,7 @@ export class MindsDBClient {
       origin: url.origin,
       prefix: this.prefix,
       auth,
+      headers: tenantHeaders(opts.tenant),
       timeoutMs: this.timeoutMs,
       retries: Math.max(0, Math.floor(opts.retries ?? DEFAULTS.retries)),
       retryPost: opts.retryPost ?? false,
@@ -129,6 +136,12 @@ export class MindsDBClient {
 
   /** The default time limit of one request, ms (also the longest a streamed answer may sit idle). */
   get requestTimeoutMs(): number { return this.timeoutMs; }
+
+  /**
+   * The server's `http_auth_type` (session, token or session_or_token), as its login answer
+   * showed it; undefined until a login (login mode only; /status does not tell).
+   */
+  get httpAuthType(): HttpAuthType | undefined { return this.exchanger.httpAuthType; }
 
   /** Requests in flight and waiting, for status displays. */
   get load(): { inFlight: number; queued: number } { return this.exchanger.load; }
@@ -168,8 +181,28 @@ export class MindsDBClient {
   sql(req: SqlRequest, opts?: RequestOptions): Promise<SqlAnswer> {
     let body: Record<string, unknown>;
     try { body = sqlBody(req); } catch (err) { return Promise.reject(err); }
-    return this.exchanger.whole(this.exchange('POST', this.sqlPath, body, opts))
-      .then((answer) => checkSqlAnswer(answer, this.redactor, this.sqlPath));
+    const exchange = this.exchange('POST', this.sqlPath, body, opts);
+    const send = (): Promise<SqlAnswer> => this.exchanger.whole(exchange).then((answer) => checkSqlAnswer(answer, this.redactor, this.sqlPath));
+    // Only a native query waits for the version (the plain one is the per-message hot path).
+    return req.native ? this.checkNative(exchange.deadlineAt).then(send) : send();
+  }
+
+  /**
+   * Refuses a native query before it is sent to a server that cannot run it (nativeQueryRefusal):
+   * a server before 26.0.1 would silently parse it as MindsDB SQL instead. A server whose
+   * version cannot be learnt is not guessed at: the query fails with the reason.
+   */
+  private async checkNative(deadlineAt: number): Promise<void> {
+    let version: string;
+    try {
+      version = await this.serverVersion({ deadlineAt });
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new MindsDBError(`a native query needs to know the MindsDB version first, and ${this.prefix}/status did not say: ${why}`,
+        { kind: err instanceof MindsDBError ? err.kind : 'invalid-response', method: 'GET', path: `${this.prefix}/status` });
+    }
+    const refusal = nativeQueryRefusal(version);
+    if (refusal) throw new MindsDBError(refusal, { kind: 'unsupported', method: 'POST', path: this.sqlPath });
   }
 
   /**
@@ -184,6 +217,7 @@ export class MindsDBClient {
   async sqlStream(req: SqlRequest, opts?: SqlStreamOptions): Promise<SqlResultStream> {
     const body = sqlBody(req);
     const exchange = this.exchange('POST', this.sqlPath, body, opts);
+    if (req.native) await this.checkNative(exchange.deadlineAt);
     // A server whose version cannot be learnt gets the request every version understands.
     const version = await this.serverVersion({ deadlineAt: exchange.deadlineAt }).catch(() => undefined);
     if (supportsJsonLines(version)) {
@@ -262,6 +296,21 @@ export class MindsDBClient {
 
 function positive(v: number | undefined, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/**
+ * The tenant headers, checked here so that a bad value is a clear input error and not undici's
+ * "invalid header" on the first request: visible ASCII only (no spaces, no line breaks).
+ */
+function tenantHeaders(tenant: ClientOptions['tenant']): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const [header, value] of [['company-id', tenant?.companyId], ['user-id', tenant?.userId]] as const) {
+    const v = (value ?? '').trim();
+    if (v === '') continue;
+    if (!/^[\x21-\x7e]+$/.test(v)) throw inputError(`the tenant header ${header} must be visible ASCII characters without spaces (got ${JSON.stringify(v.slice(0, 40))})`);
+    out[header] = v;
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 function secretsOf(auth: AuthOptions): string[] {

@@ -3,6 +3,9 @@
  * what it asks once and keeps (the server's version, models' target columns). Imports
  * ../exchange, ../answers and ../shared.
  */
-export { MindsDBClient, checkSqlAnswer, supportsJsonLines } from './client';
+export { MindsDBClient, checkSqlAnswer, nativeQueryRefusal, supportsJsonLines } from './client';
+export { versionAtLeast } from './versions';
 export type { ClientOptions, RequestOptions, SqlStreamOptions, ServerStatus, SqlRequest, SqlAnswer } from './client';
 export type { Repeat } from '../exchange';
+/** Whether a network error proves the request never reached the server (a write that failed so was not stored). */
+export { isNotSent } from '../exchange';

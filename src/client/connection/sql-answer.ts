@@ -1,4 +1,5 @@
 import { describeType, inputError, isPlainObject, MindsDBError, type Redactor } from '../shared';
+import { versionAtLeast } from './versions';
 
 export interface SqlRequest {
   query: string;
@@ -6,6 +7,12 @@ export interface SqlRequest {
   params?: Record<string, unknown>;
   /** Session context, e.g. { db: 'mindsdb' }. */
   context?: Record<string, unknown>;
+  /**
+   * Send the statement unparsed to the data source `context.db` (`context.native_query`): the
+   * source's own SQL dialect. Needs a database, takes no bound parameters, and needs a server
+   * that runs it (see nativeQueryRefusal).
+   */
+  native?: boolean;
 }
 
 export interface SqlAnswer {
@@ -22,7 +29,34 @@ export function sqlBody(req: SqlRequest): Record<string, unknown> {
   const body: Record<string, unknown> = { query: req.query };
   if (req.context) body.context = req.context;
   if (req.params !== undefined) body.params = req.params;
+  if (req.native) {
+    const db = req.context?.db;
+    // MindsDB answers 400 "native_query requires 'db' in context"; said here in the node's terms.
+    if (typeof db !== 'string' || db === '') throw inputError('a native query needs a database: the data source that runs the statement (set Database, or msg.database)');
+    // The data source gets the text as it is: MindsDB binds no parameters into a native query.
+    if (req.params !== undefined) throw inputError('a native query takes no msg.params: the statement goes to the data source unparsed, so MindsDB binds nothing into it');
+    body.context = { ...req.context, native_query: true };
+  }
   return body;
+}
+
+/**
+ * Why a server of this version cannot run a native query, or undefined when it can. From MindsDB's
+ * source (mindsdb/api/http/namespaces/sql.py at each release tag): `context.native_query` came
+ * with v26.0.1 (before it the flag is ignored and MindsDB parses the statement itself, so it is
+ * never sent there); v26.1.0 reads it but its after-query hook asks the data source's new
+ * response objects for `error_code`, so every native query that succeeds answers HTTP 500
+ * ("'TableResponse' object has no attribute 'error_code'", seen on 26.1.0); v26.2.0 fixed that.
+ */
+export function nativeQueryRefusal(version: string): string | undefined {
+  if (!/^\d+\.\d+\.\d+/.test(version)) return `MindsDB ${version}: cannot tell from this version whether the server runs native queries (they need 26.0.1, or 26.2.0 and later)`;
+  if (!versionAtLeast(version, '26.0.1')) {
+    return `MindsDB ${version} has no native queries: its SQL API takes context.native_query from 26.0.1 on, and would parse the statement itself`;
+  }
+  if (versionAtLeast(version, '26.1.0') && !versionAtLeast(version, '26.2.0')) {
+    return `MindsDB ${version} cannot run native queries: it answers HTTP 500 to every one that succeeds (fixed in 26.2.0; 26.0.1 runs them too)`;
+  }
+  return undefined;
 }
 
 /** Validates a /sql/query answer and turns `type: "error"` into an exception. */

@@ -1,6 +1,26 @@
 import { MindsDBError } from '../shared';
 import type { TextResponse } from './transport';
 
+/**
+ * A MindsDB server's `auth.http_auth_type` (25.11+): what its login hands out and what it accepts
+ * after it: `session` a cookie, `token` a bearer token (`{"token": "pat_…"}`, or the static
+ * MINDSDB_AUTH_TOKEN), `session_or_token` both (the default). Only a login shows it
+ * (/status does not say): mindsdb/api/http/namespaces/default.py, LoginRoute.
+ */
+export type HttpAuthType = 'session' | 'token' | 'session_or_token';
+
+/**
+ * Why the server may have refused the credentials of each mode with 401, in the terms of its
+ * http_auth_type: a cookie is worthless to a `token` server and a bearer token to a `session` one,
+ * while a login works with each (it takes whatever the server hands out).
+ */
+const REFUSED: Readonly<Record<AuthOptions['mode'], string>> = {
+  none: 'the server has authentication on: choose an auth mode in the server node',
+  session: 'the session cookie was refused: it expired, the server restarted without FLASK_SECRET_KEY, or the server\'s http_auth_type is "token" (no session cookies); "username and password" works with every http_auth_type',
+  token: 'the bearer token was refused: a generated pat_… token dies when the server restarts (MINDSDB_AUTH_TOKEN does not), or the server\'s http_auth_type is "session" (no bearer tokens); "username and password" works with every http_auth_type',
+  login: 'the server refused the credentials its own login had just handed out',
+};
+
 export type AuthOptions =
   | { mode: 'none' }
   | { mode: 'session'; session: string }
@@ -13,11 +33,6 @@ export interface LoginTransport {
   authEnabled(): Promise<boolean>;
 }
 
-const BASE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  // MindsDB answers 415 without it, even on GETs.
-  'content-type': 'application/json',
-  accept: 'application/json',
-});
 
 /**
  * Produces the headers for each request and renews them when the server says 401.
@@ -29,23 +44,37 @@ export class Authenticator {
   private headers: Readonly<Record<string, string>>;
   private loggedIn = false;
   private pendingLogin: Promise<void> | undefined;
+  /** The server's http_auth_type as its last login showed it (undefined before a login, or with auth off). */
+  private issued: HttpAuthType | undefined;
   /** Secrets learnt at run time (tokens, cookies), so the client's redactor can hide them too. */
   onSecret: (secret: string) => void = () => undefined;
 
-  constructor(private readonly opts: AuthOptions, private readonly transport: LoginTransport) {
+  /**
+   * `base`: the headers of every request before credentials (the JSON content type, which MindsDB
+   * wants even on GETs, and the server's tenant headers).
+   */
+  constructor(private readonly opts: AuthOptions, private readonly base: Readonly<Record<string, string>>, private readonly transport: LoginTransport) {
     switch (opts.mode) {
       case 'session':
-        this.headers = Object.freeze({ ...BASE_HEADERS, cookie: `session=${cookieValue(opts.session)}` });
+        this.headers = Object.freeze({ ...base, cookie: `session=${cookieValue(opts.session)}` });
         break;
       case 'token':
-        this.headers = Object.freeze({ ...BASE_HEADERS, authorization: `Bearer ${opts.token.replace(/^Bearer\s+/i, '').trim()}` });
+        this.headers = Object.freeze({ ...base, authorization: `Bearer ${opts.token.replace(/^Bearer\s+/i, '').trim()}` });
         break;
       default:
-        this.headers = BASE_HEADERS;
+        this.headers = base;
     }
   }
 
   get mode(): AuthOptions['mode'] { return this.opts.mode; }
+
+  /** The server's http_auth_type, as the last login showed it (login mode only). */
+  get httpAuthType(): HttpAuthType | undefined { return this.issued; }
+
+  /** Why a 401 to a request sent with these credentials may have come, for the error text. */
+  refusedHint(): string {
+    return REFUSED[this.opts.mode];
+  }
 
   /** Headers for the next request; a promise only while a login is needed or under way. */
   /** The headers when no login is needed first (no promise is made, so none can be left unhandled). */
@@ -84,7 +113,7 @@ export class Authenticator {
     if (this.opts.mode !== 'login') return;
     // A server with auth off rejects every login (it checks against an empty default password), so ask first.
     if (!(await this.transport.authEnabled())) {
-      this.headers = BASE_HEADERS;
+      this.headers = this.base;
       this.loggedIn = true;
       return;
     }
@@ -96,7 +125,7 @@ export class Authenticator {
       throw new MindsDBError(`login to MindsDB as "${this.opts.username}" failed (HTTP ${res.status}): ${loginFailureText(res.text, refused)}`,
         { kind: refused ? 'auth' : 'http', status: res.status, method: 'POST', path: 'login' });
     }
-    const headers: Record<string, string> = { ...BASE_HEADERS };
+    const headers: Record<string, string> = { ...this.base };
     const cookie = sessionCookie(res.headers['set-cookie']);
     if (cookie) { headers.cookie = `session=${cookie}`; this.onSecret(cookie); }
     const token = tokenFrom(res.text);
@@ -105,6 +134,7 @@ export class Authenticator {
       throw new MindsDBError('login to MindsDB succeeded but the server returned neither a session cookie nor a token',
         { kind: 'auth', status: res.status, method: 'POST', path: 'login' });
     }
+    this.issued = cookie && token ? 'session_or_token' : cookie ? 'session' : 'token';
     this.headers = Object.freeze(headers);
     this.loggedIn = true;
   }

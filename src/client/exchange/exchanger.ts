@@ -1,5 +1,5 @@
 import { MindsDBError, type Redactor } from '../shared';
-import { Authenticator, type AuthOptions } from './auth';
+import { Authenticator, type AuthOptions, type HttpAuthType } from './auth';
 import { deadlineAfter, pause, within, type DeadlineAt } from './deadline';
 import { RequestLimiter, type ReleaseSlot } from './limiter';
 import { networkError, timeoutError, type ExchangeDescription } from './network-errors';
@@ -14,6 +14,11 @@ export interface ExchangeSettings {
   /** The API's path on the server ("/api"), for the login and status routes. */
   prefix: string;
   auth: AuthOptions;
+  /**
+   * Headers sent on every request to this server (status and login included): the tenant
+   * headers `company-id` / `user-id` of a multi-tenant MindsDB. Lower-case names.
+   */
+  headers?: Readonly<Record<string, string>>;
   /** The default time budget of one message, ms. */
   timeoutMs: number;
   retries: number;
@@ -78,12 +83,15 @@ export class Exchanger {
   private readonly auth: Authenticator;
   private readonly policy: RetryPolicy;
   private readonly maxBytes: number;
+  /** The headers of the public routes (status, login): JSON and the tenant headers, no credentials. */
+  private readonly plain: Readonly<Record<string, string>>;
   private closed = false;
   /** Called after a network failure: the server that answers next may be another one. */
   onNetworkFailure: () => void = () => undefined;
 
   constructor(private readonly s: ExchangeSettings, private readonly redactor: Redactor) {
     this.maxBytes = s.maxResponseBytes;
+    this.plain = Object.freeze({ ...JSON_HEADERS, ...s.headers });
     this.slots = new RequestLimiter(s.maxInFlight, s.maxQueue);
     this.parking = new RequestLimiter(s.maxInFlight, s.maxQueue, 'streamed answers under flow control');
     // Sockets: whole answers up to maxInFlight; streams up to maxInFlight under way plus up to
@@ -91,13 +99,13 @@ export class Exchanger {
     // their own, so an exchange always finds a socket.
     this.transport = new HttpTransport({ origin: s.origin, connections: s.maxInFlight, streamConnections: 2 * s.maxInFlight, tls: s.tls });
     this.policy = new RetryPolicy({ retries: s.retries, baseDelayMs: s.retryBaseDelayMs, retryPost: s.retryPost });
-    this.auth = new Authenticator(s.auth, {
+    this.auth = new Authenticator(s.auth, this.plain, {
       // The login is shared by every request waiting for it, so it has the client's own time
       // budget; each request still waits for it no longer than its own deadline (credentialsOf).
       // A login may be sent again (it only makes another session), so the retry rule treats it as
       // idempotent; its answer, whatever the status, goes back to the authenticator.
       postLogin: (body) => this.sendRetrying({
-        method: 'POST', path: `${s.prefix}/login`, headers: JSON_HEADERS as Record<string, string>, body,
+        method: 'POST', path: `${s.prefix}/login`, headers: this.plain as Record<string, string>, body,
         timeoutMs: s.timeoutMs, deadlineAt: deadlineAfter(s.timeoutMs), repeat: 'idempotent', anonymous: true,
       }),
       // Called while a request holds a slot, so it must not wait for another one.
@@ -109,6 +117,16 @@ export class Exchanger {
     this.auth.onSecret = (secret) => redactor.add(secret);
   }
 
+  /** The server's http_auth_type, as the last login showed it (login mode only). */
+  get httpAuthType(): HttpAuthType | undefined { return this.auth.httpAuthType; }
+
+  /** A 401 says why the credentials of this auth mode may have been refused (see REFUSED in auth.ts). */
+  private refused(e: MindsDBError, req: Exchange): MindsDBError {
+    if (e.status !== 401 || req.anonymous) return e;
+    return new MindsDBError(`${e.message} (${this.auth.refusedHint()})`,
+      { kind: e.kind, status: e.status, code: e.code, serverMessage: e.serverMessage, method: e.method, path: e.path });
+  }
+
   /** Requests in flight and waiting, for status displays. */
   get load(): { inFlight: number; queued: number } {
     return { inFlight: this.slots.inFlight, queued: this.slots.queued };
@@ -116,7 +134,7 @@ export class Exchanger {
 
   /** The public status route (GET {prefix}/status) as an exchange. */
   statusExchange(deadlineAt: DeadlineAt, timeoutMs: number): Exchange {
-    return { method: 'GET', path: `${this.s.prefix}/status`, headers: JSON_HEADERS as Record<string, string>, body: undefined, timeoutMs, deadlineAt, repeat: 'idempotent', anonymous: true };
+    return { method: 'GET', path: `${this.s.prefix}/status`, headers: this.plain as Record<string, string>, body: undefined, timeoutMs, deadlineAt, repeat: 'idempotent', anonymous: true };
   }
 
   /** One request whose whole answer is read: resolves with its JSON (null for an empty body). */
@@ -162,7 +180,7 @@ export class Exchanger {
   private attempt(req: Exchange): Promise<unknown> {
     // A login to make continues in `recover`, which awaits it: asking current() here would make
     // a promise that nobody handles when the login fails (an unhandled rejection ends Node-RED).
-    const headers = req.anonymous ? JSON_HEADERS : this.auth.ready();
+    const headers = req.anonymous ? this.plain : this.auth.ready();
     if (headers === undefined || req.contentType) return this.recover(req, undefined);
     req.headers = headers as Record<string, string>;
     return this.transport.send(req, this.maxBytes).then(
@@ -205,7 +223,7 @@ export class Exchanger {
         attempt--; // a re-login is not one of the configured retries
         continue;
       }
-      const e = httpError(res, method, path, this.redactor);
+      const e = this.refused(httpError(res, method, path, this.redactor), req);
       // The record is not there, after an attempt that may have deleted it: it is gone, as asked.
       if (landed && req.gone?.(e)) return null;
       const d = this.policy.decide(attempt, req.repeat, e, retryAfterMs(res.headers), req.deadlineAt);
@@ -274,7 +292,7 @@ export class Exchanger {
         attempt--;
         continue;
       }
-      const e = httpError({ status: res.status, headers: res.headers, text }, method, path, this.redactor);
+      const e = this.refused(httpError({ status: res.status, headers: res.headers, text }, method, path, this.redactor), req);
       const d = this.policy.decide(attempt, req.repeat, e, retryAfterMs(res.headers), req.deadlineAt);
       if (d.retry && !this.closed) { await pause(d.delayMs); continue; }
       throw noted(e, d);
@@ -283,7 +301,7 @@ export class Exchanger {
 
   /** The credentials of the next attempt: a login first when one is needed, within the message's deadline. */
   private async credentialsOf(req: Exchange): Promise<Readonly<Record<string, string>>> {
-    if (req.anonymous) return JSON_HEADERS;
+    if (req.anonymous) return this.plain;
     const current = this.auth.current();
     return current instanceof Promise ? await within(current, req.deadlineAt, () => timeoutError(req)) : current;
   }

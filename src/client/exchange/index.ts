@@ -12,7 +12,7 @@ export type { Repeat, Verdict, RetrySettings, Decision } from './policy';
 export { HttpTransport, readText, discard } from './transport';
 export type { OpenedResponse, StreamedResponse, TextResponse, TlsOptions, SendOptions } from './transport';
 export { Authenticator } from './auth';
-export type { AuthOptions, LoginTransport } from './auth';
+export type { AuthOptions, HttpAuthType, LoginTransport } from './auth';
 export { RequestLimiter } from './limiter';
 export type { ReleaseSlot, WaitDescription } from './limiter';
 export { isNotSent, networkError, timeoutError, tooLarge } from './network-errors';

@@ -1,0 +1,251 @@
+import { isNotSent, type MindsDBClient, type RequestOptions, type SqlAnswer } from '../connection';
+import { describeType, ident, inputError, isPlainObject, MindsDBError, segment } from '../shared';
+import { recordNotFound } from './gone';
+import { withStoredName, withStoredNames } from './names';
+
+/**
+ * A data source's tables (25.14.1 and 26.1.0, measured in test/e2e/table.e2e.js):
+ * - list:   GET /databases/{db}/tables → [{name, type}]; an unknown database answers 500
+ *           ("'NoneType' object has no attribute 'get_tables'"), said here as what it means;
+ * - create: POST /databases/{db}/tables {table: {name, select, replace}} → 201 {name, type}: MindsDB
+ *           runs `CREATE [OR REPLACE] TABLE db.t (SELECT …)`; 409 when it exists, 400 in a project;
+ * - delete: DELETE /databases/{db}/tables/{t} → 204, 404 "Table not found";
+ * - insert: there is no REST route for rows (docs/rest/tables/insert.mdx says "in progress"), so
+ *           rows go as one `INSERT INTO db.t (cols) VALUES (:p1, …), (…)` through /sql/query.
+ */
+
+type Json = Record<string, unknown>;
+
+/** One row as it will be bound: column → a value MindsDB binds as it is (text, number, boolean, null). */
+export type InsertRow = Record<string, string | number | boolean | null>;
+
+export interface InsertResult {
+  inserted: number;
+  database: string;
+  table: string;
+  columns: string[];
+}
+
+/** The first MindsDB that binds `:name` parameters (earlier ones would store the text "p1"). */
+const PARAMS_SINCE = [25, 12] as const;
+
+/**
+ * Words MindsDB's parser (mindsdb_sql_parser 0.13.8) does not take as a column name in an INSERT's
+ * column list. test/unit/table-node.test.js checks this list against the real parser both ways.
+ */
+const RESERVED = new Set(('alter and as asc between case character collate convert cross delete desc describe distinct drop ' +
+  'else end except explain false for from full having in inner insert intersect into is join left like limit not null on ' +
+  'or outer over persist_only read right select set show then true union update use using values when where window with write').split(' '));
+
+/**
+ * A column name as it can be written in an INSERT's column list: plain, unquoted. MindsDB
+ * 25.14.1 and 26.1.0 keep the backticks of a quoted column name there (`` `id` `` reaches
+ * PostgreSQL as the column "`id`", which does not exist), so a name that needs quoting cannot be
+ * written at all and is refused before anything is sent. The case does not matter to PostgreSQL:
+ * MindsDB matches each column to the table's own spelling.
+ */
+export function insertColumn(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    throw inputError(`the column name ${JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name)} cannot be written in MindsDB's INSERT: only letters, digits and _ (not first a digit) work there, because MindsDB keeps the quotes of a quoted column name (rename the key)`);
+  }
+  if (RESERVED.has(name.toLowerCase())) {
+    throw inputError(`the column name "${name}" is an SQL keyword MindsDB's INSERT cannot take as a column name (rename the key)`);
+  }
+  return name;
+}
+
+/** Lone UTF-16 surrogates: not text any database stores. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * One value of msg.payload as it is bound: text, finite numbers, booleans and null as they are;
+ * a Date as its ISO text; an object or array as its JSON text (MindsDB would store Python's repr
+ * of it, `{'a': 1}`). Anything else is refused with a message naming where it is.
+ */
+export function insertValue(v: unknown, where: string): string | number | boolean | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string') {
+    if (LONE_SURROGATE.test(v)) throw inputError(`${where} is not well-formed Unicode text`);
+    if (v.includes('\u0000')) throw inputError(`${where} contains NUL, which PostgreSQL and most databases cannot store in text`);
+    return v;
+  }
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw inputError(`${where} is ${v}, not a number a database stores: send null for no value`);
+    return v;
+  }
+  if (typeof v === 'boolean') return v;
+  if (v instanceof Date) {
+    if (Number.isNaN(v.getTime())) throw inputError(`${where} is an invalid Date`);
+    return v.toISOString();
+  }
+  if (Array.isArray(v) || isPlainObject(v)) {
+    let text: string;
+    try { text = JSON.stringify(v); } catch (err) { throw inputError(`${where} cannot be written as JSON text: ${(err as Error).message}`); }
+    return insertValue(text, where);
+  }
+  throw inputError(`${where} cannot be stored: it is ${describeType(v)} (send text, a number, a boolean, null, a Date, or an object for JSON text)`);
+}
+
+/**
+ * msg.payload as rows to insert: an object is one row, an array of objects is many. Column names
+ * and values are checked here, per message, so a bad one fails only its own message, before it
+ * joins a batch.
+ */
+export function insertRows(payload: unknown): InsertRow[] {
+  const list = isPlainObject(payload) ? [payload] : Array.isArray(payload) ? payload : undefined;
+  if (!list) throw inputError(`msg.payload must be an object (one row) or an array of objects (many rows) to insert, not ${describeType(payload)}`);
+  if (list.length === 0) throw inputError('msg.payload is an empty array: there are no rows to insert');
+  return list.map((row: unknown, i) => {
+    const at = Array.isArray(payload) ? `msg.payload[${i}]` : 'msg.payload';
+    if (!isPlainObject(row)) throw inputError(`${at} must be an object of column values, not ${describeType(row)}`);
+    const keys = Object.keys(row);
+    if (keys.length === 0) throw inputError(`${at} has no columns`);
+    const out: InsertRow = {};
+    for (const k of keys) out[insertColumn(k)] = insertValue(row[k], `${at}.${k}`);
+    return out;
+  });
+}
+
+/**
+ * One INSERT for rows (of one message or of a batch): the columns are the union of the rows'
+ * keys in first-seen order, a column a row lacks is bound as NULL (so a column's DEFAULT applies
+ * only when no row of the statement names it). Every value is a bound parameter (`:p1` …): no
+ * value is ever written into the SQL text. Two keys differing only in case are one column to
+ * MindsDB (it matches columns to the table case-insensitively) and are refused.
+ */
+export function insertStatement(database: string, table: string, rows: readonly InsertRow[]): { query: string; params: Record<string, unknown>; columns: string[] } {
+  const columns: string[] = [];
+  const seen = new Map<string, string>();
+  for (const row of rows) {
+    for (const k of Object.keys(row)) {
+      const folded = k.toLowerCase();
+      const first = seen.get(folded);
+      if (first === undefined) { seen.set(folded, k); columns.push(k); } else if (first !== k) {
+        throw inputError(`the columns "${first}" and "${k}" differ only in case: MindsDB takes them for one column`);
+      }
+    }
+  }
+  const params: Record<string, unknown> = {};
+  let n = 0;
+  const tuples = rows.map((row) => `(${columns.map((c) => { params[`p${++n}`] = row[c] ?? null; return `:p${n}`; }).join(', ')})`);
+  return {
+    query: `INSERT INTO ${ident(database, 'the database')}.${ident(table, 'the table')} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`,
+    params,
+    columns,
+  };
+}
+
+/** Whether a MindsDB version binds `:name` parameters (25.12 and later; an unknown version is let through). */
+export function bindsParameters(version: string | undefined): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(version ?? '');
+  if (!m) return true;
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  return major > PARAMS_SINCE[0] || (major === PARAMS_SINCE[0] && minor >= PARAMS_SINCE[1]);
+}
+
+export class TablesApi {
+  constructor(private readonly client: MindsDBClient) {}
+
+  private path(database: string, table?: string): string {
+    const base = `/databases/${segment(database, 'database')}/tables`;
+    return table === undefined ? base : `${base}/${segment(table, 'table')}`;
+  }
+
+  /** The data source's tables (and views), by the database's stored spelling. */
+  list(database: string, options?: RequestOptions): Promise<Json[]> {
+    const opts = this.client.withDeadline(options);
+    return withStoredName(this.client, { resource: 'database' }, database, async (db) => {
+      try {
+        const tables = await this.client.request<Json[]>('GET', this.path(db), undefined, opts);
+        return Array.isArray(tables) ? tables : [];
+      } catch (err) {
+        throw noDatabase(err, db);
+      }
+    }, { request: opts });
+  }
+
+  /**
+   * `CREATE [OR REPLACE] TABLE db.t (SELECT …)` through REST's POST: MindsDB checks the name and
+   * parses the SELECT first. Never repeated once sent: the table could be made twice (409) or
+   * filled twice.
+   */
+  async create(database: string, table: string, select: string, replace: boolean, options?: RequestOptions): Promise<Json> {
+    if (typeof select !== 'string' || select.trim() === '') throw inputError('no SELECT to create the table from: set it in the node or in msg.payload');
+    const opts = this.client.withDeadline(options);
+    return withStoredName(this.client, { resource: 'database' }, database, async (db) => {
+      try {
+        const body = { table: { name: table, select: select.trim().replace(/;\s*$/, ''), ...(replace ? { replace: true } : {}) } };
+        const made = await this.client.request<Json>('POST', this.path(db), body, { ...opts, repeat: 'never' });
+        return { ...(isPlainObject(made) ? made : {}), database: db };
+      } catch (err) {
+        throw noDatabase(err, db);
+      }
+    }, { request: opts, missing: (err) => err instanceof MindsDBError && err.kind === 'http' && err.status === 404 && /database/i.test(err.serverMessage ?? '') });
+  }
+
+  /** Drops the table (REST finds a table by its exact name, so a miss is tried with the stored spelling). */
+  delete(database: string, table: string, options?: RequestOptions): Promise<{ deleted: true; database: string; table: string }> {
+    const opts = this.client.withDeadline(options);
+    return withStoredNames(this.client, { resource: 'table', database }, table, async (db, t) => {
+      await this.client.request('DELETE', this.path(db, t), undefined, { ...opts, gone: recordNotFound });
+      return { deleted: true as const, database: db, table: t };
+    }, { request: opts });
+  }
+
+  /**
+   * Inserts rows with one statement, never repeated once it may have reached the server (not even
+   * with the server node's *Retry POST*): an INSERT is not idempotent, and a lost answer cannot
+   * tell whether its rows were stored. A statement MindsDB answers with an SQL error was not
+   * stored (see docs/fault-matrix.md, "Inserts"); only then is the table's stored spelling
+   * looked up and the statement sent again with it.
+   */
+  async insert(database: string, table: string, rows: readonly InsertRow[], options?: RequestOptions): Promise<InsertResult> {
+    const opts = this.client.withDeadline(options);
+    const version = await this.client.serverVersion(opts).catch(() => undefined);
+    if (!bindsParameters(version)) {
+      throw new MindsDBError(`inserting rows needs MindsDB 25.12 or later (it binds the values as parameters); this server is MindsDB ${version}`, { kind: 'unsupported' });
+    }
+    return withStoredNames(this.client, { resource: 'table', database }, table, async (db, t) => {
+      const { query, params, columns } = insertStatement(db, t, rows);
+      let answer: SqlAnswer;
+      try {
+        answer = await this.client.sql({ query, params }, { ...opts, repeat: 'never' });
+      } catch (err) {
+        if (!insertMayHaveLanded(err) || !(err instanceof MindsDBError)) throw err;
+        throw new MindsDBError(`the answer to the INSERT of ${rows.length} row(s) into ${db}.${t} was lost (${err.message}): they may or may not be stored, and were not sent again (an INSERT is not idempotent: look at the table before sending them again)`, { ...err });
+      }
+      const affected = typeof answer.affected_rows === 'number' ? answer.affected_rows : rows.length;
+      return { inserted: affected, database: db, table: t, columns };
+    }, { request: opts, missing: (err) => err instanceof MindsDBError && err.kind === 'sql' && /does not exist|not found|unknown/i.test(err.serverMessage ?? '') });
+  }
+}
+
+/**
+ * Whether an INSERT that failed may still have stored its rows: its answer was lost (the
+ * connection broke after it was sent, the time ran out, a gateway answered 502/504, the server
+ * failed with a 500 or answered something unreadable). Not when MindsDB answered with an SQL
+ * error (it ran the statement and the data source refused it: one statement is one COPY or
+ * INSERT in one transaction, all or nothing, as the e2e run checks on PostgreSQL), nor when it
+ * refused the request before running it (4xx, 429, 503), nor when it was never sent.
+ */
+export function insertMayHaveLanded(err: unknown): boolean {
+  if (!(err instanceof MindsDBError)) return true;
+  switch (err.kind) {
+    case 'sql': case 'input': case 'auth': case 'unsupported': case 'queue-full': case 'closed': case 'redirect':
+      return false;
+    case 'http':
+      return (err.status ?? 500) >= 500 && err.status !== 503;
+    case 'network':
+      return !isNotSent(err);
+    default:
+      return true;
+  }
+}
+
+/** 25.14.1 and 26.1.0 answer a table listing of an unknown database with a 500 about get_tables. */
+function noDatabase(err: unknown, database: string): unknown {
+  if (err instanceof MindsDBError && err.kind === 'http' && err.status === 500 && /get_tables/.test(err.serverMessage ?? '')) {
+    return new MindsDBError(`database "${database}" does not exist (MindsDB: ${err.serverMessage})`, { ...err, status: 404 });
+  }
+  return err;
+}
