@@ -1,15 +1,13 @@
-import { inputError, positionalToNamed, rowsToObjects, type MindsDBClient, type SqlAnswer, type SqlRequest } from './client';
+import { inputError, positionalToNamed } from './client';
 import { SQL_NODE, type SqlNodeConfig } from './schema';
 import { startNode, type SavedConfig } from './runtime/config';
 import { handleInput, timeoutFrom } from './runtime/input';
-import { setOutput } from './runtime/output';
 import { describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
-import { sendSequence } from './runtime/sql-sequence';
+import { SqlOutput } from './runtime/sql-output';
 import { ThrottledStatus } from './runtime/status';
 import { StatusTexts } from './runtime/status-texts';
-import { TickWindow } from './runtime/tick-window';
 
 /** The query: the node's own SQL wins, then msg.query, then a string msg.payload. */
 function queryFrom(configured: string, msg: Msg): string {
@@ -69,73 +67,20 @@ export = function register(RED: NodeAPI): void {
     const config = startNode(RED, this, SQL_NODE, saved);
     const node = this;
     const status = new ThrottledStatus(node);
-    const { outputProperty } = config;
-    const asArrays = config.rowFormat === 'arrays';
-    const rowsPerMsg = config.split ? config.rowsPerMsg : 0;
-    const window = rowsPerMsg > 0 && config.flowControl ? new TickWindow(config.partsAhead) : undefined;
-    // The convention's marker (node-red-contrib-postgresql): this node takes msg.tick back.
-    if (window) (node as Node & { tickConsumer?: boolean }).tickConsumer = true;
-
-    const metadata = (answer: SqlAnswer): Record<string, unknown> => {
-      const meta: Record<string, unknown> = { type: answer.type, columns: answer.column_names, context: answer.context };
-      if (answer.type === 'ok') meta.affectedRows = answer.affected_rows ?? null;
-      if (asArrays) meta.data = answer.data;
-      return meta;
-    };
-
-    /** With split on: the answer is read as it arrives and sent as a message sequence. */
-    const streamed = async (msg: Msg, send: Send, request: SqlRequest, timeoutMs: number | undefined, client: MindsDBClient): Promise<void> => {
-      const stream = await client.sqlStream(request, { timeoutMs, flowControl: window !== undefined });
-      try {
-        if (stream.type === 'ok') {
-          const f = stream.fields;
-          msg.mindsdb = { type: 'ok', columns: [], context: f.context, affectedRows: (f.affected_rows as number | null | undefined) ?? null, ...(asArrays ? { data: [] } : {}) };
-          setOutput(RED, msg, outputProperty, []);
-          send(msg);
-          status.set(texts.ok('ok'));
-          return;
-        }
-        const rows = await sendSequence(RED, msg, stream, send, {
-          rowsPerMsg, asArrays, outputProperty, window,
-          tickTimeoutMs: timeoutMs ?? client.requestTimeoutMs,
-          progress: (n) => status.set(texts.busy('streaming', { count: n })),
-        });
-        status.set(texts.ok('rows', { count: rows }));
-      } finally {
-        stream.close();
-      }
-    };
-
-    /** Split off: one request, one message; a plain promise chain (this is the per-message hot path). */
-    const whole = (msg: Msg, send: Send, request: SqlRequest, timeoutMs: number | undefined, client: MindsDBClient): Promise<void> =>
-      client.sql(request, { timeoutMs }).then((answer) => {
-        msg.mindsdb = metadata(answer);
-        setOutput(RED, msg, outputProperty, answer.type === 'table' ? shape(answer) : []);
-        send(msg);
-        status.set(answer.type === 'table' ? texts.ok('rows', { count: answer.data.length }) : texts.ok('ok'));
-      });
+    const output = new SqlOutput(RED, node, status, texts, config);
 
     handleInput(node, status, texts, (msg: Msg, send: Send) => {
       // A tick coming back from the flow: it acknowledges a part and is never a query. It is taken
       // before anything else, so it never waits for a connection slot or anything else.
-      if (msg.tick) {
-        if (!window) throw inputError(TICK_WITHOUT_FLOW_CONTROL_TEXT);
-        window.tick(msg.parts);
-        return Promise.resolve();
-      }
+      if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) return Promise.resolve();
       const client = clientFor(RED, config.server);
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);
-      const run = (database: string | undefined): Promise<void> => {
-        const request: SqlRequest = { query, params, context: database ? { db: database } : undefined, native: config.nativeQuery || undefined };
-        status.set(texts.busy('requesting'));
-        return rowsPerMsg > 0 ? streamed(msg, send, request, timeoutMs, client) : whole(msg, send, request, timeoutMs, client);
-      };
+      const run = (database: string | undefined): Promise<void> =>
+        output.run(msg, send, client, timeoutMs, (start) => start({ query, params, context: database ? { db: database } : undefined, native: config.nativeQuery || undefined }));
       const database = databaseFrom(RED, node, config, msg);
       return database instanceof Promise ? database.then(run) : run(database);
-    }, () => window?.close());
-
-    const shape = (answer: SqlAnswer): unknown[] => (asArrays ? answer.data : rowsToObjects(answer.column_names, answer.data));
+    }, () => output.close());
   }
 
   registerNodeType(RED, SQL_NODE, MindsDBSqlNode);

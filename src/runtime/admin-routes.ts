@@ -40,6 +40,7 @@ const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
   ['knowledge_bases', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/knowledge_bases`))],
   // The table picker sends the data source as its "project".
   ['tables', async (c, db) => names(await c.request('GET', `/databases/${segment(db, 'database')}/tables`))],
+  ['views', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/views`))],
 ]);
 
 /** The slice of Express that these routes use. */

@@ -226,8 +226,32 @@ export const TABLE_NODE = defineNode('mindsdb-table', 1, {
   outputProperty: msgProperty(),
 });
 
+export const PROJECT_NODE = defineNode('mindsdb-project', 1, {
+  ...head(),
+  operation: oneOf(['list', 'get', 'create', 'delete', 'msg'], 'list'),
+  itemName: name(),
+  outputProperty: msgProperty(),
+});
+
+export const VIEW_NODE = defineNode('mindsdb-view', 1, {
+  ...head(),
+  operation: oneOf(['list', 'get', 'create', 'update', 'delete', 'query', 'msg'], 'list'),
+  project: project(),
+  itemName: name(),
+  /** create, update: the view's SELECT (msg.query or a string msg.payload fills a blank). */
+  query: text(),
+  /** query: the rows sent out as the sql node sends them. */
+  rowFormat: oneOf(['objects', 'arrays'], 'objects', { optional: true }),
+  split: flag(false),
+  rowsPerMsg: count(100),
+  flowControl: flag(false),
+  partsAhead: count(1),
+  outputProperty: msgProperty(),
+});
+
 /** Every node type of the package, by type. */
 export const SCHEMAS: Readonly<Record<string, NodeSchema>> = Object.fromEntries([
   SERVER_NODE, SQL_NODE, PREDICT_NODE, DATABASE_NODE, CHATBOT_NODE, SKILL_NODE, AGENT_NODE,
   FILE_NODE, JOB_NODE, MODEL_NODE, KNOWLEDGE_BASE_NODE, TABLE_NODE,
+  PROJECT_NODE, VIEW_NODE,
 ].map((s) => [s.type, s]));

@@ -106,6 +106,22 @@ const NODES = [
     change: { fill: ['#node-input-batchSize', '250'] },
     expect: { batchSize: '250', operation: 'insert', table: 'readings', batch: true },
   },
+  {
+    type: 'mindsdb-project', id: 'project1',
+    config: { operation: 'get', itemName: 'sales', itemNameType: 'str' },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-itemName', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 2,
+    change: { select: ['#node-input-operation', 'delete'] },
+    expect: { operation: 'delete', itemName: 'sales' },
+  },
+  {
+    type: 'mindsdb-view', id: 'view1',
+    config: { operation: 'query', project: 'mindsdb', projectType: 'str', itemName: 'warm_readings', itemNameType: 'str', query: 'SELECT * FROM files.sensor_readings', rowFormat: 'objects', split: true, rowsPerMsg: 100, flowControl: false, partsAhead: 1 },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-project', '#node-input-itemName', '#node-input-query-editor', '#node-input-rowFormat', '#node-input-split', '#node-input-rowsPerMsg', '#node-input-flowControl', '#node-input-partsAhead', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 3,
+    change: { fill: ['#node-input-rowsPerMsg', '25'], check: '#node-input-flowControl' },
+    expect: { rowsPerMsg: '25', flowControl: true, query: 'SELECT * FROM files.sensor_readings' },
+  },
 ];
 
 function testFlow(mindsdbUrl) {

@@ -20,6 +20,8 @@ function createFakeMindsDB(options = {}) {
     version: options.version || '25.14.1', // '26.1.0' removes skills; '26.0.1', '26.2.0': native queries; '26.2.0': /integrations/capabilities
     auth: options.auth || null, // { username, password, type: 'session' | 'token' | 'session_or_token' }
     prefix: options.prefix || '/api',
+    /** false: a server without the views routes (GET 404 JSON, other methods 405 HTML). */
+    views: options.views !== false,
   };
   const state = {
     requests: [],
@@ -59,6 +61,10 @@ function createFakeMindsDB(options = {}) {
      * An INSERT stores all its rows or none (one COPY in one transaction).
      */
     tables: new Map(),
+    /** Views by "project/name" (the name as created): {id, name, query, project}. */
+    views: new Map(),
+    /** Rows a SELECT from a view answers: {column_names, data}; by default five rows of column n. */
+    viewRows: null,
     nextId: 1,
     /** Set by tests: a function (req) => answer object for /sql/query, or undefined for the default. */
     sql: null,
@@ -238,7 +244,7 @@ function createFakeMindsDB(options = {}) {
     const params = body.params || {};
     const missing = parameterNames(ast).filter((n) => !(n in params));
     if (missing.length) { answer(res, body, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
-    const special = kbSearch(ast, params) || modelStatement(ast, context) || insertRows(ast, params);
+    const special = kbSearch(ast, params) || modelStatement(ast, context) || insertRows(ast, params) || projectStatement(ast) || viewSelect(ast, context);
     if (special) { answer(res, body, { context, ...special }); return; }
     if (ast.node === 'Select') {
       const targets = ast.targets || [];
@@ -412,6 +418,52 @@ function createFakeMindsDB(options = {}) {
   const MODEL_COLUMNS = ['NAME', 'ENGINE', 'PROJECT', 'ACTIVE', 'VERSION', 'STATUS', 'PREDICT', 'ERROR'];
   const modelRow = (v) => [v.name, v.engine, v.project, v.active, v.version, v.status, v.predict, v.error || null];
   const sqlError = (text) => ({ type: 'error', error_code: 0, error_message: text });
+
+  /** A view of a project, found as MindsDB's REST routes find it: by name in any case. */
+  const findView = (project, name) => [...state.views.values()].find((v) => v.project === project && v.name.toLowerCase() === String(name).toLowerCase());
+
+  /**
+   * CREATE PROJECT and DROP PROJECT as 25.14.1 and 26.1.0 answer them. To MindsDB's parser DROP
+   * PROJECT is DROP DATABASE: given a data source's name it drops the data source. The name is
+   * compared exactly (a project stored as PV_Cap is not dropped by pv_cap). A project that still
+   * holds views or models is refused with the names of its tables.
+   */
+  function projectStatement(ast) {
+    if (ast.node === 'CreateDatabase' && !ast.engine) {
+      const name = ast.name.parts.at(-1);
+      const taken = [...state.projects].some((p) => p.toLowerCase() === name.toLowerCase()) || state.databases.has(name.toLowerCase());
+      if (taken) return sqlError(`Project already exists: ${name}`);
+      state.projects.add(name);
+      return { type: 'ok', affected_rows: null };
+    }
+    if (ast.node === 'DropDatabase') {
+      const name = ast.name.parts.at(-1);
+      if (state.projects.has(name)) {
+        if (name === 'mindsdb') return sqlError("Project 'mindsdb' can not be deleted");
+        const tables = [...[...state.views.values()].filter((v) => v.project === name).map((v) => v.name),
+          ...[...state.models.keys(), ...state.trained.keys()].filter((k) => k.startsWith(`${name}/`)).map((k) => k.slice(name.length + 1))].sort();
+        if (tables.length) return sqlError(`Project '${name}' can not be deleted, because it contains tables: ${tables.join(', ')}`);
+        state.projects.delete(name);
+        return { type: 'ok', affected_rows: null };
+      }
+      const db = state.databases.get(name.toLowerCase());
+      if (db && db.name === name) { state.databases.delete(name.toLowerCase()); return { type: 'ok', affected_rows: null }; }
+      return sqlError(`Database does not exists: ${name}`);
+    }
+    return null;
+  }
+
+  /** SELECT … FROM project.view: the view's rows (state.viewRows, or five rows of n); a missing view is MindsDB's SQL error. */
+  function viewSelect(ast, context) {
+    if (ast.node !== 'Select' || !ast.from_table || ast.from_table.node !== 'Identifier') return null;
+    const parts = ast.from_table.parts;
+    const [project, name] = parts.length === 2 ? parts : [context.db, parts[0]];
+    if (!state.projects.has(project)) return null;
+    const view = [...state.views.values()].find((v) => v.project === project && v.name === name);
+    if (!view) return null;
+    const rows = state.viewRows || { column_names: ['n'], data: [[1], [2], [3], [4], [5]] };
+    return { type: 'table', column_names: rows.column_names, data: rows.data };
+  }
 
   /** CREATE MODEL, RETRAIN, FINETUNE, DESCRIBE, SET active, DROP MODEL p.m.v (parsed), as MindsDB's SQL answers them. */
   function modelStatement(ast, context) {
@@ -612,7 +664,7 @@ function createFakeMindsDB(options = {}) {
     const missingRoute = () => (method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res));
     if (rest.length === 0) { method === 'GET' ? (state.projects.has(project) ? send(res, 200, { name: project }) : problem(res, 404, 'Project not exists', `Project with name ${project} does not exist`)) : html405(res); return; }
     const kind = rest[0];
-    if (!['models', 'chatbots', 'skills', 'agents', 'jobs', 'knowledge_bases'].includes(kind) || (kind === 'skills' && v26())) {
+    if (!['models', 'chatbots', 'skills', 'agents', 'jobs', 'knowledge_bases', 'views'].includes(kind) || (kind === 'skills' && v26()) || (kind === 'views' && !opts.views)) {
       // the specification's singular agent DELETE path is not a route on the real server
       missingRoute(); return;
     }
@@ -620,7 +672,66 @@ function createFakeMindsDB(options = {}) {
     if (kind === 'models') return models(res, method, project, rest.slice(1), body);
     if (kind === 'jobs') return jobs(res, method, project, rest.slice(1), body);
     if (kind === 'knowledge_bases') return knowledgeBases(res, method, project, rest.slice(1), body);
+    if (kind === 'views') { views(res, method, project, rest.slice(1), body).catch((err) => send(res, 500, { title: err.constructor.name, detail: String(err.message), message: String(err.message) })); return; }
     return resources(res, method, kind, project, rest.slice(1), body, missingRoute);
+  }
+
+  /**
+   * Views as 25.14.1 and 26.1.0 answer: every route finds a view by name in any case; POST of an
+   * existing one is 409, of a query MindsDB cannot parse 500; PUT ({view: {query}}) creates a
+   * missing view (201); DELETE answers 204.
+   */
+  async function views(res, method, project, rest, body) {
+    const notFound = (name) => problem(res, 404, 'View not found', `View with name ${name} does not exist`);
+    const parseFails = async (query) => {
+      const parsed = await sqlParser.parse(String(query));
+      if (parsed.ok) return false;
+      send(res, 500, { title: 'ParsingException', detail: parsed.error, message: parsed.error });
+      return true;
+    };
+    const out = (v) => ({ id: v.id, name: v.name, query: v.query });
+    // The view store looks the project up lower-cased: a project with capitals can hold no views.
+    const capitals = () => { if (project === project.toLowerCase()) return false; send(res, 500, { title: 'EntityNotExistsError', detail: `Can not find project: ${project}`, message: `Can not find project: ${project}` }); return true; };
+    if (rest.length === 0) {
+      if (method === 'GET') { send(res, 200, [...state.views.values()].filter((v) => v.project === project).map(out)); return; }
+      if (method !== 'POST') { html405(res); return; }
+      const view = body && body.view;
+      if (!view) { problem(res, 400, 'Missing parameter', 'Must provide "view" parameter in POST body'); return; }
+      if (!view.name) { problem(res, 400, 'Missing field', 'Missing "name" field for view'); return; }
+      if (!view.query) { problem(res, 400, 'Missing field', 'Missing "query" field for view'); return; }
+      if (findView(project, view.name)) { problem(res, 409, 'Name conflict', `View with name ${view.name} already exists.`); return; }
+      if (capitals()) return;
+      if (await parseFails(view.query)) return;
+      const rec = { id: state.nextId++, name: view.name, query: view.query, project };
+      state.views.set(`${project}/${view.name}`, rec);
+      send(res, 201, out(rec));
+      return;
+    }
+    if (rest.length !== 1) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
+    const rec = findView(project, rest[0]);
+    if (method === 'GET') { rec ? send(res, 200, out(rec)) : notFound(rest[0]); return; }
+    if (method === 'DELETE') {
+      if (!rec) { notFound(rest[0]); return; }
+      state.views.delete(`${project}/${rec.name}`);
+      send(res, 204);
+      return;
+    }
+    if (method === 'PUT') {
+      const view = body && body.view;
+      if (!view) { problem(res, 400, 'Missing parameter', 'Must provide "view" parameter in PUT body'); return; }
+      if (view.query !== undefined && await parseFails(view.query)) return;
+      if (capitals()) return;
+      if (!rec) {
+        const created = { id: state.nextId++, name: rest[0], query: view.query, project };
+        state.views.set(`${project}/${rest[0]}`, created);
+        send(res, 201, out(created));
+        return;
+      }
+      if (view.query !== undefined) rec.query = view.query;
+      send(res, 200, out(rec));
+      return;
+    }
+    html405(res);
   }
 
   /** Jobs as 25.14.1 and 26.1 answer: 500 for a missing start_at/end_at key, a duplicate, or deleting a missing job. */

@@ -6,6 +6,9 @@ let uploads = 0;
 /** A change node that turns every part it gets into a msg.tick back to n1. */
 const TICK_BACK = { id: 'ticker', z: 'f1', type: 'change', name: 'msg.tick = true', rules: [{ t: 'set', p: 'tick', pt: 'msg', to: 'true', tot: 'bool' }], action: '', property: '', from: '', to: '', reg: false, wires: [['n1']] };
 
+/** The view node's saved fields (operation from msg). */
+const VIEW_DEF = { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', query: '', rowFormat: 'objects', split: false, rowsPerMsg: 100, flowControl: false, partsAhead: 1 };
+
 /**
  * One valid configuration and message per action node, for the table-driven suites. `ticks`:
  * the node takes msg.tick back (see observeOutcomes); `extra`: nodes its flow needs besides
@@ -33,6 +36,10 @@ const NODE_CASES = [
   // rows into a PostgreSQL-like table of the stand-in: a fresh id per message, so every insert can succeed
   { type: 'mindsdb-table', label: 'mindsdb-table (insert)', setup: withTable, stored: storedRows, def: { operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: false, batchSize: 100, batchWindow: 50 }, msg: () => ({ payload: { id: ++uploads, note: 'x' } }) },
   { type: 'mindsdb-table', label: 'mindsdb-table (insert, batched)', setup: withTable, stored: storedRows, def: { operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: true, batchSize: 4, batchWindow: 10 }, msg: () => ({ payload: { id: ++uploads, note: 'x' } }) },
+  { type: 'mindsdb-project', def: { operation: 'msg', itemName: '', itemNameType: 'str' }, msg: () => ({ operation: 'list' }) },
+  { type: 'mindsdb-view', def: { ...VIEW_DEF }, msg: () => ({ operation: 'list' }) },
+  { type: 'mindsdb-view', label: 'mindsdb-view (query)', setup: withView, def: { ...VIEW_DEF, operation: 'query', itemName: 'v1' }, msg: () => ({}) },
+  { type: 'mindsdb-view', label: 'mindsdb-view (query, split, flow control, tick wired back)', ticks: true, setup: withView, def: { ...VIEW_DEF, operation: 'query', itemName: 'v1', rowFormat: 'arrays', split: true, rowsPerMsg: 2, flowControl: true, partsAhead: 1, wires: [['out', 'ticker']] }, extra: [TICK_BACK], msg: () => ({}) },
 ];
 
 /** A data source `pg` with a table `readings` in the stand-in (test/support/fake-mindsdb.js). */
@@ -54,7 +61,14 @@ const WRITE_CASES = [
   { type: 'mindsdb-knowledge-base', label: 'mindsdb-knowledge-base (insert)', setup: withKnowledgeBase, def: { operation: 'insert', project: 'mindsdb', projectType: 'str', itemName: 'kb1', itemNameType: 'str', provider: 'openai', embeddingModel: 'e', baseUrl: '', storageDatabase: '', storageTable: '', contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: 10, threshold: '' }, msg: () => ({ payload: [{ content: `row ${++uploads}` }] }) },
   { type: 'mindsdb-table', label: 'mindsdb-table (delete)', setup: withTable, def: { operation: 'delete', database: 'pg', databaseType: 'str', table: '', tableType: 'str', select: '', replace: false, batch: false, batchSize: 100, batchWindow: 50 }, msg: (fake) => { const table = `t${++uploads}`; fake.state.tables.set(`pg/${table}`, { name: table, columns: [], rows: [] }); return { table }; } },
   { type: 'mindsdb-database', label: 'mindsdb-database (delete)', def: { operation: 'delete', dbName: '', dbNameType: 'str', engine: '', host: '', port: '', user: '', database: '', extraParams: '', checkConnection: false }, msg: (fake) => { const name = `d${++uploads}`; fake.state.databases.set(name, { id: uploads, name, type: 'data', engine: 'postgres', connection_data: {} }); return { name }; } },
+  { type: 'mindsdb-project', label: 'mindsdb-project (create)', def: { operation: 'create', itemName: '', itemNameType: 'str' }, msg: () => ({ name: `p${++uploads}` }) },
+  { type: 'mindsdb-view', label: 'mindsdb-view (delete)', def: { ...VIEW_DEF, operation: 'delete' }, msg: (fake) => { const name = `v${++uploads}`; fake.state.views.set(`mindsdb/${name}`, { id: uploads, name, query: 'SELECT 1', project: 'mindsdb' }); return { name }; } },
 ];
+
+/** The view the query cases read (the fake answers five rows). */
+function withView(fake) {
+  fake.state.views.set('mindsdb/v1', { id: 1, name: 'v1', query: 'SELECT 1', project: 'mindsdb' });
+}
 
 function withKnowledgeBase(fake) {
   fake.state.kbs.set('mindsdb/kb1', { record: { id: 1, name: 'kb1', project: 'mindsdb' }, rows: [] });

@@ -25,3 +25,7 @@ export { integrationCapabilities, CAPABILITIES_SINCE } from './integrations';
 export type { PassthroughEngine } from './integrations';
 export { TablesApi, insertRows, insertStatement, insertColumn, insertValue, insertMayHaveLanded, bindsParameters } from './tables';
 export type { InsertRow, InsertResult } from './tables';
+export { ProjectsApi } from './projects';
+export type { ProjectRecord, ProjectChange } from './projects';
+export { ViewsApi, viewSelect } from './views';
+export type { ViewRecord } from './views';

@@ -4,7 +4,7 @@ import { inputError, MindsDBError, segment, refuseMaskedValues } from '../shared
 import { jobNotFound, recordNotFound } from './gone';
 import { storedName, withStoredName, type NameScope } from './names';
 
-export type ResourceKind = 'chatbot' | 'skill' | 'agent' | 'job' | 'knowledge_base';
+export type ResourceKind = 'chatbot' | 'skill' | 'agent' | 'job' | 'knowledge_base' | 'view';
 export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
 
 /**
@@ -51,6 +51,9 @@ export const RESOURCES: Readonly<Record<ResourceKind, ResourceSpec>> = {
   // A knowledge base's PUT inserts content ({rows | urls | query}): never repeated, or rows would be
   // stored twice. Search is SQL (./knowledge-bases.ts).
   knowledge_base: { collection: 'knowledge_bases', wrapper: 'knowledge_base', updateCreates: false, nameInUpdateBody: false, updateRepeats: false },
+  // A view's PUT ({view: {query}}) sets the query, and creates a missing view (201); the view node
+  // reads the view first (./views.ts), so its update never creates one.
+  view: { collection: 'views', wrapper: 'view', updateCreates: false, nameInUpdateBody: false, updateRepeats: true },
 };
 
 export interface ResourceRequest {

@@ -1,0 +1,46 @@
+import { inputError, ProjectsApi } from './client';
+import { PROJECT_NODE } from './schema';
+import { startNode, type SavedConfig } from './runtime/config';
+import { handleInput, timeoutFrom } from './runtime/input';
+import { operationOf, operationsOf } from './runtime/operation';
+import { setOutput } from './runtime/output';
+import { nameFrom } from './runtime/properties';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
+import { clientFor } from './runtime/server';
+import { ThrottledStatus } from './runtime/status';
+import { StatusTexts } from './runtime/status-texts';
+
+const OPERATIONS = operationsOf(PROJECT_NODE.fields.operation);
+type Operation = typeof OPERATIONS[number];
+
+/** The project node: list, get, create (CREATE PROJECT), delete (DROP PROJECT, projects only); see src/client/resources/projects.ts. */
+export = function register(RED: NodeAPI): void {
+  const texts = new StatusTexts('mindsdb-project', ['requesting', 'list', 'get', 'create', 'delete'] as const);
+  function MindsDBProjectNode(this: Node, saved: SavedConfig): void {
+    const config = startNode(RED, this, PROJECT_NODE, saved);
+    const node = this;
+    const status = new ThrottledStatus(node);
+
+    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
+      const api = new ProjectsApi(clientFor(RED, config.server));
+      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'project');
+      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
+      if (operation !== 'list' && !name) throw inputError('no project name: set it in the node or in msg.name');
+      const timeoutMs = timeoutFrom(msg);
+      status.set(texts.busy('requesting'));
+      let result: unknown;
+      switch (operation) {
+        case 'list': result = await api.list({ timeoutMs }); break;
+        case 'get': result = await api.get(name as string, { timeoutMs }); break;
+        case 'create': result = await api.create(name as string, { timeoutMs }); break;
+        case 'delete': result = await api.delete(name as string, { timeoutMs }); break;
+      }
+      setOutput(RED, msg, config.outputProperty, result);
+      msg.mindsdb = { resource: 'project', operation, name: operation === 'list' ? undefined : (result as { name?: string }).name ?? name };
+      send(msg);
+      status.set(operation === 'list' ? texts.ok('list', { count: Array.isArray(result) ? result.length : 0 }) : texts.ok(operation));
+    });
+  }
+
+  registerNodeType(RED, PROJECT_NODE, MindsDBProjectNode);
+};
