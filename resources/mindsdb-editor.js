@@ -230,6 +230,7 @@
             if ($(this).attr("data-built")) { return; } // built already (Node-RED loaded this node set again)
             var template = $("<div>").html($(this).html());
             editorRows[type] = [];
+            expandRowGroups(template);
             // A row naming several fields stands for one row each, alike but for the field.
             template.find("[data-row]").each(function () {
                 var row = $(this);
@@ -258,6 +259,36 @@
                 row.removeAttr("data-icon data-width data-unit data-labels data-editor data-also data-list");
             });
             $(this).text(template.html()).attr("data-built", "true");
+        });
+    }
+
+    /**
+     * Groups of rows that several dialogs show alike, named once: `<div data-rows="sql-rows-out">`
+     * in a template stands for the group (its other attributes, such as a style, go to the group's
+     * first row). sql-rows-out: how a node that answers SQL rows sends them (rows as, split, rows
+     * per message, tick flow control, parts ahead), in the sql and the view dialogs.
+     */
+    var ROW_GROUPS = {
+        "sql-rows-out":
+            '<div class="form-row" data-row="rowFormat" data-icon="table" data-labels="rows"></div>' +
+            '<div class="form-row" data-row="split"></div>' +
+            '<div data-when="split">' +
+                '<div class="form-row" data-row="rowsPerMsg" data-icon="th-list"></div>' +
+                '<div class="form-row" data-row="flowControl"></div>' +
+            "</div>" +
+            '<div class="form-row" data-row="partsAhead" data-icon="tachometer" data-when="split flowControl"></div>'
+    };
+
+    function expandRowGroups(template) {
+        template.find("[data-rows]").each(function () {
+            var placeholder = $(this);
+            var name = placeholder.attr("data-rows");
+            if (!ROW_GROUPS[name]) { throw new Error("no group of dialog rows named \"" + name + "\""); }
+            var group = $(ROW_GROUPS[name]);
+            $.each(this.attributes, function (_, attr) {
+                if (attr.name !== "data-rows") { group.first().attr(attr.name, attr.value); }
+            });
+            placeholder.replaceWith(group);
         });
     }
 

@@ -237,7 +237,7 @@ export const VIEW_NODE = defineNode('mindsdb-view', 1, {
   ...head(),
   operation: oneOf(['list', 'get', 'create', 'update', 'delete', 'query', 'msg'], 'list'),
   project: project(),
-  itemName: name(),
+  itemName: item(),
   /** create, update: the view's SELECT (msg.query or a string msg.payload fills a blank). */
   query: text(),
   /** query: the rows sent out as the sql node sends them. */
