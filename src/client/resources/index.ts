@@ -25,3 +25,5 @@ export { integrationCapabilities, CAPABILITIES_SINCE } from './integrations';
 export type { PassthroughEngine } from './integrations';
 export { TablesApi, insertRows, insertStatement, insertColumn, insertValue, insertMayHaveLanded, bindsParameters } from './tables';
 export type { InsertRow, InsertResult } from './tables';
+export { MLEnginesApi, checkHandler } from './ml-engines';
+export type { MLEngine, MLEngineSpec, MLHandler } from './ml-engines';
