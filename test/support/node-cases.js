@@ -33,6 +33,8 @@ const NODE_CASES = [
   // rows into a PostgreSQL-like table of the stand-in: a fresh id per message, so every insert can succeed
   { type: 'mindsdb-table', label: 'mindsdb-table (insert)', setup: withTable, stored: storedRows, def: { operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: false, batchSize: 100, batchWindow: 50 }, msg: () => ({ payload: { id: ++uploads, note: 'x' } }) },
   { type: 'mindsdb-table', label: 'mindsdb-table (insert, batched)', setup: withTable, stored: storedRows, def: { operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: true, batchSize: 4, batchWindow: 10 }, msg: () => ({ payload: { id: ++uploads, note: 'x' } }) },
+  { type: 'mindsdb-ml-engine', def: { operation: 'msg', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' }, msg: () => ({ operation: 'create', name: `e${++uploads}`, payload: { handler: 'openai', settings: { api_base: 'http://127.0.0.1:9/v1' } } }) },
+  { type: 'mindsdb-ml-engine', label: 'mindsdb-ml-engine (handlers)', def: { operation: 'handlers', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' }, msg: () => ({}) },
 ];
 
 /** A data source `pg` with a table `readings` in the stand-in (test/support/fake-mindsdb.js). */
@@ -54,6 +56,8 @@ const WRITE_CASES = [
   { type: 'mindsdb-knowledge-base', label: 'mindsdb-knowledge-base (insert)', setup: withKnowledgeBase, def: { operation: 'insert', project: 'mindsdb', projectType: 'str', itemName: 'kb1', itemNameType: 'str', provider: 'openai', embeddingModel: 'e', baseUrl: '', storageDatabase: '', storageTable: '', contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: 10, threshold: '' }, msg: () => ({ payload: [{ content: `row ${++uploads}` }] }) },
   { type: 'mindsdb-table', label: 'mindsdb-table (delete)', setup: withTable, def: { operation: 'delete', database: 'pg', databaseType: 'str', table: '', tableType: 'str', select: '', replace: false, batch: false, batchSize: 100, batchWindow: 50 }, msg: (fake) => { const table = `t${++uploads}`; fake.state.tables.set(`pg/${table}`, { name: table, columns: [], rows: [] }); return { table }; } },
   { type: 'mindsdb-database', label: 'mindsdb-database (delete)', def: { operation: 'delete', dbName: '', dbNameType: 'str', engine: '', host: '', port: '', user: '', database: '', extraParams: '', checkConnection: false }, msg: (fake) => { const name = `d${++uploads}`; fake.state.databases.set(name, { id: uploads, name, type: 'data', engine: 'postgres', connection_data: {} }); return { name }; } },
+  // DROP ML_ENGINE is SQL (a POST): never repeated.
+  { type: 'mindsdb-ml-engine', label: 'mindsdb-ml-engine (delete)', def: { operation: 'delete', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' }, msg: (fake) => { const name = `e${++uploads}`; fake.state.mlEngines.set(name, { name, handler: 'openai', settings: {} }); return { name }; } },
 ];
 
 function withKnowledgeBase(fake) {
