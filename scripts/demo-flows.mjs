@@ -45,6 +45,8 @@ export function demoFlows(files = exampleFiles()) {
         if (!n.baseUrl) n.baseUrl = '${OPENAI_BASE_URL}';
         credentials[n.id] = { apiKey: '${OPENAI_API_KEY}' };
       }
+      // The ML engine example's key, from the same environment (its Settings may name an api_base).
+      if (n.type === 'mindsdb-ml-engine') credentials[n.id] = { apiKey: '${OPENAI_API_KEY}' };
       if (!byId.has(n.id)) byId.set(n.id, n);
     }
   }

@@ -1,4 +1,4 @@
-import { integrationCapabilities, MindsDBClient, segment, storedNames } from '../client';
+import { integrationCapabilities, MindsDBClient, MLEnginesApi, segment, storedNames } from '../client';
 import { DEFAULT_PROJECT } from '../schema';
 import { DialogTarget, scrubbed } from './admin-target';
 import { isPlainObject as isObject } from './properties';
@@ -41,6 +41,9 @@ const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
   // The table picker sends the data source as its "project".
   ['tables', async (c, db) => names(await c.request('GET', `/databases/${segment(db, 'database')}/tables`))],
   ['views', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/views`))],
+  // Names only: an engine's settings (its masked key, its api_base) never go to the browser.
+  ['ml_engines', async (c) => names(await new MLEnginesApi(c).list())],
+  ['ml_handlers', async (c) => names(await new MLEnginesApi(c).handlers())],
 ]);
 
 /** The slice of Express that these routes use. */

@@ -4,7 +4,7 @@
  * node files, src/runtime/ and the build all read it.
  */
 import type { ConfigOf, CredentialsOf } from './node-schema';
-import type { AGENT_NODE, DATABASE_NODE, KNOWLEDGE_BASE_NODE, SERVER_NODE, SKILL_NODE, SQL_NODE } from './nodes';
+import type { AGENT_NODE, DATABASE_NODE, KNOWLEDGE_BASE_NODE, ML_ENGINE_NODE, SERVER_NODE, SKILL_NODE, SQL_NODE } from './nodes';
 
 export { describeRule, numberOf, type Check, type EditorEntry, type NumberRule, type OneOf, type Typed, type TypedInputType } from './fields';
 export { defineNode, editorDefaults, parseConfig, type ConfigOf, type CredentialsOf, type NodeSchema } from './node-schema';
@@ -21,3 +21,4 @@ export type DatabaseNodeCredentials = CredentialsOf<typeof DATABASE_NODE>;
 export type SkillNodeConfig = ConfigOf<typeof SKILL_NODE>;
 export type AgentNodeConfig = ConfigOf<typeof AGENT_NODE>;
 export type KnowledgeBaseNodeCredentials = CredentialsOf<typeof KNOWLEDGE_BASE_NODE>;
+export type MLEngineNodeCredentials = CredentialsOf<typeof ML_ENGINE_NODE>;

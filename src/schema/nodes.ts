@@ -249,9 +249,22 @@ export const VIEW_NODE = defineNode('mindsdb-view', 1, {
   outputProperty: msgProperty(),
 });
 
+export const ML_ENGINE_NODE = defineNode('mindsdb-ml-engine', 1, {
+  ...head(),
+  operation: oneOf(['list', 'handlers', 'create', 'delete', 'msg'], 'list'),
+  engineName: name(),
+  handler: text(),
+  /** The USING key the stored API key goes under; blank: `<handler>_api_key`, as MindsDB's handlers read it. */
+  apiKeyParam: text('', { check: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } }),
+  settings: text('', { check: { jsonObject: true } }),
+  outputProperty: msgProperty(),
+}, {
+  apiKey: password(),
+});
+
 /** Every node type of the package, by type. */
 export const SCHEMAS: Readonly<Record<string, NodeSchema>> = Object.fromEntries([
   SERVER_NODE, SQL_NODE, PREDICT_NODE, DATABASE_NODE, CHATBOT_NODE, SKILL_NODE, AGENT_NODE,
   FILE_NODE, JOB_NODE, MODEL_NODE, KNOWLEDGE_BASE_NODE, TABLE_NODE,
-  PROJECT_NODE, VIEW_NODE,
+  PROJECT_NODE, VIEW_NODE, ML_ENGINE_NODE,
 ].map((s) => [s.type, s]));

@@ -122,6 +122,14 @@ const NODES = [
     change: { fill: ['#node-input-rowsPerMsg', '25'], check: '#node-input-flowControl' },
     expect: { rowsPerMsg: '25', flowControl: true, query: 'SELECT * FROM files.sensor_readings' },
   },
+  {
+    type: 'mindsdb-ml-engine', id: 'mle1',
+    config: { operation: 'create', engineName: 'llm_engine', engineNameType: 'str', handler: 'openai', apiKeyParam: '', settings: '{"api_base": "http://127.0.0.1:9/v1"}' },
+    fields: ['#node-input-server', '#node-input-operation', '#node-input-engineName', '#node-input-handler', '#node-input-apiKey', '#node-input-apiKeyParam', '#node-input-settings', '#node-input-outputProperty', '#node-input-name'],
+    typedInputs: 2,
+    change: { select: ['#node-input-operation', 'delete'] },
+    expect: { operation: 'delete', handler: 'openai' },
+  },
 ];
 
 function testFlow(mindsdbUrl) {
@@ -369,6 +377,35 @@ describe('the editor in Chromium', function () {
     await page.click('#node-dialog-ok');
     await page.waitForSelector('#node-dialog-ok', { state: 'detached' });
     assert.equal(await page.evaluate(() => RED.nodes.node('predict1').model), 'a_model_that_is_not_listed');
+  });
+
+  it('suggests the server\'s ML engines for the model\'s Engine and its ML handlers for an ML engine\'s Handler', async function () {
+    fake.state.mlEngines.set('llm_engine', { name: 'llm_engine', handler: 'openai', settings: { openai_api_key: 'sk-browser' } });
+    const suggests = async (nodeId, input, typed, expected, shot) => {
+      await page.evaluate((id) => RED.editor.edit(RED.nodes.node(id)), nodeId);
+      await page.waitForSelector('#node-input-operation', { state: 'visible' });
+      // The dialog test above may have left the node on an operation that hides the field.
+      if (nodeId === 'mle1') await page.selectOption('#node-input-operation', 'create');
+      await page.waitForSelector(input, { state: 'visible' });
+      await uiAtRest(page);
+      const field = page.locator(input);
+      await field.click();
+      await field.fill('');
+      await field.pressSequentially(typed);
+      await page.locator('.red-ui-autoComplete-container li', { hasText: expected }).first().waitFor({ state: 'visible', timeout: 10000 });
+      if (shot) await page.locator('.red-ui-tray').last().screenshot({ path: path.join(SHOTS, shot) });
+      await page.keyboard.press('Escape');
+      await page.click('#node-dialog-cancel');
+      await page.waitForSelector('#node-dialog-cancel', { state: 'detached' });
+    };
+    const asked = (p) => fake.requests.filter((r) => r.path.startsWith(`/api${p}`)).length;
+    const engines = asked('/sql/query');
+    await suggests('model1', '#node-input-engine', 'llm', 'llm_engine');
+    assert.ok(asked('/sql/query') > engines, 'the model\'s engine picker asked the server (SHOW ML_ENGINES)');
+    const handlers = asked('/handlers/');
+    await suggests('mle1', '#node-input-handler', 'open', 'openai', 'mindsdb-ml-engine-picker.png');
+    assert.ok(asked('/handlers/') > handlers, 'the handler picker asked the server (GET /api/handlers/?lazy=1)');
+    assert.equal(await page.evaluate(() => RED.nodes.node('model1').engine), 'linear', 'cancel kept the saved engine');
   });
 
   it('tests the config node\'s connection: the server\'s version, or the error for a wrong URL', async function () {

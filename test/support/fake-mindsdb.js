@@ -80,6 +80,8 @@ function createFakeMindsDB(options = {}) {
     native: null,
     /** What GET /integrations/capabilities (26.2+) lists: engine → auth mode, as handlers declare it. */
     passthroughEngines: { github: 'bearer', shopify: 'bearer', salesforce: 'oauth' },
+    /** ML engines by name as created: {name, handler, settings}. */
+    mlEngines: new Map(),
   };
   const v26 = () => Number(opts.version.split('.')[0]) >= 26;
   /** Whether the server's version is `x.y.z` or later. */
@@ -197,6 +199,7 @@ function createFakeMindsDB(options = {}) {
     }
     if (seg[0] === 'databases') return databases(res, method, seg.slice(1), entry.body);
     if (seg[0] === 'projects') return projects(res, method, seg.slice(1), entry.body);
+    if (seg[0] === 'handlers' && seg.length === 2 && seg[1] === '' && method === 'GET') { send(res, 200, handlerList()); return; }
     if (method === 'GET') problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.');
     else html405(res);
   }
@@ -244,7 +247,7 @@ function createFakeMindsDB(options = {}) {
     const params = body.params || {};
     const missing = parameterNames(ast).filter((n) => !(n in params));
     if (missing.length) { answer(res, body, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
-    const special = kbSearch(ast, params) || modelStatement(ast, context) || insertRows(ast, params) || projectStatement(ast) || viewSelect(ast, context);
+    const special = kbSearch(ast, params) || modelStatement(ast, context) || insertRows(ast, params) || projectStatement(ast) || viewSelect(ast, context) || mlEngineStatement(ast);
     if (special) { answer(res, body, { context, ...special }); return; }
     if (ast.node === 'Select') {
       const targets = ast.targets || [];
@@ -604,6 +607,48 @@ function createFakeMindsDB(options = {}) {
       return;
     }
     html405(res);
+  }
+
+  /**
+   * GET /api/handlers/?lazy=1 as both versions answer it: every handler, data and ML, `import.success`
+   * null for those not loaded yet. 26.x has no byom (moved out of core).
+   */
+  function handlerList() {
+    const ml = (name, success, error_message = null) => ({ name, title: name[0].toUpperCase() + name.slice(1), type: 'ml', class_type: 'ml', permanent: false, connection_args: null, import: { success, error_message, folder: `${name}_handler`, dependencies: success === false ? [`${name}>=1.0`] : [] } });
+    return [
+      { name: 'postgres', title: 'PostgreSQL', type: 'data', import: { success: true, error_message: null, folder: 'postgres_handler', dependencies: [] } },
+      ml('openai', null),
+      ml('anthropic', false, "No module named 'anthropic'"),
+      ...(v26() ? [] : [ml('byom', true)]),
+    ];
+  }
+
+  /**
+   * CREATE / SHOW / DROP ML_ENGINE as 25.14.1 and 26.1.0 answer them (measured): the handler only as
+   * a bare word ("There is no engine '`openai`'" when quoted), a name with capitals stored as given
+   * and then answered with "Integration does not exists: <lower-cased>", DROP by the exact name only,
+   * SHOW with the secrets of each engine's settings masked.
+   */
+  function mlEngineStatement(ast) {
+    const handlers = () => handlerList().filter((h) => h.type === 'ml').map((h) => h.name);
+    if (ast.node === 'CreateMLEngine') {
+      const name = ast.name.parts.at(-1);
+      if (!handlers().includes(ast.handler)) return sqlError(`There is no engine '${ast.handler}'`);
+      if ([...state.mlEngines.keys()].some((n) => n.toLowerCase() === name.toLowerCase())) return ast.if_not_exists ? { type: 'ok', affected_rows: null } : sqlError(`Integration already exists: ${name}`);
+      state.mlEngines.set(name, { name, handler: ast.handler, settings: ast.params || {} });
+      return name === name.toLowerCase() ? { type: 'ok', affected_rows: null } : sqlError(`Integration does not exists: ${name.toLowerCase()}`);
+    }
+    if (ast.node === 'Show' && ast.category === 'ML_ENGINES') {
+      const masked = (settings) => Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, /key|secret|token|password/i.test(k) ? '******' : v]));
+      return { type: 'table', column_names: ['NAME', 'HANDLER', 'CONNECTION_DATA'], data: [...state.mlEngines.values()].map((e) => [e.name, e.handler, JSON.stringify(masked(e.settings))]) };
+    }
+    if (ast.node === 'DropMLEngine') {
+      const name = ast.name.parts.at(-1);
+      if (!state.mlEngines.has(name)) return ast.if_exists ? { type: 'ok', affected_rows: null } : sqlError(`Integration does not exists: ${name}`);
+      state.mlEngines.delete(name);
+      return { type: 'ok', affected_rows: null };
+    }
+    return null;
   }
 
   function databases(res, method, seg, body) {

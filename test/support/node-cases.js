@@ -40,6 +40,8 @@ const NODE_CASES = [
   { type: 'mindsdb-view', def: { ...VIEW_DEF }, msg: () => ({ operation: 'list' }) },
   { type: 'mindsdb-view', label: 'mindsdb-view (query)', setup: withView, def: { ...VIEW_DEF, operation: 'query', itemName: 'v1' }, msg: () => ({}) },
   { type: 'mindsdb-view', label: 'mindsdb-view (query, split, flow control, tick wired back)', ticks: true, setup: withView, def: { ...VIEW_DEF, operation: 'query', itemName: 'v1', rowFormat: 'arrays', split: true, rowsPerMsg: 2, flowControl: true, partsAhead: 1, wires: [['out', 'ticker']] }, extra: [TICK_BACK], msg: () => ({}) },
+  { type: 'mindsdb-ml-engine', def: { operation: 'msg', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' }, msg: () => ({ operation: 'create', name: `e${++uploads}`, payload: { handler: 'openai', settings: { api_base: 'http://127.0.0.1:9/v1' } } }) },
+  { type: 'mindsdb-ml-engine', label: 'mindsdb-ml-engine (handlers)', def: { operation: 'handlers', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' }, msg: () => ({}) },
 ];
 
 /** A data source `pg` with a table `readings` in the stand-in (test/support/fake-mindsdb.js). */
@@ -63,6 +65,8 @@ const WRITE_CASES = [
   { type: 'mindsdb-database', label: 'mindsdb-database (delete)', def: { operation: 'delete', dbName: '', dbNameType: 'str', engine: '', host: '', port: '', user: '', database: '', extraParams: '', checkConnection: false }, msg: (fake) => { const name = `d${++uploads}`; fake.state.databases.set(name, { id: uploads, name, type: 'data', engine: 'postgres', connection_data: {} }); return { name }; } },
   { type: 'mindsdb-project', label: 'mindsdb-project (create)', def: { operation: 'create', itemName: '', itemNameType: 'str' }, msg: () => ({ name: `p${++uploads}` }) },
   { type: 'mindsdb-view', label: 'mindsdb-view (delete)', def: { ...VIEW_DEF, operation: 'delete' }, msg: (fake) => { const name = `v${++uploads}`; fake.state.views.set(`mindsdb/${name}`, { id: uploads, name, query: 'SELECT 1', project: 'mindsdb' }); return { name }; } },
+  // DROP ML_ENGINE is SQL (a POST): never repeated.
+  { type: 'mindsdb-ml-engine', label: 'mindsdb-ml-engine (delete)', def: { operation: 'delete', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' }, msg: (fake) => { const name = `e${++uploads}`; fake.state.mlEngines.set(name, { name, handler: 'openai', settings: {} }); return { name }; } },
 ];
 
 /** The view the query cases read (the fake answers five rows). */

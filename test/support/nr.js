@@ -29,7 +29,7 @@ const completeNode = coreNode('common/24-complete.js');
 const changeNode = coreNode('function/15-change.js');
 
 const node = (name) => require(path.join(NODES_DIR, `${name}.js`));
-const ALL = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-database', 'mindsdb-chatbot', 'mindsdb-skill', 'mindsdb-agent', 'mindsdb-file', 'mindsdb-job', 'mindsdb-model', 'mindsdb-knowledge-base', 'mindsdb-table', 'mindsdb-project', 'mindsdb-view'];
+const ALL = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-database', 'mindsdb-chatbot', 'mindsdb-skill', 'mindsdb-agent', 'mindsdb-file', 'mindsdb-job', 'mindsdb-model', 'mindsdb-knowledge-base', 'mindsdb-table', 'mindsdb-project', 'mindsdb-view', 'mindsdb-ml-engine'];
 
 /** Every node module of the package that has been built. */
 function allNodes() {

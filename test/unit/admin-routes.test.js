@@ -137,6 +137,17 @@ describe('admin endpoints for the editor', function () {
       assert.deepEqual(body, { ok: true, items: [] });
     });
 
+    it('lists ML engines and ML handlers by name only: no engine setting (a masked key, an api_base) goes to the browser', async () => {
+      await deploy();
+      fake.state.mlEngines.set('llm', { name: 'llm', handler: 'openai', settings: { openai_api_key: 'sk-engine-key', api_base: 'http://private.example/v1' } });
+      const engines = await post('/mindsdb/list/ml_engines', { server: 'srv' });
+      assert.deepEqual(engines, { ok: true, items: ['llm'] });
+      assert.deepEqual(await post('/mindsdb/list/ml_handlers', { server: 'srv' }), { ok: true, items: ['anthropic', 'byom', 'openai'] });
+      assert.equal(fake.requestsTo('/handlers/').at(-1).path, '/api/handlers/?lazy=1', 'the handlers are listed without importing them all');
+      assertNoSecret(engines);
+      assert.ok(!/private\.example|\*{6}/.test(JSON.stringify(engines)));
+    });
+
     it('says what is missing instead of failing: no server, an unknown list, a server error', async () => {
       await helper.load(allNodes(), []);
       assert.deepEqual(await post('/mindsdb/list/models', {}), { ok: false, error: 'choose a deployed MindsDB server first' });

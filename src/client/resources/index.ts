@@ -29,3 +29,5 @@ export { ProjectsApi } from './projects';
 export type { ProjectRecord, ProjectChange } from './projects';
 export { ViewsApi, viewSelect } from './views';
 export type { ViewRecord } from './views';
+export { MLEnginesApi, checkHandler } from './ml-engines';
+export type { MLEngine, MLEngineSpec, MLHandler } from './ml-engines';
