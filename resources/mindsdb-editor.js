@@ -492,6 +492,8 @@
      *   inputLabel                a catalogue key for the input port;
      *   outputLabel               a catalogue key, or a function of the node returning one
      *                             (default "label.outputResult");
+     *   rowsOperation             the operation that sends rows (the port is labelled
+     *                             "label.outputRows" while it is chosen, else "label.outputResult");
      *   prepare(picker)           the node's own inputs (`this` is the node), name pickers at hand.
      */
     function actionNode(type, spec) {
@@ -505,6 +507,7 @@
             labelStyle: labelStyle,
             outputLabels: function () {
                 var key = typeof spec.outputLabel === "function" ? spec.outputLabel(this) : spec.outputLabel;
+                if (spec.rowsOperation) { key = this.operation === spec.rowsOperation ? "label.outputRows" : "label.outputResult"; }
                 return t(key || "label.outputResult");
             },
             oneditprepare: function () {
@@ -538,7 +541,7 @@
      *   plural         the canvas's plural (default: the collection when given, else the noun's
      *                  plural: "knowledge bases");
      *   prepare(picker, project)  the node's own inputs (project() is the literal project, or "");
-     *   outputLabel    as for actionNode.
+     *   outputLabel, rowsOperation   as for actionNode.
      */
     function resourceNode(type, spec) {
         spec = spec || {};
@@ -551,6 +554,7 @@
             plural: spec.plural || spec.collection || resource + "s",
             nameField: field,
             outputLabel: spec.outputLabel,
+            rowsOperation: spec.rowsOperation,
             prepare: function (picker) {
                 var hasProject = Boolean(declared[type].project);
                 var project = function () { return hasProject ? literalValue("node-input-project") : ""; };

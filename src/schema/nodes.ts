@@ -40,6 +40,18 @@ const count = (value: number) => number(value, { integer: true, min: 1 });
 export const DEFAULT_PROJECT = 'mindsdb';
 /** A record's project (a TypedInput: msg, flow, global or env may say it). */
 const project = () => typed(DEFAULT_PROJECT, 'str');
+/**
+ * How a node that answers SQL rows sends them (the sql node, and the view node's query): rows as
+ * objects or arrays, split into a sequence of rowsPerMsg, msg.tick flow control with partsAhead
+ * parts ahead. Their dialog rows are the group `sql-rows-out` (resources/mindsdb-editor.js).
+ */
+const sqlRowsOut = () => ({
+  rowFormat: oneOf(['objects', 'arrays'], 'objects', { optional: true }),
+  split: flag(false),
+  rowsPerMsg: count(100),
+  flowControl: flag(false),
+  partsAhead: count(1),
+});
 /** A name the node may leave blank for msg.<name> to fill. */
 const name = () => typed('', 'str');
 /** The name of what the node's operation acts on (the dialog labels the node with it and suggests names for it), blank for msg to fill. */
@@ -80,11 +92,7 @@ export const SQL_NODE = defineNode('mindsdb-sql', 1, {
   database: typed('', 'str'),
   /** The statement goes unparsed to the Database's data source (context.native_query, MindsDB 26.0.1 and 26.2+). */
   nativeQuery: flag(false),
-  rowFormat: oneOf(['objects', 'arrays'], 'objects', { optional: true }),
-  split: flag(false),
-  rowsPerMsg: count(100),
-  flowControl: flag(false),
-  partsAhead: count(1),
+  ...sqlRowsOut(),
   outputProperty: msgProperty(),
 });
 
@@ -229,7 +237,7 @@ export const TABLE_NODE = defineNode('mindsdb-table', 1, {
 export const PROJECT_NODE = defineNode('mindsdb-project', 1, {
   ...head(),
   operation: oneOf(['list', 'get', 'create', 'delete', 'msg'], 'list'),
-  itemName: name(),
+  itemName: item(),
   outputProperty: msgProperty(),
 });
 
@@ -241,11 +249,7 @@ export const VIEW_NODE = defineNode('mindsdb-view', 1, {
   /** create, update: the view's SELECT (msg.query or a string msg.payload fills a blank). */
   query: text(),
   /** query: the rows sent out as the sql node sends them. */
-  rowFormat: oneOf(['objects', 'arrays'], 'objects', { optional: true }),
-  split: flag(false),
-  rowsPerMsg: count(100),
-  flowControl: flag(false),
-  partsAhead: count(1),
+  ...sqlRowsOut(),
   outputProperty: msgProperty(),
 });
 
