@@ -38,9 +38,15 @@ async function insertJobs(jobs: readonly InsertJob[], deadline: { timeoutMs: num
 /**
  * A batch MindsDB answered with an SQL error: it ran the statement and the data source refused
  * it whole (nothing stored), so each message is sent again on its own and only the bad ones fail.
- * Anything else (a lost answer above all) fails the batch's messages without sending them again.
+ * Anything else (a lost answer above all) fails the batch's messages without sending them again,
+ * as does a statement refused for its table (no such table or data source).
  */
-const refusedWhole = (err: Error): boolean => err instanceof MindsDBError && err.kind === 'sql';
+const refusedWhole = (err: Error): boolean => err instanceof MindsDBError && err.kind === 'sql' && !noSuchTable(err);
+
+/** A statement refused for its table, not for a row (PostgreSQL's words): every message alone would fail the same way. */
+function noSuchTable(err: MindsDBError): boolean {
+  return /^relation "[^"]*" does not exist|^Database not found/i.test(err.serverMessage ?? '');
+}
 
 /** The SELECT of a create: the node's, else msg.payload as text, else msg.payload.select. */
 function selectFrom(nodeSelect: string, payload: unknown): string {

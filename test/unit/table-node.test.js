@@ -169,6 +169,15 @@ describe('mindsdb-table node', function () {
       assert.equal(stored().length, 10, 'stored once, never twice');
     });
 
+    it('a batch refused for its table (no such table) fails every message without sending each alone', async () => {
+      await load({ ...batched, table: 'nosuch', batchSize: 5 });
+      const caught = collect('caught', 5);
+      for (let i = 0; i < 5; i++) helper.getNode('n1').receive({ i, payload: { id: i } });
+      const msgs = await caught;
+      assert.ok(msgs.every((m) => /relation "nosuch" does not exist/.test(m.error.message) && m.mindsdb.stored === false));
+      assert.equal(inserts().length, 1);
+    });
+
     it('a message refused before batching fails alone and does not hold up the others', async () => {
       await load(batched);
       const out = collect('out', 2);
