@@ -146,7 +146,7 @@ describe('the example dashboards in Chromium, against a real MindsDB', function 
       }
     });
 
-    it('Report: the table holds the report\'s rows with the row count and duration, and Refresh runs it again', async function () {
+    it('Report: the report is saved as a view; the table holds its rows with the row count and duration, and Refresh runs it again', async function () {
       const { READINGS } = await import('../../scripts/seed-mindsdb.mjs');
       await open('report', 'Report');
       await page.waitForFunction(([cls, n]) => document.querySelectorAll(`.${cls} tbody tr`).length === n
@@ -157,6 +157,8 @@ describe('the example dashboards in Chromium, against a real MindsDB', function 
       assert.deepEqual(rows, READINGS.map((r) => [r.temperature, r.humidity, r.energy, r.energy, 0]), 'every seeded reading with the model\'s prediction');
       assert.equal(await page.locator('.mindsdb-report-rows').innerText().then((s) => s.replace(/\s+/g, ' ').trim()), `Rows ${READINGS.length} rows`);
       assert.match(await page.locator('.mindsdb-report-duration').innerText(), /Query took\s*\d+ ms/);
+      const view = await fetch(`${MINDSDB_URL}/api/projects/mindsdb/views/energy_report`).then((res) => res.json());
+      assert.match(view.query, /JOIN mindsdb\.sensor_energy/, 'the report runs from the view the flow saved in MindsDB');
 
       await page.getByRole('button', { name: 'Refresh now' }).click();
       await page.locator('.mindsdb-report-updated', { hasText: 'by the button' }).waitFor({ timeout: 30000 });
