@@ -1,7 +1,7 @@
-import { inputError, positionalToNamed, rowsToObjects, type MindsDBClient, type SqlAnswer, type SqlRequest } from './client';
+import { inputError, positionalToNamed, rowsToObjects, type MindsDBClient, type MindsDBError, type SqlAnswer, type SqlRequest } from './client';
 import { SQL_NODE, type SqlNodeConfig } from './schema';
 import { startNode, type SavedConfig } from './runtime/config';
-import { handleInput, timeoutFrom } from './runtime/input';
+import { handleInputWith, timeoutFrom, type Outcome } from './runtime/input';
 import { setOutput } from './runtime/output';
 import { describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
@@ -106,33 +106,51 @@ export = function register(RED: NodeAPI): void {
       }
     };
 
-    /** Split off: one request, one message; a plain promise chain (this is the per-message hot path). */
-    const whole = (msg: Msg, send: Send, request: SqlRequest, timeoutMs: number | undefined, client: MindsDBClient): Promise<void> =>
-      client.sql(request, { timeoutMs }).then((answer) => {
-        msg.mindsdb = metadata(answer);
-        setOutput(RED, msg, outputProperty, answer.type === 'table' ? shape(answer) : []);
-        send(msg);
-        status.set(answer.type === 'table' ? texts.ok('rows', { count: answer.data.length }) : texts.ok('ok'));
-      });
+    /** The status after a whole answer, made only when the throttled status is written. */
+    const answeredStatus = (rows: number) => (rows < 0 ? texts.ok('ok') : texts.ok('rows', { count: rows }));
 
-    handleInput(node, status, texts, (msg: Msg, send: Send) => {
+    /**
+     * Split off: one request, one message. This is the per-message hot path: no promise from the
+     * msg to its answer (client.sqlTo); the answer is shaped and sent in the callback.
+     */
+    const whole = (msg: Msg, send: Send, request: SqlRequest, timeoutMs: number | undefined, client: MindsDBClient, outcome: Outcome): void => {
+      client.sqlTo(request, timeoutMs === undefined ? undefined : { timeoutMs }, (err: MindsDBError | null, answer?: SqlAnswer) => {
+        if (err || !answer) { outcome.fail(err); return; }
+        try {
+          msg.mindsdb = metadata(answer);
+          setOutput(RED, msg, outputProperty, answer.type === 'table' ? shape(answer) : []);
+          send(msg);
+          status.setWith(answeredStatus, answer.type === 'table' ? answer.data.length : -1);
+        } catch (e) {
+          outcome.fail(e);
+          return;
+        }
+        outcome.ok();
+      });
+    };
+
+    const requesting = texts.busy('requesting');
+    handleInputWith(node, status, texts, (msg: Msg, send: Send, outcome: Outcome) => {
       // A tick coming back from the flow: it acknowledges a part and is never a query. It is taken
       // before anything else, so it never waits for a connection slot or anything else.
       if (msg.tick) {
         if (!window) throw inputError(TICK_WITHOUT_FLOW_CONTROL_TEXT);
         window.tick(msg.parts);
-        return Promise.resolve();
+        outcome.ok();
+        return;
       }
       const client = clientFor(RED, config.server);
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);
-      const run = (database: string | undefined): Promise<void> => {
+      const run = (database: string | undefined): void => {
         const request: SqlRequest = { query, params, context: database ? { db: database } : undefined };
-        status.set(texts.busy('requesting'));
-        return rowsPerMsg > 0 ? streamed(msg, send, request, timeoutMs, client) : whole(msg, send, request, timeoutMs, client);
+        status.set(requesting);
+        if (rowsPerMsg > 0) streamed(msg, send, request, timeoutMs, client).then(() => outcome.ok(), (err: unknown) => outcome.fail(err));
+        else whole(msg, send, request, timeoutMs, client, outcome);
       };
       const database = databaseFrom(RED, node, config, msg);
-      return database instanceof Promise ? database.then(run) : run(database);
+      if (database instanceof Promise) database.then(run).catch((err: unknown) => outcome.fail(err));
+      else run(database);
     }, () => window?.close());
 
     const shape = (answer: SqlAnswer): unknown[] => (asArrays ? answer.data : rowsToObjects(answer.column_names, answer.data));
