@@ -54,6 +54,8 @@ export class SqlResultStream {
   /** Reads until the answer's kind is known; an SQL error answer rejects here. */
   async open(): Promise<void> {
     while (!this.parser.head && !this.ended) await this.pull();
+    // Rows set aside before the names are all in their file now (a write error shows here).
+    await this.parser.spool?.flush();
     const head = this.parser.head;
     if (head?.type === 'error') throw sqlError(head.fields, this.redactor, this.path);
   }
