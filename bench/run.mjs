@@ -149,6 +149,8 @@ try {
     vs_whole_body: rate('stream') / rate('stream-whole'),
     json_body_rows_per_s: rate('stream-json'),
     json_body_peak_rss_growth_mb: growth('stream-json'),
+    // The issue's name for the same figure (target < 100): rows before the column names are spooled.
+    json_peak_rss_growth_mb: growth('stream-json'),
   };
   log('large result: 200,000 rows, split into 1,000-row messages vs one message');
   const large = { 'large-split': [], 'large-one': [] };
@@ -171,6 +173,7 @@ results.ratios = {
   sql_vs_bare_node: s.sql.perSecond / s.bare.perSecond,
   // The same comparison in CPU time per message (bare / sql): steadier than msg/s on a busy machine.
   sql_vs_bare_node_cpu: s.bare.cpuUsPerMsg / s.sql.cpuUsPerMsg,
+  sql_vs_undici_cpu: s.undici.cpuUsPerMsg / s.sql.cpuUsPerMsg,
   predict_batched_vs_single: results.predict['predict-on'].perSecond / results.predict['predict-off'].perSecond,
   insert_batched_vs_single: results.insert.batched_vs_single,
   ...(results.real ? { real_predict_batched_vs_single: results.real.ratio } : {}),
@@ -202,10 +205,11 @@ const table = [
   '',
   '| ratio | value | target |',
   '|---|---|---|',
-  `| b/a sql vs raw undici | ${r.sql_vs_undici.toFixed(2)} | as high as our code allows |`,
+  `| ratios.sql_vs_undici (b/a sql vs raw undici) | ${r.sql_vs_undici.toFixed(2)} | ≥ 0.9: ${target(r.sql_vs_undici >= 0.9)} |`,
   `| b/c sql vs http request | ${r.sql_vs_http_request.toFixed(2)} | ≥ 4: ${target(r.sql_vs_http_request >= 4)} |`,
-  `| b/d sql vs bare node | ${r.sql_vs_bare_node.toFixed(2)} | ≥ 0.9: ${target(r.sql_vs_bare_node >= 0.9)} |`,
-  `| b/d in CPU time per message (bare ÷ sql: ${s.bare.cpuUsPerMsg.toFixed(0)} ÷ ${s.sql.cpuUsPerMsg.toFixed(0)} µs) | ${r.sql_vs_bare_node_cpu.toFixed(2)} | ≥ 0.9: ${target(r.sql_vs_bare_node_cpu >= 0.9)} |`,
+  `| ratios.sql_vs_bare_node (b/d sql vs bare node) | ${r.sql_vs_bare_node.toFixed(2)} | ≥ 1.1: ${target(r.sql_vs_bare_node >= 1.1)} |`,
+  `| b/d in CPU time per message (bare ÷ sql: ${s.bare.cpuUsPerMsg.toFixed(0)} ÷ ${s.sql.cpuUsPerMsg.toFixed(0)} µs) | ${r.sql_vs_bare_node_cpu.toFixed(2)} | ≥ 1.1: ${target(r.sql_vs_bare_node_cpu >= 1.1)} |`,
+  `| b/a in CPU time per message (undici ÷ sql: ${s.undici.cpuUsPerMsg.toFixed(0)} ÷ ${s.sql.cpuUsPerMsg.toFixed(0)} µs) | ${r.sql_vs_undici_cpu.toFixed(2)} | |`,
   `| e on/off predict batched vs single | ${r.predict_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.predict_batched_vs_single >= 20)} |`,
   `| insert.batched_vs_single: f on/off, ${INSERT.messages.toLocaleString('en')} single-row messages into a table | ${r.insert_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.insert_batched_vs_single >= 20)} |`,
   ...(results.real ? [`| real MindsDB predict batched vs single | ${r.real_predict_batched_vs_single.toFixed(1)} | |`] : []),
@@ -216,7 +220,7 @@ const table = [
   `| stream.rows_per_s (jsonlines, 26.1 stand-in) | ${Math.round(st.rows_per_s).toLocaleString('en')} rows/s (whole body: ${Math.round(st.whole_body_rows_per_s).toLocaleString('en')}) | |`,
   `| stream.vs_whole_body (rows/s ratio) | ${st.vs_whole_body.toFixed(2)} | ≥ 0.9: ${target(st.vs_whole_body >= 0.9)} |`,
   `| stream.peak_rss_growth_mb | ${st.peak_rss_growth_mb.toFixed(0)} MB (whole body: ${st.whole_body_peak_rss_growth_mb.toFixed(0)} MB) | < 100 MB: ${target(st.peak_rss_growth_mb < 100)} |`,
-  `| the same parts from a 25.x JSON body (rows before column names: held until the names) | ${Math.round(st.json_body_rows_per_s).toLocaleString('en')} rows/s, +${st.json_body_peak_rss_growth_mb.toFixed(0)} MB | |`,
+  `| stream.json_peak_rss_growth_mb: the same parts from a 25.x JSON body (rows before the column names, spooled until the names; ${Math.round(st.json_body_rows_per_s).toLocaleString('en')} rows/s) | ${st.json_peak_rss_growth_mb.toFixed(0)} MB | < 100 MB: ${target(st.json_peak_rss_growth_mb < 100)} |`,
   `| 200k rows, split vs one message | ${Math.round(results.large['large-split'].rowsPerSecond).toLocaleString('en')} vs ${Math.round(results.large['large-one'].rowsPerSecond).toLocaleString('en')} rows/s; peak RSS ${Math.round(results.large['large-split'].peakRssMB)} vs ${Math.round(results.large['large-one'].peakRssMB)} MB | |`,
 ];
 log(`\n${table.join('\n')}\n\n(${results.seconds} s; figures in bench/results.json)`);

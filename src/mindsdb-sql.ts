@@ -1,7 +1,7 @@
-import { inputError, positionalToNamed } from './client';
+import { inputError, positionalToNamed, type SqlRequest } from './client';
 import { SQL_NODE, type SqlNodeConfig } from './schema';
 import { startNode, type SavedConfig } from './runtime/config';
-import { handleInput, timeoutFrom } from './runtime/input';
+import { handleInputWith, timeoutFrom, type Outcome } from './runtime/input';
 import { describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
 import { clientFor } from './runtime/server';
@@ -69,17 +69,20 @@ export = function register(RED: NodeAPI): void {
     const status = new ThrottledStatus(node);
     const output = new SqlOutput(RED, node, status, texts, config);
 
-    handleInput(node, status, texts, (msg: Msg, send: Send) => {
+    handleInputWith(node, status, texts, (msg: Msg, send: Send, outcome: Outcome) => {
       // A tick coming back from the flow: it acknowledges a part and is never a query. It is taken
       // before anything else, so it never waits for a connection slot or anything else.
-      if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) return Promise.resolve();
+      if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) { outcome.ok(); return; }
       const client = clientFor(RED, config.server);
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);
-      const run = (database: string | undefined): Promise<void> =>
-        output.run(msg, send, client, timeoutMs, (start) => start({ query, params, context: database ? { db: database } : undefined, native: config.nativeQuery || undefined }));
+      const run = (database: string | undefined): void => {
+        const request: SqlRequest = { query, params, context: database ? { db: database } : undefined, native: config.nativeQuery || undefined };
+        output.runTo(msg, send, client, timeoutMs, request, outcome);
+      };
       const database = databaseFrom(RED, node, config, msg);
-      return database instanceof Promise ? database.then(run) : run(database);
+      if (database instanceof Promise) database.then(run).catch((err: unknown) => outcome.fail(err));
+      else run(database);
     }, () => output.close());
   }
 

@@ -9,6 +9,18 @@ export interface FailureStatus {
 
 export type InputHandler = (msg: Msg, send: Send) => Promise<void>;
 
+/**
+ * A message's one outcome, for a handler that reports it itself (`handleInputWith`): `ok()` after
+ * its output was sent, or `fail(err)`. Only the first call counts.
+ */
+export interface Outcome {
+  ok(): void;
+  fail(err: unknown): void;
+}
+
+/** A handler that reports each message's outcome through `outcome`, without a promise. */
+export type DirectInputHandler = (msg: Msg, send: Send, outcome: Outcome) => void;
+
 const CLOSE_GRACE_MS = 10_000;
 
 /**
@@ -18,40 +30,35 @@ const CLOSE_GRACE_MS = 10_000;
  * It also counts messages in flight, so the node's close waits for them on redeploy.
  */
 export function handleInput(node: Node, status: ThrottledStatus, texts: FailureStatus, handler: InputHandler, onClose?: () => Promise<void> | void): void {
-  // A counter, not a set of promises: on the hot path each message costs one then() and no
-  // bookkeeping objects; close() waits on `drained` only when messages are still in flight.
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
-  const finished = (): void => {
-    if (--inFlight === 0 && drained) drained();
-  };
+  handleInputWith(node, status, texts, (msg, send, outcome) => {
+    handler(msg, send).then(() => outcome.ok(), (err: unknown) => outcome.fail(err));
+  }, onClose);
+}
+
+/**
+ * `handleInput` for a handler that reports the outcome itself (the sql node's per-message path,
+ * which has no promise from the msg to its answer). The same contract: exactly one `done()` or
+ * `done(err)` per message, a throw from the handler is that message's error, and close waits for
+ * the messages in flight.
+ */
+export function handleInputWith(node: Node, status: ThrottledStatus, texts: FailureStatus, handler: DirectInputHandler, onClose?: () => Promise<void> | void): void {
+  const input = new InputState(node, status, texts);
 
   node.on('input', (msg, send: Send, done: Done) => {
-    let task: Promise<void>;
+    const outcome = new MessageOutcome(input, msg as Msg, done);
+    input.inFlight++;
     try {
-      task = handler(msg as Msg, send);
+      handler(msg as Msg, send, outcome);
     } catch (err) {
-      task = Promise.reject(err);
+      // A turn later, as a rejected promise's would be: Node-RED sees the error after the input event.
+      queueMicrotask(() => outcome.fail(err));
     }
-    inFlight++;
-    task.then(
-      () => { deliver(node, () => done()); finished(); },
-      (err: unknown) => {
-        const error = asError(err);
-        deliver(node, () => {
-          status.now(texts.error(error));
-          attachErrorDetails(msg as Msg, error);
-          done(error);
-        });
-        finished();
-      },
-    );
   });
 
   node.on('close', (_removed: boolean, closed: () => void) => {
     const allDone = new Promise<void>((resolve) => {
-      if (inFlight === 0) resolve();
-      else drained = resolve;
+      if (input.inFlight === 0) resolve();
+      else input.drained = resolve;
     });
     // onClose runs now, not a turn later: Node-RED closes the config nodes (the server node and
     // its connection) right after the flow's nodes, in the same turn, so a micro-batch flushed
@@ -61,20 +68,62 @@ export function handleInput(node: Node, status: ThrottledStatus, texts: FailureS
     Promise.resolve(closing)
       .then(() => waitAtMost(allDone, CLOSE_GRACE_MS))
       .catch(() => undefined)
-      .finally(() => { drained = undefined; status.stop(); closed(); });
+      .finally(() => { input.drained = undefined; status.stop(); closed(); });
   });
 }
 
 /**
- * Runs Node-RED's side of an outcome. If Node-RED itself fails to route it (e.g. a msg it cannot
- * clone), say so once rather than throw out of a promise callback (an unhandled rejection).
+ * A counter of messages in flight, not a set of promises: on the hot path each message costs one
+ * small object and no bookkeeping; close() waits on `drained` only when messages are still in flight.
  */
-function deliver(node: Node, outcome: () => void): void {
-  try {
-    outcome();
-  } catch (err) {
-    node.warn(`could not deliver the outcome of a message: ${asError(err).message}`);
+class InputState {
+  inFlight = 0;
+  drained: (() => void) | undefined;
+  constructor(readonly node: Node, readonly status: ThrottledStatus, readonly texts: FailureStatus) {}
+
+  finished(): void {
+    if (--this.inFlight === 0 && this.drained) this.drained();
   }
+}
+
+class MessageOutcome implements Outcome {
+  private settled = false;
+  constructor(private readonly input: InputState, private readonly msg: Msg, private readonly done: Done) {}
+
+  ok(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const { input } = this;
+    try {
+      this.done();
+    } catch (err) {
+      undelivered(input.node, err);
+    }
+    input.finished();
+  }
+
+  fail(err: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    const { input, msg } = this;
+    const error = asError(err);
+    try {
+      input.status.now(input.texts.error(error));
+      attachErrorDetails(msg, error);
+      this.done(error);
+    } catch (e) {
+      undelivered(input.node, e);
+    }
+    input.finished();
+  }
+}
+
+/**
+ * Node-RED itself failed to route an outcome (e.g. a msg it cannot clone): say so once rather
+ * than throw out of a callback (an unhandled rejection, or an exception inside undici's).
+ */
+function undelivered(node: Node, err: unknown): void {
+  node.warn(`could not deliver the outcome of a message: ${asError(err).message}`);
 }
 
 /** Structured details beside Node-RED's own msg.error, for flows that branch on the kind of failure. */

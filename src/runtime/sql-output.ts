@@ -1,4 +1,5 @@
-import { inputError, rowsToObjects, type MindsDBClient, type SqlAnswer, type SqlRequest } from '../client';
+import { inputError, rowsToObjects, type MindsDBClient, type MindsDBError, type SqlAnswer, type SqlRequest } from '../client';
+import type { Outcome } from './input';
 import { setOutput } from './output';
 import type { Msg, Node, NodeAPI, Send } from './red';
 import { sendSequence } from './sql-sequence';
@@ -35,9 +36,13 @@ export class SqlOutput {
   readonly window: TickWindow | undefined;
   private readonly asArrays: boolean;
   private readonly rowsPerMsg: number;
+  private readonly requesting;
+  /** The status after a whole answer: its row count, or "ok" for a statement without rows (-1). */
+  private readonly answeredStatus = (rows: number) => (rows < 0 ? this.texts.ok('ok') : this.texts.ok('rows', { count: rows }));
 
   constructor(private readonly RED: NodeAPI, node: Node, private readonly status: ThrottledStatus,
     private readonly texts: StatusTexts<SqlOutputStatus | 'requesting'>, private readonly config: SqlOutputConfig) {
+    this.requesting = texts.busy('requesting');
     this.asArrays = config.rowFormat === 'arrays';
     this.rowsPerMsg = config.split ? config.rowsPerMsg : 0;
     this.window = this.rowsPerMsg > 0 && config.flowControl ? new TickWindow(config.partsAhead) : undefined;
@@ -58,22 +63,48 @@ export class SqlOutput {
 
   /** Runs the statement `starter` starts and sends its answer out as the node is set to. */
   run(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter): Promise<void> {
-    this.status.set(this.texts.busy('requesting'));
+    this.status.set(this.requesting);
     return this.rowsPerMsg > 0 ? this.streamed(msg, send, client, timeoutMs, starter) : this.whole(msg, send, client, timeoutMs, starter);
+  }
+
+  /**
+   * `run` for a node that sends one request it knows in full (the sql node), reporting through
+   * `outcome`. Split off, this is the per-message hot path: no promise from the msg to its answer
+   * (client.sqlTo); the answer is shaped and sent in the callback.
+   */
+  runTo(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, request: SqlRequest, outcome: Outcome): void {
+    this.status.set(this.requesting);
+    if (this.rowsPerMsg > 0) {
+      this.streamed(msg, send, client, timeoutMs, (start) => start(request)).then(() => outcome.ok(), (err: unknown) => outcome.fail(err));
+      return;
+    }
+    client.sqlTo(request, timeoutMs === undefined ? undefined : { timeoutMs }, (err: MindsDBError | null, answer?: SqlAnswer) => {
+      if (err || !answer) { outcome.fail(err); return; }
+      try {
+        this.sendWhole(msg, send, answer);
+      } catch (e) {
+        outcome.fail(e);
+        return;
+      }
+      outcome.ok();
+    });
   }
 
   close(): void {
     this.window?.close();
   }
 
-  /** Split off: one request, one message; a plain promise chain (this is the per-message hot path). */
+  /** Split off: one request, one message. */
   private whole(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter): Promise<void> {
-    return starter((request) => client.sql(request, { timeoutMs })).then((answer) => {
-      msg.mindsdb = this.metadata(answer);
-      setOutput(this.RED, msg, this.config.outputProperty, answer.type === 'table' ? this.shape(answer) : []);
-      send(msg);
-      this.status.set(answer.type === 'table' ? this.texts.ok('rows', { count: answer.data.length }) : this.texts.ok('ok'));
-    });
+    return starter((request) => client.sql(request, { timeoutMs })).then((answer) => this.sendWhole(msg, send, answer));
+  }
+
+  /** A whole answer as one message; the status text is made only when the throttled status is written. */
+  private sendWhole(msg: Msg, send: Send, answer: SqlAnswer): void {
+    msg.mindsdb = this.metadata(answer);
+    setOutput(this.RED, msg, this.config.outputProperty, answer.type === 'table' ? this.shape(answer) : []);
+    send(msg);
+    this.status.setWith(this.answeredStatus, answer.type === 'table' ? answer.data.length : -1);
   }
 
   /** Split on: the answer is read as it arrives and sent as a message sequence. */

@@ -220,4 +220,22 @@ describe('REST client', function () {
     assert.deepEqual(Object.keys(rows[0]), ['__proto__', 'a']);
     assert.equal(({}).polluted, undefined);
   });
+
+  it('builds rows with a maker per column list that gives the same plain objects as a loop, whatever the names', () => {
+    const odd = ['a', '"', '\\', '\u2028x', "'); throw 1; ('", '0', '1e3', 'constructor', 'toString', 'a', '', '😀', '${x}', '*/ /*'];
+    const loop = (cols, data) => data.map((v) => { const o = {}; cols.forEach((c, j) => { o[c] = v[j]; }); return o; });
+    const data = [odd.map((_, j) => j), odd.map((c) => `v-${c}`)];
+    for (let round = 0; round < 3; round++) { // first use builds the maker, later ones reuse it
+      const rows = rowsToObjects(odd, data);
+      assert.deepEqual(rows, loop(odd, data));
+      assert.ok(rows.every((r) => Object.getPrototypeOf(r) === Object.prototype));
+      assert.deepEqual(Object.keys(rows[0]), Object.keys(loop(odd, data)[0]));
+    }
+    // many column lists (the makers' cache is cleared when full), each still right
+    for (let i = 0; i < 150; i++) {
+      const cols = [`c${i}`, 'x'];
+      assert.deepEqual(rowsToObjects(cols, [[i, 'y']], 0, 1), [{ [`c${i}`]: i, x: 'y' }]);
+    }
+    assert.deepEqual(rowsToObjects(['a', 'b'], [[1, 2], [3, 4], [5, 6]], 1, 3), [{ a: 3, b: 4 }, { a: 5, b: 6 }]);
+  });
 });

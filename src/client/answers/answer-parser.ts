@@ -1,4 +1,5 @@
 import { MindsDBError, sizeText } from '../shared';
+import type { RowSpool } from './row-spool';
 
 /** What is known of an SQL answer before its rows: enough to shape and label them. */
 export interface AnswerHead {
@@ -24,6 +25,12 @@ export interface AnswerParser {
   take(max: number): unknown[][];
   /** Parsed rows waiting to be taken. */
   readonly ready: number;
+  /**
+   * Rows set aside unparsed because they came before the column names (a JSON body); the reader
+   * reads them, through `spooledRows()`, before any taken with `take`.
+   */
+  readonly spool?: RowSpool;
+  spooledRows?(): AnswerParser;
 }
 
 /** A FIFO of parsed rows that hands them out in slices without shifting an array per row. */

@@ -6,6 +6,8 @@ export type { AnswerParser, AnswerHead } from './answer-parser';
 export { JsonAnswerParser } from './json-answer-parser';
 export { JsonLinesParser, sqlError } from './jsonlines-parser';
 export { SqlResultStream } from './sql-stream';
+export { RowSpool } from './row-spool';
+export type { SpoolOptions } from './row-spool';
 export type { ChunkSource, StreamHold } from './sql-stream';
 export { SseParser } from './sse';
 export { rowsToObjects } from './rows';

@@ -1,4 +1,5 @@
 import { headOf, invalidAnswer, rowTooLarge, RowQueue, type AnswerHead, type AnswerParser } from './answer-parser';
+import { RowSpool, type SpoolOptions } from './row-spool';
 
 type State = 'start' | 'key' | 'colon' | 'value' | 'data' | 'item' | 'separator' | 'after' | 'done';
 
@@ -10,10 +11,12 @@ const QUOTE = 34, COMMA = 44, COLON = 58, OPEN_ARRAY = 91, CLOSE_ARRAY = 93, OPE
  * as rows, parsed in one JSON.parse per network chunk (a parse per row costs twice as much); the
  * other fields are small and parsed whole.
  *
- * MindsDB writes `data` before `column_names`, so the rows cannot be labelled until the whole
- * `data` array has gone by; until the column names are known the rows wait here, and their text
- * counts against `maxBytes` as a whole body would. Once they are known, only the text of one
- * unfinished row is kept between chunks, and that is what `maxBytes` bounds.
+ * MindsDB writes `data` before `column_names` (25.14.1 does: test/e2e/json-order.e2e.js), so the
+ * rows cannot be labelled until the whole `data` array has gone by; until the column names are
+ * known the rows' text is set aside unparsed in a RowSpool (in memory, then a temporary file),
+ * and counts against `maxBytes` as a whole body would. The reader reads them back through
+ * `spooledRows()` once the names are known. Rows that come after the names are parsed as they
+ * arrive; only the text of one unfinished row is kept between chunks, and that is what `maxBytes` bounds.
  */
 export class JsonAnswerParser implements AnswerParser {
   head: AnswerHead | undefined;
@@ -24,9 +27,18 @@ export class JsonAnswerParser implements AnswerParser {
   private key = '';
   private unlabelledChars = 0;
   private readonly rows = new RowQueue();
+  /** The rows' text that came before the column names (see the class comment). */
+  spool: RowSpool | undefined;
   private readonly bad = (): never => { throw invalidAnswer(this.path, 'data is not an array of row arrays'); };
 
-  constructor(private readonly path: string, private readonly maxBytes: number) {}
+  constructor(private readonly path: string, private readonly maxBytes: number, private readonly spoolOptions?: SpoolOptions) {}
+
+  /** A parser of the spooled rows' text, which the reader pushes as it reads the spool back. */
+  spooledRows(): AnswerParser {
+    const replay = new JsonAnswerParser(this.path, this.maxBytes);
+    replay.push('{"column_names":[],"data":[');
+    return replay;
+  }
 
   get ready(): number { return this.rows.length; }
 
@@ -111,14 +123,15 @@ export class JsonAnswerParser implements AnswerParser {
       pos = end;
       this.state = 'separator';
     }
-    if (first >= 0) {
+    if (first >= 0 && !this.head) {
+      this.unlabelledChars += last - first;
+      if (this.unlabelledChars > this.maxBytes) throw rowTooLarge(this.path, this.maxBytes, 'the rows before the column names');
+      this.spool ??= new RowSpool(this.spoolOptions);
+      this.spool.append(buf.slice(first, last));
+    } else if (first >= 0) {
       let rows: unknown[];
       try { rows = JSON.parse(`[${buf.slice(first, last)}]`) as unknown[]; } catch { throw invalidAnswer(this.path, 'a row that is not JSON'); }
       this.rows.pushAll(rows, this.bad);
-      if (!this.head) {
-        this.unlabelledChars += last - first;
-        if (this.unlabelledChars > this.maxBytes) throw rowTooLarge(this.path, this.maxBytes, 'the rows before the column names');
-      }
     }
     return pos;
   }

@@ -31,6 +31,9 @@ export class SqlResultStream {
   private readonly decoder = new StringDecoder('utf8');
   private ended = false;
   private closed = false;
+  /** Reads the spooled rows back (see AnswerParser.spool), once the answer's head is known. */
+  private replay: AnswerParser | undefined;
+  private replayed = false;
 
   constructor(
     private readonly source: ChunkSource,
@@ -46,19 +49,43 @@ export class SqlResultStream {
   /** The answer's fields other than the rows; a table's context is known only once every row was read. */
   get fields(): Record<string, unknown> { return this.parser.fields; }
   /** True once the whole body was read. */
-  get done(): boolean { return this.ended && this.parser.ready === 0; }
+  get done(): boolean { return this.ended && this.parser.ready === 0 && (this.parser.spool === undefined || this.replayed); }
 
   /** Reads until the answer's kind is known; an SQL error answer rejects here. */
   async open(): Promise<void> {
     while (!this.parser.head && !this.ended) await this.pull();
+    // Rows set aside before the names are all in their file now (a write error shows here).
+    await this.parser.spool?.flush();
     const head = this.parser.head;
     if (head?.type === 'error') throw sqlError(head.fields, this.redactor, this.path);
   }
 
   /** Up to `max` rows; fewer only at the end of the answer, none once it is over. */
   async read(max: number): Promise<unknown[][]> {
-    while (this.parser.ready < max && !this.ended) await this.pull();
-    return this.parser.take(max);
+    const spooled = this.parser.spool && !this.replayed ? await this.readSpooled(max) : [];
+    if (spooled.length === max) return spooled;
+    const want = max - spooled.length;
+    while (this.parser.ready < want && !this.ended) await this.pull();
+    const rows = this.parser.take(want);
+    return spooled.length === 0 ? rows : spooled.concat(rows);
+  }
+
+  /** Up to `max` of the rows that were set aside before the column names, parsed as read back. */
+  private async readSpooled(max: number): Promise<unknown[][]> {
+    const spool = this.parser.spool;
+    if (!spool || !this.parser.spooledRows) { this.replayed = true; return []; }
+    const replay = (this.replay ??= this.parser.spooledRows());
+    while (replay.ready < max && !this.replayed) {
+      const text = await spool.read();
+      if (text !== undefined) { replay.push(text); continue; }
+      replay.push(']}');
+      replay.end();
+      this.replayed = true;
+      await spool.delete();
+    }
+    const rows = replay.take(max);
+    if (this.replayed && replay.ready === 0) this.replay = undefined;
+    return rows;
   }
 
   /**
@@ -78,6 +105,8 @@ export class SqlResultStream {
     this.closed = true;
     if (!this.ended) this.source.destroy();
     this.hold.release();
+    // The spool's file goes on every path: the end, an error, an abort, a deadline.
+    void this.parser.spool?.delete();
   }
 
   private async pull(): Promise<void> {
@@ -95,9 +124,12 @@ export class SqlResultStream {
       this.ended = true;
       this.parser.push(this.decoder.end());
       this.parser.end();
+      await this.parser.spool?.flush();
       return;
     }
     this.parser.push(this.decoder.write(result.value));
+    // Rows set aside before the column names go to their file as they come: the socket waits for it.
+    if (this.parser.spool?.pending) await this.parser.spool.flush();
   }
 
   private idleError(): MindsDBError {

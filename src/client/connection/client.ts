@@ -94,6 +94,8 @@ export class MindsDBClient {
   private readonly exchanger: Exchanger;
   private readonly version: VersionCache;
   private readonly targets: ModelTargets;
+  /** The last SQL body sent (see sqlText). */
+  private lastSql: { query: string; db: string | undefined; text: string } | undefined;
 
   constructor(opts: ClientOptions) {
     let url: URL;
@@ -179,12 +181,26 @@ export class MindsDBClient {
 
   /** Runs one SQL statement. A `type: "error"` answer becomes a MindsDBError of kind 'sql'. */
   sql(req: SqlRequest, opts?: RequestOptions): Promise<SqlAnswer> {
-    let body: Record<string, unknown>;
-    try { body = sqlBody(req); } catch (err) { return Promise.reject(err); }
-    const exchange = this.exchange('POST', this.sqlPath, body, opts);
-    const send = (): Promise<SqlAnswer> => this.exchanger.whole(exchange).then((answer) => checkSqlAnswer(answer, this.redactor, this.sqlPath));
-    // Only a native query waits for the version (the plain one is the per-message hot path).
-    return req.native ? this.checkNative(exchange.deadlineAt).then(send) : send();
+    return new Promise((resolve, reject) => { this.sqlTo(req, opts, (err, answer) => (err ? reject(err) : resolve(answer as SqlAnswer))); });
+  }
+
+  /**
+   * `sql` without a promise, for a node's per-message path: `done` is called once, with the
+   * answer or the error (see Exchanger.wholeTo). `done` must not throw. Only a native query waits
+   * for the server's version first (checkNative); the plain one goes straight out.
+   */
+  sqlTo(req: SqlRequest, opts: RequestOptions | undefined, done: (err: MindsDBError | null, answer?: SqlAnswer) => void): void {
+    let text: string;
+    try { text = this.sqlText(req); } catch (err) { done(err as MindsDBError); return; }
+    const exchange = this.exchangeOf('POST', this.sqlPath, text, undefined, opts);
+    const send = (): void => this.exchanger.wholeTo(exchange, (err, value) => {
+      if (err) { done(err); return; }
+      let answer: SqlAnswer;
+      try { answer = checkSqlAnswer(value, this.redactor, this.sqlPath); } catch (e) { done(e as MindsDBError); return; }
+      done(null, answer);
+    });
+    if (req.native) this.checkNative(exchange.deadlineAt).then(send, (err: unknown) => done(err as MindsDBError));
+    else send();
   }
 
   /**
@@ -269,15 +285,34 @@ export class MindsDBClient {
     return { ...(opts as T), deadlineAt: Date.now() + this.budget(opts) };
   }
 
+  /**
+   * The JSON text of an SQL request's body. A node with a fixed query sends the same text with
+   * every message (no parameters, the same database): it is made once and kept, one entry.
+   */
+  private sqlText(req: SqlRequest): string {
+    const db = req.context && Object.keys(req.context).length === 1 ? req.context.db : undefined;
+    // A native query's body differs in a flag the key does not hold: never kept.
+    const cacheable = !req.native && req.params === undefined && (req.context === undefined || typeof db === 'string');
+    const last = this.lastSql;
+    if (cacheable && last && last.query === req.query && last.db === db) return last.text;
+    const text = JSON.stringify(sqlBody(req));
+    if (cacheable) this.lastSql = { query: req.query, db: db as string | undefined, text };
+    return text;
+  }
+
   /** One message's request: its deadline starts now (or is the message's), and covers everything done for it. */
   private exchange(method: string, path: string, body: unknown, opts: RequestOptions | undefined): Exchange {
     const raw = body instanceof RawBody ? body : undefined;
+    return this.exchangeOf(method, path, raw ? undefined : body === undefined ? undefined : JSON.stringify(body), raw, opts);
+  }
+
+  private exchangeOf(method: string, path: string, text: string | undefined, raw: RawBody | undefined, opts: RequestOptions | undefined): Exchange {
     const timeoutMs = this.budget(opts);
     return {
       method,
       path,
       headers: NO_HEADERS,
-      body: raw ? raw.data : body === undefined ? undefined : JSON.stringify(body),
+      body: raw ? raw.data : text,
       timeoutMs,
       deadlineAt: opts?.deadlineAt ?? Date.now() + timeoutMs,
       // An upload may have been stored before the connection broke: never repeated once sent.

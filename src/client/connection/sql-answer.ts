@@ -75,9 +75,14 @@ export function checkSqlAnswer(answer: unknown, redactor: Redactor, path: string
     if (!Array.isArray(a.column_names) || (a.data !== undefined && !Array.isArray(a.data))) {
       throw invalid('POST', path, 'column_names and data arrays', answer);
     }
-    return { type: 'table', column_names: a.column_names.map(String), data: (a.data ?? []) as unknown[][], context: a.context as Record<string, unknown> | undefined };
+    return { type: 'table', column_names: allStrings(a.column_names) ? a.column_names as string[] : a.column_names.map(String), data: (a.data ?? []) as unknown[][], context: a.context as Record<string, unknown> | undefined };
   }
   throw invalid('POST', path, 'an answer of type table, ok or error', answer);
+}
+
+function allStrings(xs: unknown[]): boolean {
+  for (let i = 0; i < xs.length; i++) if (typeof xs[i] !== 'string') return false;
+  return true;
 }
 
 /** `response_format: "jsonlines"` came with MindsDB 26.1; older servers ignore or refuse it. */

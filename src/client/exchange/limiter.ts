@@ -7,6 +7,8 @@ import { timeoutError, type ExchangeDescription } from './network-errors';
  */
 interface Waiter {
   task: (() => Promise<unknown>) | undefined;
+  /** A job started with `submit`: told when its slot is there, or why it will not come. */
+  job: SlotJob | undefined;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
   deadlineAt: number;
@@ -18,6 +20,17 @@ interface Waiter {
 
 /** What a waiter is, for its timeout error; `expired` words that error itself. */
 export type WaitDescription = ExchangeDescription & { expired?: () => MindsDBError };
+
+/**
+ * A request that waits for a slot without a promise (the whole-answer path of every message):
+ * `start` runs once a slot is its own, and the job gives it back with `RequestLimiter.release()`
+ * exactly once; `refused` runs instead when no slot will come (queue full, deadline passed while
+ * waiting, closed).
+ */
+export interface SlotJob {
+  start(): void;
+  refused(err: MindsDBError): void;
+}
 
 /** Gives a slot back; calling it again does nothing. */
 export type ReleaseSlot = () => void;
@@ -56,6 +69,34 @@ export class RequestLimiter {
   }
 
   /**
+   * Starts `job` now if a slot is free (synchronously), else when one comes free, in turn; or
+   * refuses it (queue full, its deadline passed while it waited, closed). No promise and no closure
+   * per request: this is what every message's whole answer waits in.
+   */
+  submit(job: SlotJob, deadlineAt: number, desc: WaitDescription): void {
+    if (this.closed) { job.refused(closedError()); return; }
+    if (this.active < this.maxInFlight) { this.active++; job.start(); return; }
+    if (this.queued >= this.maxQueued) { job.refused(this.queueFull()); return; }
+    this.enqueue({ task: undefined, job, resolve: ignore, reject: ignore, deadlineAt, desc, gone: false }, false);
+  }
+
+  /** Gives back the slot of a job started by `submit` (once per job). */
+  release(): void {
+    this.active--;
+    const next = this.next();
+    if (!next) return;
+    if (next.job) {
+      this.active++;
+      next.job.start();
+    } else if (next.task) {
+      this.execute(next.task).then(next.resolve, next.reject);
+    } else {
+      this.active++;
+      next.resolve(this.releaser());
+    }
+  }
+
+  /**
    * A slot held until the returned function is called (a streamed answer, read over many calls).
    * `first`: ahead of every waiter (a paused stream taking its slot back).
    */
@@ -71,7 +112,7 @@ export class RequestLimiter {
     const err = new MindsDBError('the MindsDB server connection was closed (redeploy) before the request was sent', { kind: 'closed' });
     for (let i = this.head; i < this.waiting.length; i++) {
       const w = this.waiting[i];
-      if (w && !w.gone) w.reject(err);
+      if (w && !w.gone) fail(w, err);
     }
     this.waiting.length = 0;
     this.head = 0;
@@ -82,19 +123,22 @@ export class RequestLimiter {
   }
 
   private wait(task: Waiter['task'], deadlineAt: number, desc: WaitDescription, first: boolean): Promise<unknown> {
-    if (!first && this.queued >= this.maxQueued) {
-      return Promise.reject(new MindsDBError(
-        `too many ${this.what} waiting for the MindsDB server (queue limit ${this.maxQueued}); slow the flow down or raise the limit`,
-        { kind: 'queue-full' }));
-    }
-    // A deadline already past fails when the timer fires (at once): no clock read on this path.
-    return new Promise((resolve, reject) => {
-      const w: Waiter = { task, resolve, reject, deadlineAt, desc, gone: false };
-      if (first && this.head > 0) this.waiting[--this.head] = w;
-      else if (first) this.waiting.unshift(w);
-      else this.waiting.push(w);
-      if (deadlineAt < this.timerAt) this.arm(deadlineAt);
-    });
+    if (!first && this.queued >= this.maxQueued) return Promise.reject(this.queueFull());
+    return new Promise((resolve, reject) => { this.enqueue({ task, job: undefined, resolve, reject, deadlineAt, desc, gone: false }, first); });
+  }
+
+  private queueFull(): MindsDBError {
+    return new MindsDBError(
+      `too many ${this.what} waiting for the MindsDB server (queue limit ${this.maxQueued}); slow the flow down or raise the limit`,
+      { kind: 'queue-full' });
+  }
+
+  /** A deadline already past fails when the timer fires (at once): no clock read on this path. */
+  private enqueue(w: Waiter, first: boolean): void {
+    if (first && this.head > 0) this.waiting[--this.head] = w;
+    else if (first) this.waiting.unshift(w);
+    else this.waiting.push(w);
+    if (w.deadlineAt < this.timerAt) this.arm(w.deadlineAt);
   }
 
   private execute<T>(task: () => Promise<T>): Promise<T> {
@@ -111,18 +155,6 @@ export class RequestLimiter {
   private releaser(): ReleaseSlot {
     let held = true;
     return () => { if (held) { held = false; this.release(); } };
-  }
-
-  private release(): void {
-    this.active--;
-    const next = this.next();
-    if (!next) return;
-    if (next.task) {
-      this.execute(next.task).then(next.resolve, next.reject);
-    } else {
-      this.active++;
-      next.resolve(this.releaser());
-    }
   }
 
   /** The next waiter still waiting, taken off the line. */
@@ -162,13 +194,20 @@ export class RequestLimiter {
       if (w.deadlineAt <= now) {
         w.gone = true;
         this.expired++;
-        w.reject(w.desc.expired ? w.desc.expired() : timeoutError(w.desc));
+        fail(w, w.desc.expired ? w.desc.expired() : timeoutError(w.desc));
       } else if (w.deadlineAt < next) {
         next = w.deadlineAt;
       }
     }
     if (next < Infinity) this.arm(next);
   }
+}
+
+function ignore(): void { /* a job is told through its own methods */ }
+
+function fail(w: Waiter, err: MindsDBError): void {
+  if (w.job) w.job.refused(err);
+  else w.reject(err);
 }
 
 function closedError(): MindsDBError {

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { MindsDBError } from '../shared';
 import { networkError, timeoutError, tooLarge, type ExchangeDescription } from './network-errors';
 import { MAX_REDIRECTS, redirectLocation, sameOriginPath } from './redirects';
-import { exchangeText, type ExchangeRequest, type TextResponse } from './text-exchange';
+import { exchangeText, TextExchange, type ExchangeRequest, type TextResponse, type TextSink } from './text-exchange';
 
 export type { TextResponse } from './text-exchange';
 
@@ -73,6 +73,11 @@ export class HttpTransport {
    */
   send(opts: SendOptions, maxBytes: number): Promise<TextResponse> {
     return exchangeText(this.pool, this.origin, opts, maxBytes);
+  }
+
+  /** `send` without a promise: the answer or the error goes to `sink`, once. */
+  sendTo(opts: SendOptions, maxBytes: number, sink: TextSink): void {
+    new TextExchange(this.pool, this.origin, opts, maxBytes, sink);
   }
 
   /**
