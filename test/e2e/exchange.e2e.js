@@ -9,7 +9,7 @@
  */
 const assert = require('node:assert/strict');
 const http = require('node:http');
-const { fails, ok } = require('./outcomes');
+const { fails, ok, realMindsDB } = require('./outcomes');
 const { helper, node, catchNode, flowWith } = require('../support/nr');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
@@ -53,9 +53,7 @@ describe('e2e: the exchange policy against a real MindsDB', function () {
   let version = '';
   let proxy;
   before(async function () {
-    const res = await fetch(`${URL_}/api/status`).catch(() => null);
-    if (!res || !res.ok) throw new Error(`no MindsDB at ${URL_}: run through "npm run test:e2e"`);
-    version = String((await res.json()).mindsdb_version || '');
+    version = await realMindsDB(URL_);
   });
   beforeEach((done) => { helper.startServer(done); });
   afterEach(async () => {

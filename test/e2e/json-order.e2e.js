@@ -9,6 +9,7 @@
  * rows as one JSON.parse of the body.
  */
 const assert = require('node:assert/strict');
+const { realMindsDB } = require('./outcomes');
 const { JsonAnswerParser } = require('../../nodes/client/answers');
 const { MindsDBClient } = require('../../nodes/client');
 
@@ -39,9 +40,7 @@ function topLevelKeys(text) {
 describe('e2e: the key order of a whole-body SQL answer', function () {
   let version = '';
   before(async function () {
-    const res = await fetch(`${URL_}/api/status`).catch(() => null);
-    if (!res || !res.ok) throw new Error(`no MindsDB at ${URL_}: run through "npm run test:e2e"`);
-    version = String((await res.json()).mindsdb_version || '');
+    version = await realMindsDB(URL_);
   });
 
   it('records where column_names comes, and the parser spools the rows exactly when data comes first', async () => {

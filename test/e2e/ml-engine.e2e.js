@@ -8,7 +8,7 @@
  * when a step fails.
  */
 const assert = require('node:assert/strict');
-const { fails, ok } = require('./outcomes');
+const { fails, ok, realMindsDB, eachCaseInNodeRed } = require('./outcomes');
 const { helper, node, catchNode, flowWith } = require('../support/nr');
 const { secretsIn } = require('../support/node-cases');
 
@@ -26,14 +26,10 @@ const sql = async (query) => (await fetch(`${URL_}/api/sql/query`, { method: 'PO
 
 describe('e2e: mindsdb-ml-engine against a real MindsDB', function () {
   before(async function () {
-    const res = await fetch(`${URL_}/api/util/ping`).catch(() => null);
-    if (!res || !res.ok) throw new Error(`no MindsDB at ${URL_}: run through "npm run test:e2e"`);
-    VERSION = (await (await fetch(`${URL_}/api/status`)).json()).mindsdb_version;
-    if (!LLM_URL) throw new Error('LLM_DOUBLE_URL is not set: run through "npm run test:e2e"');
+    VERSION = await realMindsDB(URL_, { llm: true });
     console.log(`      MindsDB ${VERSION} at ${URL_}, LLM double at ${LLM_URL}`);
   });
-  beforeEach((done) => { helper.startServer(done); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  eachCaseInNodeRed();
   after(async () => {
     // Whatever a failed step left behind.
     await sql(`DROP MODEL IF EXISTS mindsdb.${MODEL}`).catch(() => undefined);

@@ -6,7 +6,7 @@
  * lacks a feature, the test is skipped and says why.
  */
 const assert = require('node:assert/strict');
-const { fails, ok, skipBecause } = require('./outcomes');
+const { fails, ok, skipBecause, realMindsDB, eachCaseInNodeRed } = require('./outcomes');
 const { helper, node, catchNode, flowWith } = require('../support/nr');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
@@ -27,13 +27,10 @@ const major = () => Number(version.split('.')[0]);
 
 describe('e2e: file, job, model and knowledge-base nodes against a real MindsDB', function () {
   before(async function () {
-    const res = await fetch(`${URL_}/api/status`).catch(() => null);
-    if (!res || !res.ok) throw new Error(`no MindsDB at ${URL_}: run through "npm run test:e2e"`);
-    version = String((await res.json()).mindsdb_version || '');
+    version = await realMindsDB(URL_);
     console.log(`    MindsDB ${version} at ${URL_}`);
   });
-  beforeEach((done) => { helper.startServer(done); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  eachCaseInNodeRed();
 
   describe('mindsdb-file', () => {
     const def = { type: 'mindsdb-file', operation: 'msg', fileName: '', fileNameType: 'str', format: 'csv', replace: false, maxSizeMB: 100 };

@@ -14,7 +14,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { fails, ok, skipBecause } = require('./outcomes');
+const { fails, ok, skipBecause, realMindsDB, eachCaseInNodeRed } = require('./outcomes');
 const { helper, allNodes, flowWith } = require('../support/nr');
 const { waitFor } = require('../support/wait');
 
@@ -280,16 +280,12 @@ const projectItem = (type) => ({ type, operation: 'msg', project: 'mindsdb', pro
 describe('e2e: names with capitals, as MindsDB stores and finds them (issue 26)', function () {
   this.timeout(300000);
   before(async function () {
-    const res = await fetch(`${URL_}/api/status`).catch(() => null);
-    if (!res || !res.ok) throw new Error(`no MindsDB at ${URL_}: run through "npm run test:e2e"`);
-    VERSION = String((await res.json()).mindsdb_version || '');
-    if (!LLM_URL) throw new Error('LLM_DOUBLE_URL is not set: run through "npm run test:e2e"');
+    VERSION = await realMindsDB(URL_, { llm: true });
     vectors = (await api('POST', '/databases/', { database: { name: vectorDb, engine: 'duckdb_faiss', parameters: {} } })).ok;
     console.log(`    MindsDB ${VERSION} at ${URL_}${vectors ? '' : ' (no duckdb_faiss: knowledge bases in the default store)'}`);
   });
   after(async () => { await api('DELETE', `/databases/${vectorDb}`).catch(() => undefined); });
-  beforeEach((done) => { helper.startServer(done); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  eachCaseInNodeRed();
 
   describe('the measurement (the table in docs/real-mindsdb.md)', () => {
     it('every resource, made with a mixed-case name each way, is stored and found as the table says', async () => {

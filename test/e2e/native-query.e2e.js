@@ -10,6 +10,7 @@
  * The node sends it only where it works, and names the version everywhere else.
  */
 const assert = require('node:assert/strict');
+const { realMindsDB, eachCaseInNodeRed } = require('./outcomes');
 const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
@@ -29,15 +30,12 @@ const atLeast = (v, min) => {
 describe('e2e: native queries (context.native_query)', function () {
   let version = '';
   before(async function () {
-    const res = await fetch(`${URL_}/api/status`).catch(() => null);
-    if (!res || !res.ok) throw new Error(`no MindsDB at ${URL_}: run through "npm run test:e2e"`);
-    version = String((await res.json()).mindsdb_version || '');
+    version = await realMindsDB(URL_);
     const created = await fetch(`${URL_}/api/databases/`, { method: 'POST', headers: H, body: JSON.stringify({ database: { name: DB, engine: 'postgres', parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' } } }) });
     assert.equal(created.status, 201, `could not create the PostgreSQL data source ${DB}: ${await created.text()}`);
   });
   after(async () => { await fetch(`${URL_}/api/databases/${DB}`, { method: 'DELETE' }).catch(() => undefined); });
-  beforeEach((done) => { helper.startServer(done); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  eachCaseInNodeRed();
 
   it('the server does with the flag what its source says', async () => {
     const res = await fetch(`${URL_}/api/sql/query`, { method: 'POST', headers: H, body: JSON.stringify({ query: POSTGRES_ONLY, context: { db: DB, native_query: true } }) });

@@ -8,7 +8,7 @@
  * server's version is skipped with the reason printed.
  */
 const assert = require('node:assert/strict');
-const { fails, ok, skipBecause } = require('./outcomes');
+const { fails, ok, skipBecause, realMindsDB, eachCaseInNodeRed } = require('./outcomes');
 const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { waitFor } = require('../support/wait');
@@ -32,14 +32,10 @@ async function load(def, server = {}, creds) {
 
 describe('e2e against a real MindsDB', function () {
   before(async function () {
-    const res = await fetch(`${URL_}/api/util/ping`).catch(() => null);
-    if (!res || !res.ok) throw new Error(`no MindsDB at ${URL_}: run through "npm run test:e2e"`);
-    VERSION = (await (await fetch(`${URL_}/api/status`)).json()).mindsdb_version;
-    if (!LLM_URL) throw new Error('LLM_DOUBLE_URL is not set: run through "npm run test:e2e"');
+    VERSION = await realMindsDB(URL_, { llm: true });
     console.log(`      MindsDB ${VERSION} at ${URL_}, LLM double at ${LLM_URL}`);
   });
-  beforeEach((done) => { helper.startServer(done); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  eachCaseInNodeRed();
 
   describe('mindsdb-sql', () => {
     const def = { type: 'mindsdb-sql', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 };

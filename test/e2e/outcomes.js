@@ -1,10 +1,30 @@
 'use strict';
 /**
- * What both e2e files need from a loaded flow (n1 under test, `out` for outputs, `caught` for
- * Catch): send a message and get its one outcome, and skip a case with its reason printed.
+ * What the e2e files share: the real MindsDB they run against (its version, or how to run the
+ * suite when nothing answers), a Node-RED test runtime per case, and from a loaded flow (n1 under
+ * test, `out` for outputs, `caught` for Catch) a message's one outcome; a case skipped with its
+ * reason printed.
  */
 const assert = require('node:assert/strict');
 const { helper } = require('../support/nr');
+
+/**
+ * The MindsDB version at `url` (its public /api/status). Throws saying how to run the suite when
+ * nothing answers there, or, with `llm`, when LLM_DOUBLE_URL (set by scripts/with-mindsdb.mjs) is missing.
+ */
+async function realMindsDB(url, { llm = false } = {}) {
+  const res = await fetch(`${url}/api/status`).catch(() => null);
+  if (!res || !res.ok) throw new Error(`no MindsDB at ${url}: run through "npm run test:e2e"`);
+  const version = String((await res.json()).mindsdb_version || '');
+  if (llm && !process.env.LLM_DOUBLE_URL) throw new Error('LLM_DOUBLE_URL is not set: run through "npm run test:e2e"');
+  return version;
+}
+
+/** Each case of the calling describe gets a fresh Node-RED test runtime, stopped after it. */
+function eachCaseInNodeRed() {
+  beforeEach((done) => { helper.startServer(done); });
+  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+}
 
 /** Sends msg into node `id`; resolves with {out} or {error} (the message that reached Catch). */
 function send(msg, id = 'n1') {
@@ -26,4 +46,4 @@ function skipBecause(ctx, version, reason) {
   ctx.skip();
 }
 
-module.exports = { send, ok, fails, skipBecause };
+module.exports = { send, ok, fails, skipBecause, realMindsDB, eachCaseInNodeRed };

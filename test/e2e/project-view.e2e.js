@@ -6,7 +6,7 @@
  * dropped through the view node. Every name carries this run's prefix and is dropped at the end.
  */
 const assert = require('node:assert/strict');
-const { fails, ok } = require('./outcomes');
+const { fails, ok, realMindsDB, eachCaseInNodeRed } = require('./outcomes');
 const { helper, node, catchNode, flowWith } = require('../support/nr');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
@@ -37,13 +37,10 @@ describe('e2e: project and view nodes against a real MindsDB', function () {
   let version = '';
 
   before(async function () {
-    const res = await fetch(`${URL_}/api/status`).catch(() => null);
-    if (!res || !res.ok) throw new Error(`no MindsDB at ${URL_}`);
-    version = String((await res.json()).mindsdb_version || '');
+    version = await realMindsDB(URL_);
     console.log(`    MindsDB ${version} at ${URL_}`);
   });
-  beforeEach((done) => { helper.startServer(done); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  eachCaseInNodeRed();
   after(async () => {
     // whatever a failed case left behind
     await fetch(`${URL_}/api/projects/${project}/views/${view}`, { method: 'DELETE' }).catch(() => undefined);

@@ -11,7 +11,7 @@
  * about 50 ms, so the full 10,000 take minutes); both rates are messages per second.
  */
 const assert = require('node:assert/strict');
-const { fails, ok } = require('./outcomes');
+const { fails, ok, realMindsDB, eachCaseInNodeRed } = require('./outcomes');
 const fs = require('node:fs');
 const path = require('node:path');
 const { helper, node, catchNode, changeNode, flowWith, collect, nextMessage } = require('../support/nr');
@@ -48,9 +48,7 @@ describe('e2e: the table node against a real MindsDB and PostgreSQL', function (
   const made = new Set();
 
   before(async function () {
-    const res = await fetch(`${URL_}/api/status`).catch(() => null);
-    if (!res || !res.ok) throw new Error(`no MindsDB at ${URL_}`);
-    version = String((await res.json()).mindsdb_version || '');
+    version = await realMindsDB(URL_);
     console.log(`    MindsDB ${version} at ${URL_}, data source ${DS}`);
     const created = await api('POST', '/databases/', { database: { name: DS, engine: 'postgres', parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' } } });
     assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -59,8 +57,7 @@ describe('e2e: the table node against a real MindsDB and PostgreSQL', function (
     for (const t of made) await api('DELETE', `/databases/${DS}/tables/${t}`);
     await api('DELETE', `/databases/${DS}`);
   });
-  beforeEach((done) => { helper.startServer(done); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  eachCaseInNodeRed();
 
   it('creates a table from a SELECT; lists it; a second create is a conflict', async () => {
     await load(tableDef);
