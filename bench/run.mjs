@@ -21,7 +21,11 @@ const value = (name, fallback) => { const i = args.indexOf(name); return i >= 0 
 
 const QUICK = flag('--quick');
 const ROUNDS = value('--rounds', QUICK ? 2 : 5);
-const SQL = { messages: QUICK ? 2000 : 10000, warmup: 1000, concurrency: 32, connections: 8 };
+// The SQL comparison (a, b, c, d) runs in one process, the cases taking turns in batches after a
+// warm-up of every case (worker.mjs, sqlCompare; bench/README.md, "Method"), in `processes` fresh
+// processes; FRESH is the same workload each case alone in a fresh process, first 11,000 messages.
+const SQL = { warmup: QUICK ? 2000 : 10000, batch: QUICK ? 2000 : 4000, turns: QUICK ? 4 : 10, processes: QUICK ? 1 : 3, concurrency: 32, connections: 8 };
+const FRESH = { messages: QUICK ? 2000 : 10000, warmup: 1000, concurrency: 32, connections: 8 };
 const PREDICT = { messages: 1000, connections: 8 };
 const INSERT = { messages: QUICK ? 2000 : 10000, warmup: 1000, connections: 8 };
 const MEMORY = { messages: 100000, concurrency: 32, connections: 8 };
@@ -67,6 +71,30 @@ const summarise = (runs) => Object.fromEntries(Object.entries(runs).map(([c, rs]
   rounds: rs.map((x) => Math.round(x.perSecond)),
 }]));
 
+/**
+ * The SQL cases taking turns in one process (worker.mjs, sqlCompare), in SQL.processes fresh
+ * processes: per case, the median over every turn of every process.
+ */
+function sqlComparison(log) {
+  const runs = Array.from({ length: SQL.processes }, () => worker('sql-compare', { ...SQL, origin: server.origin }));
+  const names = Object.keys(runs[0].cases);
+  const all = (c, k) => runs.flatMap((r) => (k === 'turns' ? r.cases[c].turns : [r.cases[c][k]]));
+  const out = {};
+  for (const c of names) {
+    const perTurn = all(c, 'turns');
+    out[c] = {
+      perSecond: median(perTurn), p50ms: median(all(c, 'p50ms')), p99ms: median(all(c, 'p99ms')),
+      // one process for all four cases: its peak, the same for each
+      peakRssMB: median(runs.map((r) => r.maxRssMB)),
+      cpuUsPerMsg: median(all(c, 'cpuUsPerMsg')),
+      errors: runs.reduce((n, r) => n + r.cases[c].errors, 0),
+      rounds: perTurn,
+    };
+    log(`  ${c.padEnd(7)} ${Math.round(out[c].perSecond).toString().padStart(6)}/s  p50 ${out[c].p50ms.toFixed(1)} ms  CPU ${out[c].cpuUsPerMsg.toFixed(0)} µs/msg  turns ${perTurn.join(' ')}`);
+  }
+  return out;
+}
+
 function machine() {
   const cpus = os.cpus();
   return { cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, memoryGB: Math.round(os.totalmem() / 2 ** 30), node: process.version, nodeRed: nodeRedVersion(), platform: `${os.platform()} ${os.arch()}` };
@@ -99,11 +127,13 @@ const log = (l) => console.log(l);
 const server = await startServer();
 // A stand-in that says it is MindsDB 26.1, so the sql node asks it for jsonlines.
 const server26 = await startServer({ BENCH_VERSION: '26.1.0' });
-const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, settings: { sql: SQL, predict: PREDICT, insert: INSERT, memory: MEMORY } };
+const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, settings: { sql: SQL, fresh: FRESH, predict: PREDICT, insert: INSERT, memory: MEMORY } };
 try {
   log(`MindsDB stand-in at ${server.origin}; ${ROUNDS} rounds`);
-  log('SQL: raw undici (a), our sql node (b), core http request + function (c), bare undici node (d)');
-  results.sql = summarise(rounds(['undici', 'sql', 'http', 'bare'], { ...SQL, origin: server.origin }, log));
+  log(`SQL in one process, taking turns (${SQL.turns} turns of ${SQL.batch.toLocaleString('en')} messages each after ${SQL.warmup.toLocaleString('en')} of warm-up, c a tenth of that; ${SQL.processes} processes): raw undici (a), our sql node (b), core http request + function (c), bare undici node (d)`);
+  results.sql = sqlComparison(log);
+  log('SQL from a fresh start: a, b and d each alone in a new process, 1,000 messages of warm-up then 10,000 (V8 still compiling; no target)');
+  results.fresh = summarise(rounds(['undici', 'sql', 'bare'], { ...FRESH, origin: server.origin }, log, Math.min(ROUNDS, 3)));
   log('predict: micro-batching on vs off, 1,000 single-row messages');
   results.predict = summarise(rounds(['predict-on', 'predict-off'], { ...PREDICT, origin: server.origin, model: 'sensor_energy' }, log));
   log(`insert: ${INSERT.messages.toLocaleString('en')} single-row messages into a table, micro-batching on vs off (at most 3 rounds)`);
@@ -174,6 +204,10 @@ results.ratios = {
   // The same comparison in CPU time per message (bare / sql): steadier than msg/s on a busy machine.
   sql_vs_bare_node_cpu: s.bare.cpuUsPerMsg / s.sql.cpuUsPerMsg,
   sql_vs_undici_cpu: s.undici.cpuUsPerMsg / s.sql.cpuUsPerMsg,
+  // Each case alone in a fresh process, the first 11,000 messages after start: no target, shown so
+  // that the figures above hide nothing (bench/README.md, "Method").
+  fresh_sql_vs_bare_node: results.fresh.sql.perSecond / results.fresh.bare.perSecond,
+  fresh_sql_vs_undici: results.fresh.sql.perSecond / results.fresh.undici.perSecond,
   predict_batched_vs_single: results.predict['predict-on'].perSecond / results.predict['predict-off'].perSecond,
   insert_batched_vs_single: results.insert.batched_vs_single,
   ...(results.real ? { real_predict_batched_vs_single: results.real.ratio } : {}),
@@ -189,7 +223,7 @@ const r = results.ratios;
 const o = results.overload;
 const st = results.stream;
 const table = [
-  `${m.cpu}, ${m.cores} cores, Node ${m.node}, Node-RED ${m.nodeRed}; median of ${ROUNDS} rounds`,
+  `${m.cpu}, ${m.cores} cores, Node ${m.node}, Node-RED ${m.nodeRed}; a–d: median of ${SQL.turns * SQL.processes} turns taking turns in one process (its peak RSS shown for each), the others: median of ${ROUNDS} rounds`,
   '',
   '| case | throughput | p50 ms | p99 ms | peak RSS MB |',
   '|---|---|---|---|---|',
@@ -210,6 +244,8 @@ const table = [
   `| ratios.sql_vs_bare_node (b/d sql vs bare node) | ${r.sql_vs_bare_node.toFixed(2)} | ≥ 1.1: ${target(r.sql_vs_bare_node >= 1.1)} |`,
   `| b/d in CPU time per message (bare ÷ sql: ${s.bare.cpuUsPerMsg.toFixed(0)} ÷ ${s.sql.cpuUsPerMsg.toFixed(0)} µs) | ${r.sql_vs_bare_node_cpu.toFixed(2)} | ≥ 1.1: ${target(r.sql_vs_bare_node_cpu >= 1.1)} |`,
   `| b/a in CPU time per message (undici ÷ sql: ${s.undici.cpuUsPerMsg.toFixed(0)} ÷ ${s.sql.cpuUsPerMsg.toFixed(0)} µs) | ${r.sql_vs_undici_cpu.toFixed(2)} | |`,
+  `| fresh start b/d: each alone in a new process, messages 1,001–11,000 after start (${Math.round(results.fresh.sql.perSecond).toLocaleString('en')} vs ${Math.round(results.fresh.bare.perSecond).toLocaleString('en')} msg/s, V8 still compiling) | ${r.fresh_sql_vs_bare_node.toFixed(2)} | none |`,
+  `| fresh start b/a (raw undici ${Math.round(results.fresh.undici.perSecond).toLocaleString('en')} msg/s) | ${r.fresh_sql_vs_undici.toFixed(2)} | none |`,
   `| e on/off predict batched vs single | ${r.predict_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.predict_batched_vs_single >= 20)} |`,
   `| insert.batched_vs_single: f on/off, ${INSERT.messages.toLocaleString('en')} single-row messages into a table | ${r.insert_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.insert_batched_vs_single >= 20)} |`,
   ...(results.real ? [`| real MindsDB predict batched vs single | ${r.real_predict_batched_vs_single.toFixed(1)} | |`] : []),

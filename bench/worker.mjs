@@ -1,7 +1,9 @@
 // One benchmark case in a fresh process (so its peak RSS is its own), printing one JSON line.
 //   node bench/worker.mjs <case> '<json options>'
-// Cases: undici, sql, http, bare (the SQL workload), predict-on, predict-off, insert-on, insert-off, memory,
-// large-split, large-one, stream, stream-whole. Options: origin, messages, concurrency, connections, warmup.
+// Cases: sql-compare (a, b, c and d of the SQL workload taking turns in one process), undici, sql, http,
+// bare (each alone in a fresh process), predict-on, predict-off, insert-on, insert-off, memory,
+// large-split, large-one, stream, stream-whole. Options: origin, messages, concurrency, connections, warmup;
+// for sql-compare: batch and turns.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { root, startRed } from './lib/red.mjs';
@@ -103,8 +105,8 @@ async function withRss(work) {
  * Feeds `total` messages, keeping `concurrency` of them outstanding (closed loop), and waits for
  * an outcome of each (output or error; with split output, `expected(msg)` says when a message is done).
  */
-function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1 } = {}) {
-  const input = red.node('in');
+function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1, id = 'in' } = {}) {
+  const input = red.node(id);
   const latencies = [];
   let fed = 0;
   let outcomes = 0;
@@ -136,10 +138,11 @@ function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1 } = {}) {
   });
 }
 
-/** Case a: raw undici Pool.request, the same body, one JSON parse, rows mapped to objects. */
-async function rawUndici() {
-  const { Pool } = require('undici');
-  const pool = new Pool(opt.origin, { connections: opt.connections, pipelining: 1 });
+/**
+ * Case a: raw undici Pool.request, the same body, one JSON parse, rows mapped to objects:
+ * `total` requests, `concurrency` outstanding.
+ */
+function undiciRun(pool, total, concurrency) {
   const headers = { 'content-type': 'application/json' };
   const one = async () => {
     const t = process.hrtime.bigint();
@@ -149,21 +152,84 @@ async function rawUndici() {
     answer.data.map((r) => { const o = {}; for (let i = 0; i < cols.length; i++) o[cols[i]] = r[i]; return o; });
     return Number(process.hrtime.bigint() - t) / 1e6;
   };
-  const run = async (total) => {
+  return (async () => {
     const latencies = [];
     let next = 0;
     const t0 = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: opt.concurrency }, async () => {
+    await Promise.all(Array.from({ length: concurrency }, async () => {
       while (next < total) { next++; latencies.push(await one()); }
     }));
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     latencies.sort((a, b) => a - b);
     return { messages: total, seconds, perSecond: total / seconds, p50ms: percentile(latencies, 0.5), p99ms: percentile(latencies, 0.99), errors: 0 };
-  };
-  await run(opt.warmup);
-  const result = await withRss(() => run(opt.messages));
+  })();
+}
+
+/** Case a alone in a fresh process (the `fresh` figures: the first messages after a start). */
+async function rawUndici() {
+  const { Pool } = require('undici');
+  const pool = new Pool(opt.origin, { connections: opt.connections, pipelining: 1 });
+  await undiciRun(pool, opt.warmup, opt.concurrency);
+  const result = await withRss(() => undiciRun(pool, opt.messages, opt.concurrency));
   await pool.close();
   return result;
+}
+
+/**
+ * The SQL comparison: raw undici (a), our sql node (b), the core http request node with a
+ * function node (c) and the bare undici node (d) in ONE process, one Node-RED runtime, taking
+ * turns in batches (the order rotating from turn to turn) after a warm-up of every case. "b/a"
+ * is then what the issue defines, our node over raw undici in the same process, and a machine
+ * whose load drifts (2 shared cores, the stand-in on one of them) hits every case alike, where
+ * separate processes were measured seconds apart with their own garbage collector's state
+ * (bench/README.md, "Method"). Reports each case's median batch: msg/s, process CPU per
+ * message, latency.
+ */
+async function sqlCompare() {
+  const { Pool } = require('undici');
+  const nodes = [
+    { ...FLOWS.sql().at(-1), id: 'sql' },
+    { ...FLOWS.bare().at(-1), id: 'bare' },
+    ...FLOWS.http().slice(-2).map((n) => (n.id === 'in' ? { ...n, id: 'http' } : n)),
+  ];
+  const red = await startRed([tab, server(), sink, catcher, ...nodes]);
+  const pool = new Pool(opt.origin, { connections: opt.connections, pipelining: 1 });
+  const { concurrency } = opt;
+  // c is ten times slower than the others: its batches are smaller, so a turn takes about as long.
+  const batchOf = (c) => (c === 'http' ? Math.ceil(opt.batch / 10) : opt.batch);
+  const CASES = {
+    undici: (n) => undiciRun(pool, n, concurrency),
+    sql: (n) => drive(red, MESSAGES.sql, n, concurrency, { id: 'sql' }),
+    http: (n) => drive(red, MESSAGES.http, n, concurrency, { id: 'http' }),
+    bare: (n) => drive(red, MESSAGES.bare, n, concurrency, { id: 'bare' }),
+  };
+  const names = Object.keys(CASES);
+  try {
+    for (const c of names) await CASES[c](c === 'http' ? Math.ceil(opt.warmup / 10) : opt.warmup);
+    const turns = Object.fromEntries(names.map((c) => [c, []]));
+    const startRss = process.memoryUsage.rss();
+    let peak = startRss;
+    const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 10);
+    for (let t = 0; t < opt.turns; t++) {
+      for (const c of names.map((_, i) => names[(i + t) % names.length])) {
+        const cpu = process.cpuUsage();
+        const res = await CASES[c](batchOf(c));
+        const used = process.cpuUsage(cpu);
+        turns[c].push({ ...res, cpuUsPerMsg: (used.user + used.system) / res.messages });
+      }
+    }
+    clearInterval(timer);
+    const median = (xs) => { const v = [...xs].sort((x, y) => x - y); return v[Math.floor((v.length - 1) / 2)]; };
+    const cases = Object.fromEntries(names.map((c) => [c, {
+      messages: batchOf(c), perSecond: median(turns[c].map((x) => x.perSecond)), cpuUsPerMsg: median(turns[c].map((x) => x.cpuUsPerMsg)),
+      p50ms: median(turns[c].map((x) => x.p50ms)), p99ms: median(turns[c].map((x) => x.p99ms)),
+      errors: turns[c].reduce((n, x) => n + x.errors, 0), turns: turns[c].map((x) => Math.round(x.perSecond)),
+    }]));
+    return { cases, rssStartMB: startRss / 2 ** 20, rssPeakMB: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20 };
+  } finally {
+    await pool.close();
+    await red.stop();
+  }
 }
 
 async function inRuntime(flow, makeMsg, { total = opt.messages, concurrency = opt.concurrency, warmup = opt.warmup, outcomesPerMsg } = {}) {
@@ -259,6 +325,7 @@ const CASES = {
   stream: () => stream(true),
   'stream-whole': () => stream(false),
   undici: rawUndici,
+  'sql-compare': sqlCompare,
   sql: () => inRuntime(FLOWS.sql(), MESSAGES.sql),
   http: () => inRuntime(FLOWS.http(), MESSAGES.http),
   bare: () => inRuntime(FLOWS.bare(), MESSAGES.bare),
