@@ -249,7 +249,7 @@ const table = [
   `| e on/off predict batched vs single | ${r.predict_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.predict_batched_vs_single >= 20)} |`,
   `| insert.batched_vs_single: f on/off, ${INSERT.messages.toLocaleString('en')} single-row messages into a table | ${r.insert_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.insert_batched_vs_single >= 20)} |`,
   ...(results.real ? [`| real MindsDB predict batched vs single | ${r.real_predict_batched_vs_single.toFixed(1)} | |`] : []),
-  `| memory growth, 100k msgs, slow server | ${results.memory_growth_mb.toFixed(0)} MB (${results.memory.answered} answered, ${results.memory.errors} refused: queue full) | < 64 MB: ${target(results.memory_growth_mb < 64)} |`,
+  `| memory growth, 100k msgs, slow server | ${results.memory_growth_mb.toFixed(0)} MB (${results.memory.answered} answered, ${results.memory.errors} refused: queue full) | none of its own: Node-RED's 100,000 errors alone grow about as much, so the target is the ratio below |`,
   `| overload.vs_floor: that growth over a function node throwing 100k errors (${o.floor_growth_mb.toFixed(0)} MB) | ${o.vs_floor.toFixed(2)} | ≤ 1.25: ${target(o.vs_floor <= 1.25)} |`,
   `| overload.retained_mb: RSS after the burst and a forced GC, minus before | ${o.retained_mb.toFixed(1)} MB (floor ${o.floor_retained_mb.toFixed(1)} MB) | < 10 MB: ${target(o.retained_mb < 10)} |`,
   `| stream.rows: 1,000-row parts with msg.tick | ${st.rows.toLocaleString('en')} rows | 1,000,000: ${target(st.rows === 1_000_000)} |`,
