@@ -21,16 +21,28 @@ const value = (name, fallback) => { const i = args.indexOf(name); return i >= 0 
 
 const QUICK = flag('--quick');
 const ROUNDS = value('--rounds', QUICK ? 2 : 5);
-// The SQL comparison (a, b, c, d) runs in one process, the cases taking turns in batches after a
-// warm-up of every case (worker.mjs, sqlCompare; bench/README.md, "Method"), in `processes` fresh
-// processes; FRESH is the same workload each case alone in a fresh process, first 11,000 messages.
-const SQL = { warmup: QUICK ? 2000 : 10000, batch: QUICK ? 2000 : 4000, turns: QUICK ? 4 : 10, processes: QUICK ? 1 : 3, concurrency: 32, connections: 8 };
+// The SQL comparison: a, b and d take turns in one process after a warm-up of every case, c the same
+// way in a process of its own (worker.mjs, sqlCompare; bench/README.md, "Method"), each in
+// `processes` fresh processes; the turns go through all 6 orders of a, b and d twice. FRESH is the
+// same workload each case alone in a fresh process, first 11,000 messages.
+const SQL = { warmup: QUICK ? 2000 : 10000, batch: QUICK ? 2000 : 4000, turns: QUICK ? 6 : 12, processes: QUICK ? 1 : 3, concurrency: 32, connections: 8 };
 const FRESH = { messages: QUICK ? 2000 : 10000, warmup: 1000, concurrency: 32, connections: 8 };
 const PREDICT = { messages: 1000, connections: 8 };
 const INSERT = { messages: QUICK ? 2000 : 10000, warmup: 1000, connections: 8 };
 const MEMORY = { messages: 100000, concurrency: 32, connections: 8 };
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const m = (s.length - 1) / 2;
+  return (s[Math.floor(m)] + s[Math.ceil(m)]) / 2;
+};
+/** The value below which a share `p` of `xs` lies (linear between neighbours). */
+const quantile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (s.length - 1) * p;
+  return s[Math.floor(at)] + (s[Math.ceil(at)] - s[Math.floor(at)]) * (at - Math.floor(at));
+};
 
 function worker(caseName, options) {
   const r = spawnSync(process.execPath, ['--expose-gc', path.join(here, 'worker.mjs'), caseName, JSON.stringify(options)], { encoding: 'utf8', maxBuffer: 1 << 24 });
@@ -72,25 +84,32 @@ const summarise = (runs) => Object.fromEntries(Object.entries(runs).map(([c, rs]
 }]));
 
 /**
- * The SQL cases taking turns in one process (worker.mjs, sqlCompare), in SQL.processes fresh
- * processes: per case, the median over every turn of every process.
+ * The SQL comparison (worker.mjs, sqlCompare): a, b and d taking turns in one process, c in one of
+ * its own, each in SQL.processes fresh processes. Per case: msg/s and CPU per message are the
+ * medians over every turn of every process; p50 and p99 the medians over the processes of each
+ * process's pooled latencies; `spread` the middle half of the turns' msg/s around their median.
  */
 function sqlComparison(log) {
-  const runs = Array.from({ length: SQL.processes }, () => worker('sql-compare', { ...SQL, origin: server.origin }));
-  const names = Object.keys(runs[0].cases);
-  const all = (c, k) => runs.flatMap((r) => (k === 'turns' ? r.cases[c].turns : [r.cases[c][k]]));
+  const shared = Array.from({ length: SQL.processes }, () => worker('sql-compare', { ...SQL, cases: ['undici', 'sql', 'bare'], origin: server.origin }));
+  const alone = Array.from({ length: SQL.processes }, () => worker('sql-compare', { ...SQL, cases: ['http'], origin: server.origin }));
   const out = {};
-  for (const c of names) {
-    const perTurn = all(c, 'turns');
+  for (const [c, runs] of [['undici', shared], ['sql', shared], ['http', alone], ['bare', shared]]) {
+    const perTurn = runs.flatMap((r) => r.cases[c].turns);
+    const m = median(perTurn);
     out[c] = {
-      perSecond: median(perTurn), p50ms: median(all(c, 'p50ms')), p99ms: median(all(c, 'p99ms')),
-      // one process for all four cases: its peak, the same for each
+      perSecond: m,
+      cpuUsPerMsg: median(runs.flatMap((r) => r.cases[c].cpuTurns)),
+      p50ms: median(runs.map((r) => r.cases[c].p50ms)), p99ms: median(runs.map((r) => r.cases[c].p99ms)),
+      // one process for a, b and d: its peak, the same for each
       peakRssMB: median(runs.map((r) => r.maxRssMB)),
-      cpuUsPerMsg: median(all(c, 'cpuUsPerMsg')),
       errors: runs.reduce((n, r) => n + r.cases[c].errors, 0),
+      spread: { q1: quantile(perTurn, 0.25) / m - 1, q3: quantile(perTurn, 0.75) / m - 1, min: Math.min(...perTurn) / m - 1, max: Math.max(...perTurn) / m - 1 },
       rounds: perTurn,
+      cpuTurns: runs.flatMap((r) => r.cases[c].cpuTurns),
     };
-    log(`  ${c.padEnd(7)} ${Math.round(out[c].perSecond).toString().padStart(6)}/s  p50 ${out[c].p50ms.toFixed(1)} ms  CPU ${out[c].cpuUsPerMsg.toFixed(0)} µs/msg  turns ${perTurn.join(' ')}`);
+    const pct = (x) => `${x >= 0 ? '+' : ''}${Math.round(x * 100)}%`;
+    const sp = out[c].spread;
+    log(`  ${c.padEnd(7)} ${Math.round(m).toString().padStart(6)}/s  p50 ${out[c].p50ms.toFixed(1)} ms  CPU ${out[c].cpuUsPerMsg.toFixed(0)} µs/msg  ${perTurn.length} turns, middle half ${pct(sp.q1)}…${pct(sp.q3)}, all ${pct(sp.min)}…${pct(sp.max)}: ${perTurn.join(' ')}`);
   }
   return out;
 }
@@ -130,7 +149,7 @@ const server26 = await startServer({ BENCH_VERSION: '26.1.0' });
 const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, settings: { sql: SQL, fresh: FRESH, predict: PREDICT, insert: INSERT, memory: MEMORY } };
 try {
   log(`MindsDB stand-in at ${server.origin}; ${ROUNDS} rounds`);
-  log(`SQL in one process, taking turns (${SQL.turns} turns of ${SQL.batch.toLocaleString('en')} messages each after ${SQL.warmup.toLocaleString('en')} of warm-up, c a tenth of that; ${SQL.processes} processes): raw undici (a), our sql node (b), core http request + function (c), bare undici node (d)`);
+  log(`SQL, taking turns (${SQL.turns} turns of ${SQL.batch.toLocaleString('en')} messages each after ${SQL.warmup.toLocaleString('en')} of warm-up, in ${SQL.processes} processes): raw undici (a), our sql node (b) and bare undici node (d) in one process; core http request + function (c, a tenth of the messages) in its own`);
   results.sql = sqlComparison(log);
   log('SQL from a fresh start: a, b and d each alone in a new process, 1,000 messages of warm-up then 10,000 (V8 still compiling; no target)');
   results.fresh = summarise(rounds(['undici', 'sql', 'bare'], { ...FRESH, origin: server.origin }, log, Math.min(ROUNDS, 3)));
@@ -223,7 +242,7 @@ const r = results.ratios;
 const o = results.overload;
 const st = results.stream;
 const table = [
-  `${m.cpu}, ${m.cores} cores, Node ${m.node}, Node-RED ${m.nodeRed}; a–d: median of ${SQL.turns * SQL.processes} turns taking turns in one process (its peak RSS shown for each), the others: median of ${ROUNDS} rounds`,
+  `${m.cpu}, ${m.cores} cores, Node ${m.node}, Node-RED ${m.nodeRed}; a, b, d: median of ${SQL.turns * SQL.processes} turns taking turns in one process (its peak RSS shown for each), c: the same in its own, the others: median of ${ROUNDS} rounds`,
   '',
   '| case | throughput | p50 ms | p99 ms | peak RSS MB |',
   '|---|---|---|---|---|',

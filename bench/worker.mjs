@@ -1,9 +1,9 @@
 // One benchmark case in a fresh process (so its peak RSS is its own), printing one JSON line.
 //   node bench/worker.mjs <case> '<json options>'
-// Cases: sql-compare (a, b, c and d of the SQL workload taking turns in one process), undici, sql, http,
+// Cases: sql-compare (cases of the SQL workload taking turns in one process), undici, sql, http,
 // bare (each alone in a fresh process), predict-on, predict-off, insert-on, insert-off, memory,
 // large-split, large-one, stream, stream-whole. Options: origin, messages, concurrency, connections, warmup;
-// for sql-compare: batch and turns.
+// for sql-compare: cases, batch and turns.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { root, startRed } from './lib/red.mjs';
@@ -105,7 +105,7 @@ async function withRss(work) {
  * Feeds `total` messages, keeping `concurrency` of them outstanding (closed loop), and waits for
  * an outcome of each (output or error; with split output, `expected(msg)` says when a message is done).
  */
-function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1, id = 'in' } = {}) {
+function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1, id = 'in', keepLatencies = false } = {}) {
   const input = red.node(id);
   const latencies = [];
   let fed = 0;
@@ -130,7 +130,7 @@ function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1, id = 'in'
         if (outcomes === total * outcomesPerMsg) {
           const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
           latencies.sort((a, b) => a - b);
-          resolve({ messages: total, seconds, perSecond: total / seconds, p50ms: percentile(latencies, 0.5), p99ms: percentile(latencies, 0.99), errors });
+          resolve({ messages: total, seconds, perSecond: total / seconds, p50ms: percentile(latencies, 0.5), p99ms: percentile(latencies, 0.99), errors, ...(keepLatencies ? { latencies } : {}) });
         }
       },
     };
@@ -142,7 +142,7 @@ function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1, id = 'in'
  * Case a: raw undici Pool.request, the same body, one JSON parse, rows mapped to objects:
  * `total` requests, `concurrency` outstanding.
  */
-function undiciRun(pool, total, concurrency) {
+function undiciRun(pool, total, concurrency, { keepLatencies = false } = {}) {
   const headers = { 'content-type': 'application/json' };
   const one = async () => {
     const t = process.hrtime.bigint();
@@ -161,7 +161,7 @@ function undiciRun(pool, total, concurrency) {
     }));
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     latencies.sort((a, b) => a - b);
-    return { messages: total, seconds, perSecond: total / seconds, p50ms: percentile(latencies, 0.5), p99ms: percentile(latencies, 0.99), errors: 0 };
+    return { messages: total, seconds, perSecond: total / seconds, p50ms: percentile(latencies, 0.5), p99ms: percentile(latencies, 0.99), errors: 0, ...(keepLatencies ? { latencies } : {}) };
   })();
 }
 
@@ -175,56 +175,69 @@ async function rawUndici() {
   return result;
 }
 
+/** Every order of `items` (3 cases: 6 orders, in which each case comes right after each other one twice). */
+function orders(items) {
+  if (items.length <= 1) return [items];
+  return items.flatMap((x, i) => orders([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
+}
+
 /**
- * The SQL comparison: raw undici (a), our sql node (b), the core http request node with a
- * function node (c) and the bare undici node (d) in ONE process, one Node-RED runtime, taking
- * turns in batches (the order rotating from turn to turn) after a warm-up of every case. "b/a"
- * is then what the issue defines, our node over raw undici in the same process, and a machine
- * whose load drifts (2 shared cores, the stand-in on one of them) hits every case alike, where
- * separate processes were measured seconds apart with their own garbage collector's state
- * (bench/README.md, "Method"). Reports each case's median batch: msg/s, process CPU per
- * message, latency.
+ * The SQL comparison: the cases `opt.cases` (of raw undici, our sql node, the bare undici node,
+ * the core http request node with a function node) in ONE process, one Node-RED runtime, taking
+ * turns in batches after a warm-up of every case. "b/a" is then what the issue defines, our node
+ * over raw undici in the same process, and a machine whose load drifts (2 shared cores, the
+ * stand-in on one of them) hits every case alike, where separate processes were measured seconds
+ * apart with their own garbage collector's state (bench/README.md, "Method"). The turns go through
+ * every order of the cases in turn, so that each case follows each other one equally often: the
+ * process's CPU time of a turn also holds collection work left by the turn before. Reports, per
+ * case and turn, msg/s and process CPU per message, and the latencies of all its turns pooled.
  */
 async function sqlCompare() {
   const { Pool } = require('undici');
-  const nodes = [
-    { ...FLOWS.sql().at(-1), id: 'sql' },
-    { ...FLOWS.bare().at(-1), id: 'bare' },
-    ...FLOWS.http().slice(-2).map((n) => (n.id === 'in' ? { ...n, id: 'http' } : n)),
-  ];
-  const red = await startRed([tab, server(), sink, catcher, ...nodes]);
+  const names = opt.cases;
+  const flow = [tab, server(), sink, catcher];
+  if (names.includes('sql')) flow.push({ ...FLOWS.sql().at(-1), id: 'sql' });
+  if (names.includes('bare')) flow.push({ ...FLOWS.bare().at(-1), id: 'bare' });
+  if (names.includes('http')) flow.push(...FLOWS.http().slice(-2).map((n) => (n.id === 'in' ? { ...n, id: 'http' } : n)));
+  const red = await startRed(flow);
   const pool = new Pool(opt.origin, { connections: opt.connections, pipelining: 1 });
   const { concurrency } = opt;
-  // c is ten times slower than the others: its batches are smaller, so a turn takes about as long.
-  const batchOf = (c) => (c === 'http' ? Math.ceil(opt.batch / 10) : opt.batch);
+  // c is ten times slower than the others: its batches are a tenth, so a turn takes about as long.
+  const batchOf = (c, n) => (c === 'http' ? Math.ceil(n / 10) : n);
   const CASES = {
-    undici: (n) => undiciRun(pool, n, concurrency),
-    sql: (n) => drive(red, MESSAGES.sql, n, concurrency, { id: 'sql' }),
-    http: (n) => drive(red, MESSAGES.http, n, concurrency, { id: 'http' }),
-    bare: (n) => drive(red, MESSAGES.bare, n, concurrency, { id: 'bare' }),
+    undici: (n, keepLatencies) => undiciRun(pool, n, concurrency, { keepLatencies }),
+    sql: (n, keepLatencies) => drive(red, MESSAGES.sql, n, concurrency, { id: 'sql', keepLatencies }),
+    http: (n, keepLatencies) => drive(red, MESSAGES.http, n, concurrency, { id: 'http', keepLatencies }),
+    bare: (n, keepLatencies) => drive(red, MESSAGES.bare, n, concurrency, { id: 'bare', keepLatencies }),
   };
-  const names = Object.keys(CASES);
   try {
-    for (const c of names) await CASES[c](c === 'http' ? Math.ceil(opt.warmup / 10) : opt.warmup);
+    const cycle = orders(names);
+    // The warm-up takes turns as the measured phase does (every order once, `warmup` messages per
+    // case in all): warmed one case after the other, the first measured turns still ran 15-24% slower.
+    for (const order of cycle) for (const c of order) await CASES[c](batchOf(c, Math.ceil(opt.warmup / cycle.length)), false);
     const turns = Object.fromEntries(names.map((c) => [c, []]));
+    const latencies = Object.fromEntries(names.map((c) => [c, []]));
     const startRss = process.memoryUsage.rss();
     let peak = startRss;
     const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 10);
     for (let t = 0; t < opt.turns; t++) {
-      for (const c of names.map((_, i) => names[(i + t) % names.length])) {
+      for (const c of cycle[t % cycle.length]) {
         const cpu = process.cpuUsage();
-        const res = await CASES[c](batchOf(c));
+        const res = await CASES[c](batchOf(c, opt.batch), true);
         const used = process.cpuUsage(cpu);
-        turns[c].push({ ...res, cpuUsPerMsg: (used.user + used.system) / res.messages });
+        turns[c].push({ perSecond: res.perSecond, cpuUsPerMsg: (used.user + used.system) / res.messages, errors: res.errors });
+        for (const l of res.latencies) latencies[c].push(l);
       }
     }
     clearInterval(timer);
-    const median = (xs) => { const v = [...xs].sort((x, y) => x - y); return v[Math.floor((v.length - 1) / 2)]; };
-    const cases = Object.fromEntries(names.map((c) => [c, {
-      messages: batchOf(c), perSecond: median(turns[c].map((x) => x.perSecond)), cpuUsPerMsg: median(turns[c].map((x) => x.cpuUsPerMsg)),
-      p50ms: median(turns[c].map((x) => x.p50ms)), p99ms: median(turns[c].map((x) => x.p99ms)),
-      errors: turns[c].reduce((n, x) => n + x.errors, 0), turns: turns[c].map((x) => Math.round(x.perSecond)),
-    }]));
+    const cases = Object.fromEntries(names.map((c) => {
+      const l = latencies[c].sort((x, y) => x - y);
+      return [c, {
+        messages: batchOf(c, opt.batch), p50ms: percentile(l, 0.5), p99ms: percentile(l, 0.99),
+        errors: turns[c].reduce((n, x) => n + x.errors, 0),
+        turns: turns[c].map((x) => Math.round(x.perSecond)), cpuTurns: turns[c].map((x) => Math.round(x.cpuUsPerMsg * 10) / 10),
+      }];
+    }));
     return { cases, rssStartMB: startRss / 2 ** 20, rssPeakMB: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20 };
   } finally {
     await pool.close();

@@ -1,7 +1,7 @@
 'use strict';
 // Benchmark-only nodes, loaded into the same Node-RED runtime as ours.
 //   bench-bare  the least any node can do for an SQL message: one undici Pool.request with the same
-//               body, one JSON parse, rows mapped to objects, send/done. The ceiling for our sql node.
+//               body, one JSON parse, rows mapped to objects, send/done: a node written the usual way.
 //   bench-sink  counts what arrives and records each message's latency since it was fed
 //               (msg._benchT0, set by the worker), into globalThis.__bench. With `forward` it then
 //               sends the msg on (its one output), as the last node of a chain would.
