@@ -23,8 +23,9 @@ const QUICK = flag('--quick');
 const ROUNDS = value('--rounds', QUICK ? 2 : 5);
 // The SQL comparison: a, b and d take turns in one process after a warm-up of every case, c the same
 // way in a process of its own (worker.mjs, sqlCompare; bench/README.md, "Method"), each in
-// `processes` fresh processes; the turns go through all 6 orders of a, b and d twice. FRESH is the
-// same workload each case alone in a fresh process, first 11,000 messages.
+// `processes` fresh processes; in the order of the turns each case comes right after each other
+// one equally often (worker.mjs, turnCycle). FRESH is the same workload each case alone in a fresh
+// process, first 11,000 messages.
 const SQL = { warmup: QUICK ? 2000 : 10000, batch: QUICK ? 2000 : 4000, turns: QUICK ? 6 : 12, processes: QUICK ? 1 : 3, concurrency: 32, connections: 8 };
 const FRESH = { messages: QUICK ? 2000 : 10000, warmup: 1000, concurrency: 32, connections: 8 };
 const PREDICT = { messages: 1000, connections: 8 };

@@ -175,10 +175,24 @@ async function rawUndici() {
   return result;
 }
 
-/** Every order of `items` (3 cases: 6 orders, in which each case comes right after each other one twice). */
-function orders(items) {
-  if (items.length <= 1) return [items];
-  return items.flatMap((x, i) => orders([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
+/**
+ * The order of the turns: a cycle through `n` cases in which each case comes right after each
+ * other one exactly once, the join from the cycle's end to its start included (an Euler circuit of
+ * the complete directed graph; for 3 cases 0 1 0 2 1 2, where each case has 2 turns). The process's
+ * CPU time of a turn also holds collection work left by the turn before, so no case may follow one
+ * case more often than another.
+ */
+function turnCycle(n) {
+  if (n <= 1) return [0];
+  const next = Array.from({ length: n }, (_, v) => Array.from({ length: n }, (__, w) => w).filter((w) => w !== v).reverse());
+  const stack = [0];
+  const circuit = [];
+  while (stack.length) {
+    const v = stack[stack.length - 1];
+    if (next[v].length) stack.push(next[v].pop());
+    else circuit.push(stack.pop());
+  }
+  return circuit.reverse().slice(0, -1); // the last step returns to the start: the cycle repeats
 }
 
 /**
@@ -187,10 +201,9 @@ function orders(items) {
  * turns in batches after a warm-up of every case. "b/a" is then what the issue defines, our node
  * over raw undici in the same process, and a machine whose load drifts (2 shared cores, the
  * stand-in on one of them) hits every case alike, where separate processes were measured seconds
- * apart with their own garbage collector's state (bench/README.md, "Method"). The turns go through
- * every order of the cases in turn, so that each case follows each other one equally often: the
- * process's CPU time of a turn also holds collection work left by the turn before. Reports, per
- * case and turn, msg/s and process CPU per message, and the latencies of all its turns pooled.
+ * apart with their own garbage collector's state (bench/README.md, "Method"). The turns follow
+ * turnCycle, so that each case follows each other one equally often. Reports, per case and turn,
+ * msg/s and process CPU per message, and the latencies of all its turns pooled.
  */
 async function sqlCompare() {
   const { Pool } = require('undici');
@@ -211,23 +224,24 @@ async function sqlCompare() {
     bare: (n, keepLatencies) => drive(red, MESSAGES.bare, n, concurrency, { id: 'bare', keepLatencies }),
   };
   try {
-    const cycle = orders(names);
-    // The warm-up takes turns as the measured phase does (every order once, `warmup` messages per
-    // case in all): warmed one case after the other, the first measured turns still ran 15-24% slower.
-    for (const order of cycle) for (const c of order) await CASES[c](batchOf(c, Math.ceil(opt.warmup / cycle.length)), false);
+    const cycle = turnCycle(names.length).map((k) => names[k]);
+    const turnsPerCycle = Math.max(1, names.length - 1);
+    // The warm-up takes turns as the measured phase does, `warmup` messages per case (c too: it
+    // needs as many calls as the others before V8 has compiled its path); warmed one case after the
+    // other, the first measured turns had still run 15-34% slower.
+    for (const c of cycle) await CASES[c](Math.ceil(opt.warmup / turnsPerCycle), false);
     const turns = Object.fromEntries(names.map((c) => [c, []]));
     const latencies = Object.fromEntries(names.map((c) => [c, []]));
     const startRss = process.memoryUsage.rss();
     let peak = startRss;
     const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 10);
-    for (let t = 0; t < opt.turns; t++) {
-      for (const c of cycle[t % cycle.length]) {
-        const cpu = process.cpuUsage();
-        const res = await CASES[c](batchOf(c, opt.batch), true);
-        const used = process.cpuUsage(cpu);
-        turns[c].push({ perSecond: res.perSecond, cpuUsPerMsg: (used.user + used.system) / res.messages, errors: res.errors });
-        for (const l of res.latencies) latencies[c].push(l);
-      }
+    for (let t = 0; t < (opt.turns * cycle.length) / turnsPerCycle; t++) {
+      const c = cycle[t % cycle.length];
+      const cpu = process.cpuUsage();
+      const res = await CASES[c](batchOf(c, opt.batch), true);
+      const used = process.cpuUsage(cpu);
+      turns[c].push({ perSecond: res.perSecond, cpuUsPerMsg: (used.user + used.system) / res.messages, errors: res.errors });
+      for (const l of res.latencies) latencies[c].push(l);
     }
     clearInterval(timer);
     const cases = Object.fromEntries(names.map((c) => {
