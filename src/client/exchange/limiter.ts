@@ -2,11 +2,10 @@ import { MindsDBError } from '../shared';
 import { timeoutError, type ExchangeDescription } from './network-errors';
 
 /**
- * A request waiting for a slot: the task (or, for `acquire`, none: the slot itself is handed
- * over), its promise's settle functions and its deadline. No closure per waiter.
+ * A request waiting for a slot: a job started with `submit`, or (for `acquire`) a promise that is
+ * handed the slot itself; and its deadline. No closure per waiter.
  */
 interface Waiter {
-  task: (() => Promise<unknown>) | undefined;
   /** A job started with `submit`: told when its slot is there, or why it will not come. */
   job: SlotJob | undefined;
   resolve: (value: unknown) => void;
@@ -61,13 +60,6 @@ export class RequestLimiter {
   get inFlight(): number { return this.active; }
   get queued(): number { return this.waiting.length - this.head - this.expired; }
 
-  /** Runs `task` when a slot is free, or fails if none comes free before `deadlineAt`. */
-  run<T>(task: () => Promise<T>, deadlineAt: number, desc: WaitDescription): Promise<T> {
-    if (this.closed) return Promise.reject(closedError());
-    if (this.active < this.maxInFlight) return this.execute(task);
-    return this.wait(task, deadlineAt, desc, false) as Promise<T>;
-  }
-
   /**
    * Starts `job` now if a slot is free (synchronously), else when one comes free, in turn; or
    * refuses it (queue full, its deadline passed while it waited, closed). No promise and no closure
@@ -77,23 +69,17 @@ export class RequestLimiter {
     if (this.closed) { job.refused(closedError()); return; }
     if (this.active < this.maxInFlight) { this.active++; job.start(); return; }
     if (this.queued >= this.maxQueued) { job.refused(this.queueFull()); return; }
-    this.enqueue({ task: undefined, job, resolve: ignore, reject: ignore, deadlineAt, desc, gone: false }, false);
+    this.enqueue({ job, resolve: ignore, reject: ignore, deadlineAt, desc, gone: false }, false);
   }
 
-  /** Gives back the slot of a job started by `submit` (once per job). */
+  /** Gives back the slot of a job started by `submit` (once per job), and hands it to the next waiter. */
   release(): void {
     this.active--;
     const next = this.next();
     if (!next) return;
-    if (next.job) {
-      this.active++;
-      next.job.start();
-    } else if (next.task) {
-      this.execute(next.task).then(next.resolve, next.reject);
-    } else {
-      this.active++;
-      next.resolve(this.releaser());
-    }
+    this.active++;
+    if (next.job) next.job.start();
+    else next.resolve(this.releaser());
   }
 
   /**
@@ -103,7 +89,7 @@ export class RequestLimiter {
   acquire(deadlineAt: number, desc: WaitDescription, first = false): Promise<ReleaseSlot> {
     if (this.closed) return Promise.reject(closedError());
     if (this.active < this.maxInFlight) { this.active++; return Promise.resolve(this.releaser()); }
-    return this.wait(undefined, deadlineAt, desc, first) as Promise<ReleaseSlot>;
+    return this.wait(deadlineAt, desc, first) as Promise<ReleaseSlot>;
   }
 
   /** Fails every waiting request; requests in flight finish on their own. */
@@ -122,9 +108,9 @@ export class RequestLimiter {
     this.timerAt = Infinity;
   }
 
-  private wait(task: Waiter['task'], deadlineAt: number, desc: WaitDescription, first: boolean): Promise<unknown> {
+  private wait(deadlineAt: number, desc: WaitDescription, first: boolean): Promise<unknown> {
     if (!first && this.queued >= this.maxQueued) return Promise.reject(this.queueFull());
-    return new Promise((resolve, reject) => { this.enqueue({ task, job: undefined, resolve, reject, deadlineAt, desc, gone: false }, first); });
+    return new Promise((resolve, reject) => { this.enqueue({ job: undefined, resolve, reject, deadlineAt, desc, gone: false }, first); });
   }
 
   private queueFull(): MindsDBError {
@@ -139,17 +125,6 @@ export class RequestLimiter {
     else if (first) this.waiting.unshift(w);
     else this.waiting.push(w);
     if (w.deadlineAt < this.timerAt) this.arm(w.deadlineAt);
-  }
-
-  private execute<T>(task: () => Promise<T>): Promise<T> {
-    this.active++;
-    let p: Promise<T>;
-    try { p = task(); } catch (err) { p = Promise.reject(err); }
-    // then() rather than finally(): finally costs two more promise jobs per request on the hot path.
-    return p.then(
-      (value) => { this.release(); return value; },
-      (err: unknown) => { this.release(); throw err; },
-    );
   }
 
   private releaser(): ReleaseSlot {
