@@ -119,6 +119,16 @@ function run([name, [cmd, ...args], env], prefix) {
   });
 }
 
+/** The "N failing" section of a suite's log (at most 80 lines), or its last 30 lines without one. */
+function failureReport(log) {
+  let text = '';
+  try { text = fs.readFileSync(log, 'utf8'); } catch (err) { return `(no log: ${err.message})`; }
+  const lines = text.split('\n');
+  const at = lines.findLastIndex((line) => /^\s*\d+ failing\b/.test(line));
+  const shown = at >= 0 ? lines.slice(at, at + 80) : lines.slice(-30);
+  return shown.join('\n');
+}
+
 const started = Date.now();
 const results = (await Promise.all(lanes.map(async (lane, i) => {
   const prefix = lanes.length > 1 ? `[${i + 1}] ` : '';
@@ -126,6 +136,12 @@ const results = (await Promise.all(lanes.map(async (lane, i) => {
   for (const suite of lane) done.push(await run(suite, prefix));
   return done;
 }))).flat();
+// CI shows only the tail of this output: repeat what each failed suite's mocha reported as failing
+// (or its last lines) so the summary alone says which test broke.
+for (const r of results.filter((x) => !x.ok)) {
+  console.log(`\n=== what failed in ${r.name}`);
+  console.log(failureReport(r.log));
+}
 console.log('\n=== summary');
 for (const r of results) console.log(`${r.ok ? 'passed' : 'FAILED'}  ${r.name}  (${r.seconds} s)${r.ok ? '' : `  log: ${path.relative(root, r.log)}`}`);
 const failed = results.filter((r) => !r.ok).length;
