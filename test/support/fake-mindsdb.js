@@ -971,7 +971,11 @@ function createFakeMindsDB(options = {}) {
     /** Listens on loopback; resolves once MindsDB's parser (shared by every fake in this process) answers too. */
     async listen(port = 0) {
       const ready = sqlParser.parse('SELECT 1');
-      await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+      // A port already taken is an error here, not an uncaught 'error' event later.
+      await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => { server.off('error', reject); resolve(); });
+      });
       api.port = server.address().port;
       api.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${api.port}`;
       const warm = await ready;

@@ -5,6 +5,7 @@
  */
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
+const { portBelowEphemeral } = require('../support/ports');
 const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
 const { MindsDBClient, ResourcesApi, agentBody, normaliseAgentSettings, completeAgent, toAgentMessages } = require('../../nodes/client');
 
@@ -100,8 +101,13 @@ describe('agents against a fake 26.1 server', () => {
   });
 
   it('forgets the version when the server goes away (it may come back as another version)', async () => {
+    // Its own server, on a port no outgoing connection can take while nothing listens there.
+    await client.close(0);
+    await fake.close();
+    const port = await portBelowEphemeral();
+    fake = await createFakeMindsDB({ version: '26.1.0' }).listen(port);
+    client = new MindsDBClient({ baseUrl: fake.url, retries: 0 });
     assert.equal(await client.serverVersion(), '26.1.0');
-    const port = fake.port;
     await fake.close();
     await assert.rejects(client.request('GET', '/projects'));
     fake = await createFakeMindsDB({ version: '25.14.1' }).listen(port);

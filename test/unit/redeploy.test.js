@@ -37,7 +37,7 @@ describe('close and redeploy with requests in flight', function () {
       await outcomes.settled(markers);
       await outcomes.quiesce();
       outcomes.assertEachOnce(markers);
-      await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 2000, what: () => `every socket of the old server node released (${fake.state.openConnections} open)` });
+      await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 5000, what: () => `every socket of the old server node released (${fake.state.openConnections} open)` });
     });
   }
 });

@@ -236,7 +236,7 @@ describe('mindsdb-sql node', function () {
       const t0 = Date.now();
       await helper.unload();
       assert.ok(Date.now() - t0 < 2000, `closed in ${Date.now() - t0} ms`);
-      await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 2000, what: 'the paused answer dropped (its socket closed)' });
+      await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 5000, what: 'the paused answer dropped (its socket closed)' });
     });
   });
 
@@ -304,7 +304,7 @@ describe('mindsdb-sql node', function () {
     n1.receive({});
     await got;
     // the status is throttled: the last one shows a moment after the output
-    await waitFor(() => n1.status.args.at(-1)[0].text === '2 rows', { timeoutMs: 2000, what: () => `the status "2 rows" (last: ${JSON.stringify(n1.status.args.at(-1)[0])})` });
+    await waitFor(() => n1.status.args.at(-1)[0].text === '2 rows', { timeoutMs: 5000, what: () => `the status "2 rows" (last: ${JSON.stringify(n1.status.args.at(-1)[0])})` });
     const texts = n1.status.args.map((a) => a[0].text);
     // A fixed text goes as its catalogue key (the editor translates it); a count in English.
     assert.equal(texts[0], 'mindsdb-sql.status.requesting');
@@ -318,6 +318,6 @@ describe('mindsdb-sql node', function () {
     await got;
     assert.ok(fake.state.openConnections >= 1);
     await helper.unload();
-    await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 2000, what: () => `every socket closed (${fake.state.openConnections} open)` });
+    await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 5000, what: () => `every socket closed (${fake.state.openConnections} open)` });
   });
 });

@@ -210,7 +210,7 @@ describe('streamed SQL answers', function () {
       const stream = await client.sqlStream({ query: 'SELECT 1' });
       const t0 = Date.now();
       await assert.rejects(stream.read(5), (e) => e.kind === 'timeout');
-      assert.ok(Date.now() - t0 < 1000);
+      assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms for a 200 ms idle deadline`); // the stall ends only at 3000 ms
       stream.close();
     });
 

@@ -41,7 +41,7 @@ describe('transport: an answer read whole as text', function () {
     const t0 = Date.now();
     await assert.rejects(send({ timeoutMs: 150 }), (e) => e.kind === 'timeout' && /within 150 ms/.test(e.message));
     const took = Date.now() - t0;
-    assert.ok(took >= 140 && took < 1000, `took ${took} ms`);
+    assert.ok(took >= 140 && took < 3000, `took ${took} ms`); // the trickle never ends on its own: room for a loaded machine
   });
 
   it('refuses a chunked body over the limit while it arrives, and the pool keeps working', async () => {
@@ -111,10 +111,10 @@ describe('transport: an answer read whole as text', function () {
   it('times out a request still waiting for a free connection, at its own deadline', async () => {
     const held = [];
     handler = (_req, res) => { held.push(res); };
-    const busy = [send({ timeoutMs: 1000 }), send({ timeoutMs: 1000 })]; // both connections taken
+    const busy = [send({ timeoutMs: 10000 }), send({ timeoutMs: 10000 })]; // both connections taken until the test ends them
     const t0 = Date.now();
     await assert.rejects(send({ timeoutMs: 100 }), (e) => e.kind === 'timeout');
-    assert.ok(Date.now() - t0 < 600, 'failed at its own deadline, not when a connection came free');
+    assert.ok(Date.now() - t0 < 2500, `failed after ${Date.now() - t0} ms: at its own deadline, not when a connection came free`);
     for (const res of held) res.end('{}');
     await Promise.allSettled(busy);
   });
