@@ -13,7 +13,9 @@
  * the runtime still answers a good message once the faults stop. Besides the generated messages,
  * one valid message in ten gives the faults requests to meet. Messages are sent with at most
  * 500 open at a time. FUZZ_PER_NODE sets the number of messages per node, FUZZ_FAULT_RATE the
- * share of requests that meet a fault (0.05; 0 for a fuzz without faults).
+ * share of requests that meet a fault (0.05; 0 for a fuzz without faults), FUZZ_SEED shifts the
+ * seeds of the messages and of the fault plan (0: the seeds every run of npm test uses), for a
+ * sweep that looks for the rare case.
  */
 const assert = require('node:assert/strict');
 const fc = require('fast-check');
@@ -35,6 +37,8 @@ const VALID_EVERY = 10;
 const FAULT_RATE = process.env.FUZZ_FAULT_RATE === undefined ? 0.05 : Number(process.env.FUZZ_FAULT_RATE);
 /** How long the open messages may go without enough of them ending, faults and retries included. */
 const PROGRESS_DEADLINE_MS = 20000;
+/** Added to every seed: another set of messages and faults, the same for every run with this value. */
+const SEED_SHIFT = Number(process.env.FUZZ_SEED) || 0;
 const CREDENTIALS = { username: 'fuzz-user', password: 'pw-FUZZ-secret-4711' };
 
 /** Values that go wrong in interesting ways. */
@@ -59,7 +63,7 @@ const capTimeout = (m) => {
 };
 const message = fc.dictionary(fc.constantFrom(...MSG_KEYS), nasty, { maxKeys: 6 }).map((d) => capTimeout(Object.assign({}, d)));
 
-describe(`fuzz under faults: ${PER_NODE.toLocaleString('en')} generated messages per node`, function () {
+describe(`fuzz under faults: ${PER_NODE.toLocaleString('en')} generated messages per node${SEED_SHIFT ? `, seeds shifted by ${SEED_SHIFT}` : ''}`, function () {
   this.timeout(300000);
   let fake;
   const problems = watchProcessProblems();
@@ -76,9 +80,9 @@ describe(`fuzz under faults: ${PER_NODE.toLocaleString('en')} generated messages
       const outcomes = observeOutcomes(helper, { ticks: nodeCase.ticks, inspect: (kind, msg) => leaked(`a msg at ${kind}`, msg) });
       const n1 = helper.getNode('n1');
       const skipped = faultsToSkip(nodeCase);
-      const plan = faultPlan(Object.keys(FAULTS).filter((f) => !skipped.includes(f)), { rate: FAULT_RATE, seed: 2121 + k });
+      const plan = faultPlan(Object.keys(FAULTS).filter((f) => !skipped.includes(f)), { rate: FAULT_RATE, seed: SEED_SHIFT + 2121 + k });
       fake.state.faultPlan = plan;
-      const samples = fc.sample(message, { numRuns: PER_NODE, seed: 4242 + k });
+      const samples = fc.sample(message, { numRuns: PER_NODE, seed: SEED_SHIFT + 4242 + k });
       const markers = [];
       const send = (msg, marker) => { markers.push(marker); n1.receive(msg); };
       for (let i = 0; i < PER_NODE; i++) {
