@@ -55,7 +55,8 @@ describe('client under faults', function () {
 
   it('repeats even a POST when the connection was refused (nothing was sent)', async () => {
     const port = await portBelowEphemeral(); // nothing listens there yet
-    client = new MindsDBClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 3, retryBaseDelayMs: 150 });
+    // Six retries: the back-off has full jitter, and three could all fall within the 60 ms before the server is back.
+    client = new MindsDBClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 6, retryBaseDelayMs: 150 });
     const pending = client.sql({ query: 'SELECT 1' });
     let back;
     setTimeout(() => { // fault: the server comes (back) after the first attempts were refused
