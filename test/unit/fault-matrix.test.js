@@ -14,7 +14,10 @@ const { NODE_CASES, WRITE_CASES, watchProcessProblems } = require('../support/no
 const { faultOn, notStatus, FAULT_HANDLERS } = require('../support/exchange-faults');
 const { helper, allNodes, flowWith } = require('../support/nr');
 
-const SERVER = { retries: 2, timeout: 400, maxInFlight: 1, maxResponseMB: 0.0625 };
+// A cell that should end in a timeout gets msg.timeout 400 ms (a stall holds its socket for 5 s);
+// every other message has the server's 3 s, room for three attempts on a loaded CI machine.
+const SERVER = { retries: 2, timeout: 3000, maxInFlight: 1, maxResponseMB: 0.0625 };
+const TIMEOUT_CELL_MS = 400;
 const CASES = [...NODE_CASES, ...WRITE_CASES];
 const labelOf = (c) => c.label || c.type;
 
@@ -64,7 +67,7 @@ describe('fault matrix (docs/fault-matrix.md)', function () {
         const n1 = helper.getNode('n1');
         for (const [fault, want] of expected) {
           const marker = `${fault} #${Math.random()}`;
-          const msg = { ...c.msg(fake), marker };
+          const msg = { ...c.msg(fake), marker, ...(want.outcome === 'timeout' ? { timeout: TIMEOUT_CELL_MS } : {}) };
           let hit;
           faultOn(fake, c.faultOn || notStatus, (req, res, entry) => { hit = entry; return FAULT_HANDLERS[fault](req, res, entry); });
           const before = fake.requests.length;
