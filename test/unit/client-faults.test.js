@@ -12,7 +12,7 @@ describe('client under faults', function () {
   let client;
   beforeEach(async () => { fake = await createFakeMindsDB().listen(); });
   afterEach(async () => { if (client) await client.close(0); await fake.close(); });
-  const make = (o = {}) => (client = new MindsDBClient({ baseUrl: fake.url, retries: 2, retryBaseDelayMs: 5, timeoutMs: 500, ...o }));
+  const make = (o = {}) => (client = new MindsDBClient({ baseUrl: fake.url, retries: 2, retryBaseDelayMs: 5, timeoutMs: 5000, ...o }));
 
   it('retries a GET on 503 up to `retries` times, then succeeds', async () => {
     make();

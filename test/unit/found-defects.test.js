@@ -24,12 +24,14 @@ describe('defects found by the stricter suites, held fixed', function () {
     fake = await createFakeMindsDB().listen();
     await new Promise((r) => helper.startServer(r));
     const nodeCase = byLabel('mindsdb-sql (split, streamed)');
-    await helper.load(allNodes(), flowFor(nodeCase, { url: fake.url, timeout: 300, retries: 0, maxInFlight: 1 }));
+    // The two messages that should fail have 300 ms each; the one after them the server node's 3 s
+    // (room for a loaded CI machine).
+    await helper.load(allNodes(), flowFor(nodeCase, { url: fake.url, timeout: 3000, retries: 0, maxInFlight: 1 }));
     const outcomes = observeOutcomes(helper);
     let stalled = 0;
     fake.state.faultPlan = (entry) => (entry.path.startsWith('/api/sql/query') && stalled++ === 0 ? FAULTS['stall in an error body'] : null);
-    helper.getNode('n1').receive({ ...nodeCase.msg(), marker: 0 });
-    helper.getNode('n1').receive({ ...nodeCase.msg(), marker: 1 });
+    helper.getNode('n1').receive({ ...nodeCase.msg(), marker: 0, timeout: 300 });
+    helper.getNode('n1').receive({ ...nodeCase.msg(), marker: 1, timeout: 300 });
     await outcomes.settled([0, 1], 5000);
     assert.deepEqual(outcomes.problems([0, 1]), []);
     assert.equal(outcomes.records.get(0).errors.length, 1, 'the stalled query fails');

@@ -204,13 +204,14 @@ describe('streamed SQL answers', function () {
 
     it('times out when the answer stalls after it started, with the idle deadline', async () => {
       fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
-      client = new MindsDBClient({ baseUrl: fake.url, retries: 0, timeoutMs: 200 });
+      // 1 s: the first row must come within it on a loaded CI machine too; the stall lasts 8 s.
+      client = new MindsDBClient({ baseUrl: fake.url, retries: 0, timeoutMs: 1000 });
       await client.serverVersion();
-      fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/jsonlines' }); res.write('{"type":"table","column_names":["a"]}\n[[1]]\n'); setTimeout(() => req.socket.destroy(), 3000).unref(); }); // fault: the answer stalls after its first row
+      fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/jsonlines' }); res.write('{"type":"table","column_names":["a"]}\n[[1]]\n'); setTimeout(() => req.socket.destroy(), 8000).unref(); }); // fault: the answer stalls after its first row
       const stream = await client.sqlStream({ query: 'SELECT 1' });
       const t0 = Date.now();
       await assert.rejects(stream.read(5), (e) => e.kind === 'timeout');
-      assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms for a 200 ms idle deadline`); // the stall ends only at 3000 ms
+      assert.ok(Date.now() - t0 < 4000, `took ${Date.now() - t0} ms for a 1000 ms idle deadline`); // the stall ends only at 8000 ms
       stream.close();
     });
 
