@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeRedVersion } from './lib/red.mjs';
+import { median, quantile } from './lib/stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -31,19 +32,6 @@ const FRESH = { messages: QUICK ? 2000 : 10000, warmup: 1000, concurrency: 32, c
 const PREDICT = { messages: 1000, connections: 8 };
 const INSERT = { messages: QUICK ? 2000 : 10000, warmup: 1000, connections: 8 };
 const MEMORY = { messages: 100000, concurrency: 32, connections: 8 };
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  const m = (s.length - 1) / 2;
-  return (s[Math.floor(m)] + s[Math.ceil(m)]) / 2;
-};
-/** The value below which a share `p` of `xs` lies (linear between neighbours). */
-const quantile = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (s.length - 1) * p;
-  return s[Math.floor(at)] + (s[Math.ceil(at)] - s[Math.floor(at)]) * (at - Math.floor(at));
-};
 
 function worker(caseName, options) {
   const r = spawnSync(process.execPath, ['--expose-gc', path.join(here, 'worker.mjs'), caseName, JSON.stringify(options)], { encoding: 'utf8', maxBuffer: 1 << 24 });
