@@ -54,15 +54,13 @@ describe('client under faults', function () {
   });
 
   it('repeats even a POST when the connection was refused (nothing was sent)', async () => {
-    const port = await portBelowEphemeral(); // nothing listens there yet
+    await fake.close(); // this test's server comes later, on a port nothing listens on yet
+    const port = await portBelowEphemeral();
     // Six retries: the back-off has full jitter, and three could all fall within the 60 ms before the server is back.
     client = new MindsDBClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 6, retryBaseDelayMs: 150 });
     const pending = client.sql({ query: 'SELECT 1' });
     let back;
-    setTimeout(() => { // fault: the server comes (back) after the first attempts were refused
-      const comeBack = createFakeMindsDB();
-      back = comeBack.listen(port).then(() => fake.close()).then(() => { fake = comeBack; });
-    }, 60);
+    setTimeout(() => { fake = createFakeMindsDB(); back = fake.listen(port); }, 60); // fault: the server comes after the first attempts were refused
     assert.equal((await pending).type, 'table');
     await back;
     assert.equal(fake.requests.length, 1);
