@@ -2,6 +2,7 @@ import { Exchanger, repeatOf, type AuthOptions, type HttpAuthType, type Exchange
 import { MindsDBError, inputError, normalisePrefix, RawBody, type Row, segment, Redactor, isPlainObject, MAX_TIMER_MS } from '../shared';
 import { JsonAnswerParser, JsonLinesParser, SqlResultStream } from '../answers';
 import { ModelTargets, VersionCache } from './caches';
+import { DEFAULT_HEALTH, readinessProbe, ServerHealth, type HealthSettings } from './health';
 import { checkSqlAnswer, invalid, nativeQueryRefusal, sqlBody, supportsJsonLines, type SqlAnswer, type SqlRequest } from './sql-answer';
 
 export interface ClientOptions {
@@ -31,6 +32,8 @@ export interface ClientOptions {
   /** Largest response body accepted (default 64 MiB); for streams, the largest line, row or event. */
   maxResponseBytes?: number;
   tls?: TlsOptions;
+  /** The health watcher's timings (client/connection/health.ts); the defaults suit a server node. */
+  health?: Partial<HealthSettings>;
 }
 
 export interface RequestOptions {
@@ -88,6 +91,11 @@ export class MindsDBClient {
   readonly redactor = new Redactor();
   /** The largest answer (for a stream: line, row or event) accepted, bytes. */
   readonly maxResponseBytes: number;
+  /**
+   * The server's health as this client sees it (client/connection/health.ts): learnt from every
+   * answer, probed only when answers cannot tell. While it says unreachable, requests fail at once.
+   */
+  readonly health: ServerHealth;
   private readonly prefix: string;
   private readonly sqlPath: string;
   private readonly timeoutMs: number;
@@ -133,7 +141,15 @@ export class MindsDBClient {
     }, this.redactor);
     this.version = new VersionCache((timeoutMs) => this.status({ timeoutMs }), `${this.prefix}/status`);
     this.targets = new ModelTargets((project, model) => this.request('GET', `/projects/${segment(project, 'project')}/models/${segment(model, 'model')}`));
-    this.exchanger.onNetworkFailure = () => this.version.forget();
+    this.health = new ServerHealth(readinessProbe(this.exchanger, this.prefix), { ...DEFAULT_HEALTH, ...opts.health });
+    this.exchanger.observer = {
+      answered: (status) => this.health.answered(status),
+      failed: (err) => {
+        // After a network failure the server that answers next may be another one.
+        if (err.kind === 'network') this.version.forget();
+        this.health.failed(err);
+      },
+    };
   }
 
   /** The default time limit of one request, ms (also the longest a streamed answer may sit idle). */
@@ -153,6 +169,8 @@ export class MindsDBClient {
    * encoded (use `segment()`). Resolves with the parsed JSON body (null for an empty one).
    */
   request<T = unknown>(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
+    const refusal = this.health.refusal(method, this.prefix + path);
+    if (refusal) return Promise.reject(refusal);
     return this.exchanger.whole(this.exchange(method, this.prefix + path, body, opts)) as Promise<T>;
   }
 
@@ -162,12 +180,16 @@ export class MindsDBClient {
    * connection slot is held until then.
    */
   async stream(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<OpenedResponse & { release(): void }> {
+    const refusal = this.health.refusal(method, this.prefix + path);
+    if (refusal) throw refusal;
     const res = await this.exchanger.openStream(this.exchange(method, this.prefix + path, body, opts), { paced: false, parkable: false });
     return { status: res.status, headers: res.headers, body: res.body, release: () => res.hold.release() };
   }
 
   /** GET {prefix}/status: version and auth state; public on every MindsDB version. */
   async status(opts?: RequestOptions): Promise<ServerStatus> {
+    const refusal = this.health.refusal('GET', `${this.prefix}/status`);
+    if (refusal) throw refusal;
     const timeoutMs = this.budget(opts);
     const body = await this.exchanger.whole(this.exchanger.statusExchange(opts?.deadlineAt ?? Date.now() + timeoutMs, timeoutMs));
     if (!isPlainObject(body)) throw invalid('GET', `${this.prefix}/status`, 'a status object');
@@ -190,6 +212,8 @@ export class MindsDBClient {
    * for the server's version first (checkNative); the plain one goes straight out.
    */
   sqlTo(req: SqlRequest, opts: RequestOptions | undefined, done: (err: MindsDBError | null, answer?: SqlAnswer) => void): void {
+    const refusal = this.health.refusal('POST', this.sqlPath);
+    if (refusal) { done(refusal); return; }
     let text: string;
     try { text = this.sqlText(req); } catch (err) { done(err as MindsDBError); return; }
     const exchange = this.exchangeOf('POST', this.sqlPath, text, undefined, opts);
@@ -231,6 +255,8 @@ export class MindsDBClient {
    * flow (SqlResultStream.waitOnFlow).
    */
   async sqlStream(req: SqlRequest, opts?: SqlStreamOptions): Promise<SqlResultStream> {
+    const refusal = this.health.refusal('POST', this.sqlPath);
+    if (refusal) throw refusal;
     const body = sqlBody(req);
     const exchange = this.exchange('POST', this.sqlPath, body, opts);
     if (req.native) await this.checkNative(exchange.deadlineAt);
@@ -273,8 +299,10 @@ export class MindsDBClient {
 
   /** Closes the pool: waiting requests fail, in-flight ones finish (or are cut after `graceMs`). */
   close(graceMs?: number): Promise<void> {
+    this.health.close();
     return this.exchanger.close(graceMs);
   }
+
 
   /**
    * `opts` with the message's deadline fixed now, for an operation of several requests (a file

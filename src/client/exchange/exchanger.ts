@@ -1,4 +1,4 @@
-import { MindsDBError, type Redactor } from '../shared';
+import { MindsDBError, NO_OBSERVER, type ExchangeObserver, type Redactor } from '../shared';
 import { Authenticator, type AuthOptions, type HttpAuthType } from './auth';
 import { deadlineAfter, pause, within, type DeadlineAt } from './deadline';
 import { RequestLimiter, type ReleaseSlot, type SlotJob } from './limiter';
@@ -99,8 +99,11 @@ export class Exchanger {
    */
   readonly plain: Readonly<Record<string, string>>;
   private closed = false;
-  /** Called after a network failure: the server that answers next may be another one. */
-  onNetworkFailure: () => void = () => undefined;
+  /**
+   * Told of every attempt's end: each answer's status as it arrives, each failure without an
+   * answer (network, timeout). The client's health watcher and version cache listen here.
+   */
+  observer: ExchangeObserver = NO_OBSERVER;
 
   constructor(private readonly s: ExchangeSettings, private readonly redactor: Redactor) {
     this.maxBytes = s.maxResponseBytes;
@@ -216,6 +219,7 @@ export class Exchanger {
           sentWith = await this.credentialsOf(req);
           req.headers = withContentType(req, sentWith);
           res = await this.transport.send(req, this.maxBytes);
+          this.observer.answered(res.status);
         }
       } catch (err) {
         outcome = undefined;
@@ -250,6 +254,7 @@ export class Exchanger {
       let res: TextResponse;
       try {
         res = await this.transport.send(req, this.maxBytes);
+        this.observer.answered(res.status);
       } catch (err) {
         const e = this.failed(err, req);
         const d = this.policy.decide(attempt, req.repeat, e, undefined, req.deadlineAt);
@@ -275,6 +280,7 @@ export class Exchanger {
         sentWith = await this.credentialsOf(req);
         req.headers = withContentType(req, sentWith);
         res = await this.transport.openStream(req, paced);
+        this.observer.answered(res.status);
       } catch (err) {
         const e = this.failed(err, req);
         const d = this.policy.decide(attempt, req.repeat, e, undefined, req.deadlineAt);
@@ -333,7 +339,7 @@ export class Exchanger {
       const raw = networkError(err, desc);
       e = new MindsDBError(this.redactor.text(raw.message), raw);
     }
-    if (e.kind === 'network') this.onNetworkFailure();
+    if (e.kind === 'network' || e.kind === 'timeout') this.observer.failed(e);
     return e;
   }
 }
@@ -364,6 +370,7 @@ class WholeCall implements SlotJob, TextSink {
   }
 
   answered(res: TextResponse): void {
+    this.x.observer.answered(res.status);
     if (res.status < 200 || res.status >= 300) { this.slow({ res }); return; }
     this.x.slots.release();
     let value: unknown;

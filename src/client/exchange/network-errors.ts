@@ -7,8 +7,12 @@ export interface ExchangeDescription {
   timeoutMs: number;
 }
 
-/** Network error codes that mean the request never reached the server (safe to retry). */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+/**
+ * Network error codes that mean the request never reached the server (safe to retry).
+ * EUNREACHABLE: not sent at all, because the health watcher knew the server was down
+ * (client/connection/health.ts).
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EUNREACHABLE']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 export function isNotSent(err: MindsDBError): boolean {

@@ -14,5 +14,7 @@ export { ident, sqlLiteral, sqlUsing, sqlSubquery } from './sql-text';
 export { sqlPieces } from './sql-lexer';
 export type { SqlPiece, SqlPieceKind } from './sql-lexer';
 export { RawBody } from './raw-body';
+export { NO_OBSERVER } from './observer';
+export type { ExchangeObserver } from './observer';
 export { matchName, foldCase, storedNameText, ambiguousNameError } from './names';
 export type { NameMatch } from './names';
