@@ -52,6 +52,17 @@ const sqlRowsOut = () => ({
   flowControl: flag(false),
   partsAhead: count(1),
 });
+/**
+ * A durable outbox for a node's writes while MindsDB is away (src/runtime/message/outbox.ts):
+ * off by default; bounded by a size in MB and a maximum age in hours, per node.
+ */
+const outbox = () => ({
+  outbox: flag(false),
+  outboxSizeMB: number(100, { above: 0 }),
+  outboxMaxAgeH: number(24, { above: 0 }),
+});
+/** A column name as MindsDB's INSERT takes it (client/resources/tables.ts, insertColumn). */
+const COLUMN = '^[A-Za-z_][A-Za-z0-9_]*$';
 /** A name the node may leave blank for msg.<name> to fill. */
 const name = () => typed('', 'str');
 /** The name of what the node's operation acts on (the dialog labels the node with it and suggests names for it), blank for msg to fill. */
@@ -93,6 +104,8 @@ export const SQL_NODE = defineNode('mindsdb-sql', 1, {
   /** The statement goes unparsed to the Database's data source (context.native_query, MindsDB 26.0.1 and 26.2+). */
   nativeQuery: flag(false),
   ...sqlRowsOut(),
+  /** The statement is a write the flow must not lose: kept in the outbox while MindsDB is away (whole answers only, not split). */
+  ...outbox(),
   outputProperty: msgProperty(),
 });
 
@@ -210,6 +223,8 @@ export const KNOWLEDGE_BASE_NODE = defineNode('mindsdb-knowledge-base', 1, {
   metadataColumns: text(),
   idColumn: text(),
   insertQuery: text(),
+  /** insert: kept in the outbox while MindsDB is away; with an ID column, a write whose answer was lost is sent again (MindsDB replaces a row by its id). */
+  ...outbox(),
   limit: optionalNumber(10, { integer: true, min: 1 }),
   threshold: optionalNumber('', { min: 0, max: 1 }),
   outputProperty: msgProperty(),
@@ -231,6 +246,9 @@ export const TABLE_NODE = defineNode('mindsdb-table', 1, {
   batch: flag(false),
   batchSize: count(100),
   batchWindow: count(50),
+  /** insert: a column whose value identifies a row; a write whose answer was lost is checked for it before it is sent again. */
+  keyColumn: text('', { check: { pattern: COLUMN } }),
+  ...outbox(),
   outputProperty: msgProperty(),
 });
 

@@ -221,6 +221,22 @@ export class TablesApi {
 }
 
 /**
+ * Which of `values` are stored in `column` of the table: one `SELECT column FROM db.t WHERE column
+ * IN (:p1, …)` through MindsDB, values bound (25.14.1 and 26.1.0 on PostgreSQL, measured in
+ * test/e2e/outbox.e2e.js). For an INSERT whose answer was lost: with a column that identifies a
+ * row, the rows found need not be sent again. Values are compared as text.
+ */
+export async function storedKeys(client: MindsDBClient, database: string, table: string, column: string, values: ReadonlyArray<string | number | boolean | null>, opts?: RequestOptions): Promise<Set<string>> {
+  const key = insertColumn(column);
+  const params: Record<string, unknown> = {};
+  const marks = values.map((v, i) => { params[`p${i + 1}`] = v; return `:p${i + 1}`; });
+  const answer = await client.sql({ query: `SELECT ${key} FROM ${ident(database, 'the database')}.${ident(table, 'the table')} WHERE ${key} IN (${marks.join(', ')})`, params }, opts);
+  const found = new Set<string>();
+  for (const row of Array.isArray(answer.data) ? answer.data : []) found.add(String(Array.isArray(row) ? row[0] : row));
+  return found;
+}
+
+/**
  * Whether an INSERT that failed may still have stored its rows: its answer was lost (the
  * connection broke after it was sent, the time ran out, a gateway answered 502/504, the server
  * failed with a 500 or answered something unreadable). Not when MindsDB answered with an SQL

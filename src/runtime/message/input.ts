@@ -126,6 +126,21 @@ class MessageOutcome implements Outcome {
 }
 
 /**
+ * The outcome of a message whose input already ended (an outbox's message, sent after MindsDB came
+ * back, perhaps after a restart): its error goes to Catch as any message's does, with the node's
+ * red ring and msg.mindsdbError.
+ */
+export function reportLateFailure(node: Node, status: ThrottledStatus, texts: FailureStatus, msg: Msg, err: Error): void {
+  try {
+    status.now(texts.error(err));
+    attachErrorDetails(msg, err);
+    node.error(err, msg);
+  } catch (e) {
+    undelivered(node, e);
+  }
+}
+
+/**
  * Node-RED itself failed to route an outcome (e.g. a msg it cannot clone): say so once rather
  * than throw out of a callback (an unhandled rejection, or an exception inside undici's).
  */
