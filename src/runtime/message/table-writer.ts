@@ -1,5 +1,6 @@
 import { insertMayHaveLanded, insertRows, MindsDBError, storedKeys, TablesApi, type InsertRow, type MindsDBClient } from '../../client';
 import type { Msg } from '../node/red';
+import { clientKey } from '../node/server';
 import { MicroBatcher } from './micro-batcher';
 import type { Outbox } from './outbox';
 import type { OutboxItem, OutboxWriter } from './outbox-writer';
@@ -101,7 +102,7 @@ export function insertFailed(msg: Msg, target: TableTarget, rowCount: number, er
 
 /** The table node's writer for its outbox: each kept message's rows through the batcher (or alone), checked by the key column when in doubt. */
 export function tableWriter(o: {
-  client: () => MindsDBClient;
+  client: (msg: Msg) => MindsDBClient;
   batcher: MicroBatcher<InsertJob, RowUnit> | undefined;
   outbox: () => Outbox<TableTarget> | undefined;
   keyColumn: string;
@@ -111,11 +112,11 @@ export function tableWriter(o: {
 }): OutboxWriter<TableTarget> {
   return {
     async write(item) {
-      const client = o.client();
+      const client = o.client(item.msg);
       const rows = rowsOf(item.msg);
       const timeoutMs = o.timeoutOf(item.msg) ?? client.requestTimeoutMs;
       const job: InsertJob = { client, database: item.target.database, table: item.target.table, rows, weight: rows.length, timeoutMs, deadlineAt: Date.now() + timeoutMs, item };
-      if (o.batcher) await o.batcher.add(`${job.database}\u0000${job.table}`, job, rows.length);
+      if (o.batcher) await o.batcher.add(`${clientKey(client)}\u0000${job.database}\u0000${job.table}`, job, rows.length);
       else { await insertJobs([job], job, o.outbox(), o.keyColumn); o.onInserted(rows.length); }
       o.setResult(item.msg, insertedOutput(item.msg, job, job.weight, item.restored));
     },
