@@ -6,6 +6,8 @@ import { describeType, evaluateProperty, nonEmptyString } from './runtime/messag
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
 import { SqlOutput } from './runtime/message/sql-output';
+import { singleWriter, startOutbox } from './runtime/message/outbox-node';
+import type { Outbox } from './runtime/message/outbox';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
@@ -68,8 +70,10 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     const status = new ThrottledStatus(node);
     const output = new SqlOutput(RED, node, status, texts, config);
+    // A statement marked as a write, answered whole: kept in the outbox while MindsDB is away (outbox.ts).
+    let outbox: Outbox<SqlRequest> | undefined;
 
-    handleInputWith(node, status, texts, (msg: Msg, send: Send, outcome: Outcome) => {
+    const ring = handleInputWith(node, status, texts, (msg: Msg, send: Send, outcome: Outcome) => {
       // A tick coming back from the flow: it acknowledges a part and is never a query. It is taken
       // before anything else, so it never waits for a connection slot or anything else.
       if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) { outcome.ok(); return; }
@@ -78,12 +82,27 @@ export = function register(RED: NodeAPI): void {
       const timeoutMs = timeoutFrom(msg);
       const run = (database: string | undefined): void => {
         const request: SqlRequest = { query, params, context: database ? { db: database } : undefined, native: config.nativeQuery || undefined };
+        if (outbox) {
+          outbox.accept(msg, request).then((how) => { if (how === 'sent') send(msg); outcome.ok(); }, (err: unknown) => outcome.fail(err));
+          return;
+        }
         output.runTo(msg, send, client, timeoutMs, request, outcome);
       };
       const database = databaseFrom(RED, node, config, msg);
       if (database instanceof Promise) database.then(run).catch((err: unknown) => outcome.fail(err));
       else run(database);
-    }, () => output.close());
+    }, () => {
+      output.close();
+      return outbox?.close();
+    });
+    if (config.outbox && !config.split) {
+      outbox = startOutbox(RED, node, status, texts, ring, singleWriter(() => outbox, {
+        async write(item) {
+          const answer = await clientFor(RED, config, item.msg).sql(item.target, { timeoutMs: timeoutFrom(item.msg) });
+          output.putWhole(item.msg, answer);
+        },
+      }), { ...config, window: 8 });
+    }
   }
 
   registerNodeType(RED, SQL_NODE, MindsDBSqlNode);

@@ -384,7 +384,12 @@ function createFakeMindsDB(options = {}) {
       const kb = body && body.knowledge_base;
       if (!kb) { problem(res, 400, 'Missing parameter', 'Must provide "knowledge_base" parameter in PUT body'); return; }
       if (!entry) { missing(); return; }
-      for (const r of kb.rows || []) entry.rows.push({ id: String(r.id ?? entry.rows.length), content: String(r.content ?? ''), metadata: r });
+      // A row with an id replaces the row of that id, as MindsDB 25.14.1 and 26.1.0 do (docs/real-mindsdb.md).
+      for (const r of kb.rows || []) {
+        const row = { id: String(r.id ?? entry.rows.length), content: String(r.content ?? ''), metadata: r };
+        const at = r.id === undefined ? -1 : entry.rows.findIndex((x) => x.id === row.id);
+        if (at >= 0) entry.rows[at] = row; else entry.rows.push(row);
+      }
       for (const u of kb.urls || []) entry.rows.push({ id: u, content: `page at ${u}`, metadata: { url: u } });
       if (kb.query) entry.rows.push({ id: 'q', content: `result of ${kb.query}`, metadata: {} });
       send(res, 200, '', { 'content-type': 'application/json' });

@@ -32,7 +32,7 @@ export interface HealthSettings {
   probeTimeoutMs: number;
 }
 
-export const DEFAULT_HEALTH: HealthSettings = { firstBackoffMs: 500, maxBackoffMs: 15_000, idleMs: 30_000, probeTimeoutMs: 5_000 };
+export const DEFAULT_HEALTH: HealthSettings = { firstBackoffMs: 500, maxBackoffMs: 5_000, idleMs: 30_000, probeTimeoutMs: 5_000 };
 
 /** One probe: resolves with the HTTP status the server answered, rejects (MindsDBError) when none came. */
 export type Probe = (timeoutMs: number) => Promise<number>;
