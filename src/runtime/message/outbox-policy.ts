@@ -48,12 +48,16 @@ export function notKeepable(why: string): MindsDBError {
 }
 
 /**
- * A message as JSON for the outbox: everything but what only lives in this process (an HTTP
- * node's `req` and `res`, functions); a BigInt as its digits.
+ * A message and its target as JSON for the outbox: everything but what only lives in this process
+ * (an HTTP node's `req` and `res`, functions); a BigInt as its digits.
  */
-export function messageJson(msg: object): string {
+export function messageJson(msg: object, target: unknown): string {
+  // The usual message has neither, and JSON leaves functions out by itself: no replacer (half the cost).
+  if (!('req' in msg || 'res' in msg)) {
+    try { return JSON.stringify({ msg, target }); } catch { /* a BigInt or a circle: the careful way below says which */ }
+  }
   try {
-    return JSON.stringify(msg, function (this: unknown, key: string, value: unknown) {
+    return JSON.stringify({ msg, target }, function (this: unknown, key: string, value: unknown) {
       if (this === msg && (key === 'req' || key === 'res')) return undefined;
       if (typeof value === 'bigint') return value.toString();
       return typeof value === 'function' ? undefined : value;

@@ -56,10 +56,11 @@ export class OutboxRows {
     store.migrate(OUTBOX_FEATURE, OUTBOX_SCHEMA);
   }
 
-  /** Writes `rows` in one commit; returns their ids, in order. */
-  insert(rows: readonly NewRow[]): number[] {
-    const insert = this.store.statement('INSERT INTO outbox (node, accepted_at, bytes, msg) VALUES (?, ?, ?, ?)');
-    return this.store.transaction(() => rows.map((r) => Number(insert.run(this.node, r.acceptedAt, r.bytes, r.msg).lastInsertRowid)), 'keep messages in the outbox');
+  /** Writes `rows` in one commit (`sending`: already as in a request); returns their ids, in order. */
+  insert(rows: readonly NewRow[], sending = false): number[] {
+    const insert = this.store.statement('INSERT INTO outbox (node, accepted_at, bytes, msg, sending) VALUES (?, ?, ?, ?, ?)');
+    const flag = sending ? 1 : 0;
+    return this.store.transaction(() => rows.map((r) => Number(insert.run(this.node, r.acceptedAt, r.bytes, r.msg, flag).lastInsertRowid)), 'keep messages in the outbox');
   }
 
   /** Marks rows as in a request that may store them (its own commit, before the request). */

@@ -74,10 +74,14 @@ export class Outbox<Target> {
 
   /** Marks rows as in a request that may store them (the writer calls it right before its request). */
   sending(items: ReadonlyArray<OutboxItem<Target>>): void {
-    const ids = items.map((i) => i.id).filter((id) => id > 0);
+    const ids = items.map((i) => i.id).filter((id) => id > 0 && !this.marked.has(id));
     if (ids.length === 0 || !this.rows) return;
     try { this.rows.markSending(ids); } catch (err) { this.turnOff(err); }
+    for (const id of ids) this.marked.add(id);
   }
+
+  /** Rows marked as in a request (on disk), so that a batch sent again is not marked again. */
+  private readonly marked = new Set<number>();
 
   /**
    * A message from the node's input, with what the node resolved for it. Resolves 'sent' once it
@@ -87,7 +91,7 @@ export class Outbox<Target> {
   accept(msg: Msg, target: Target): Promise<Accepted> {
     const item: OutboxItem<Target> = { id: 0, msg, target, inDoubt: false, acceptedAt: Date.now(), bytes: 0, restored: false };
     if (this.mode === 'off' && (this.closing || Date.now() < this.offUntil)) return this.direct(item);
-    const json = messageJson({ msg, target });
+    const json = messageJson(msg, target);
     item.bytes = Buffer.byteLength(json);
     return new Promise<Accepted>((resolve, reject) => {
       this.waiting.push({ item, json, resolve, reject });
@@ -123,9 +127,12 @@ export class Outbox<Target> {
       bytes += w.item.bytes;
       fits.push(w);
     }
+    // Sent at once (live): written as in a request already, which saves a commit per batch; a kill
+    // before the request then leaves them in doubt, which costs a lookup, never a duplicate.
+    const live = this.mode === 'live' && !this.closing && this.health.state !== 'unreachable';
     let ids: number[];
     try {
-      ids = (this.rows as OutboxRows).insert(fits.map((w): NewRow => ({ acceptedAt: w.item.acceptedAt, msg: w.json, bytes: w.item.bytes })));
+      ids = (this.rows as OutboxRows).insert(fits.map((w): NewRow => ({ acceptedAt: w.item.acceptedAt, msg: w.json, bytes: w.item.bytes })), live);
     } catch (err) {
       this.turnOff(err);
       for (const w of fits) this.direct(w.item).then(w.resolve, w.reject);
@@ -133,10 +140,10 @@ export class Outbox<Target> {
     }
     this.bytes = bytes;
     this.kept += fits.length;
-    const live = this.mode === 'live' && !this.closing && this.health.state !== 'unreachable';
     if (!live && this.mode === 'live') this.mode = 'backlog';
     fits.forEach((w, i) => {
       w.item.id = ids[i];
+      if (live) this.marked.add(ids[i]);
       if (live) this.dispatch(w.item, w);
       else w.resolve('kept');
     });
@@ -159,6 +166,7 @@ export class Outbox<Target> {
       const keep = keepOf(e);
       if (keep === 'retry' || (keep === 'in-doubt' && this.writer.canCheck(item))) {
         try { this.rows?.release([item.id], keep === 'in-doubt'); } catch (storeErr) { this.turnOff(storeErr); }
+        this.marked.delete(item.id);
         item.inDoubt ||= keep === 'in-doubt';
         if (this.mode === 'live') this.mode = 'backlog';
         if (own) own.resolve('kept');
@@ -196,6 +204,7 @@ export class Outbox<Target> {
   private removeNow(): void {
     const batch = this.removals.splice(0);
     const ids = batch.map((r) => r.item.id).filter((id) => id > 0);
+    for (const id of ids) this.marked.delete(id);
     if (ids.length > 0) {
       try { this.rows?.remove(ids); } catch (err) { this.turnOff(err); }
       this.kept = Math.max(0, this.kept - ids.length);
