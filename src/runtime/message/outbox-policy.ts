@@ -35,11 +35,23 @@ export function outboxFull(bytes: number, used: number, maxBytes: number, kept: 
   return new MindsDBError(`${why}: the message was not kept and not sent; raise the outbox size in the node, or let MindsDB catch up`, { kind: 'queue-full', code: 'EOUTBOXFULL' });
 }
 
+/** A kept message whose earlier request may have stored it, and that no check can tell: it ends here, unsent. */
+export function lostEarlier(): MindsDBError {
+  return new MindsDBError('the answer to an earlier attempt was lost (Node-RED stopped or the connection broke while it was sent): the message may or may not be stored, and was not sent again', { kind: 'network', code: 'EINDOUBT' });
+}
+
 /** A kept message older than the node's maximum age: it ends here, unsent. */
 export function outboxExpired(acceptedAt: number, maxAgeMs: number): MindsDBError {
   const hours = maxAgeMs / 3_600_000;
   const age = hours >= 1 ? `${Number(hours.toFixed(2))} h` : `${Math.round(maxAgeMs / 1000)} s`;
   return new MindsDBError(`kept in the outbox since ${new Date(acceptedAt).toISOString()}, longer than its maximum age of ${age}, while MindsDB could not take it: not sent`, { kind: 'timeout', code: 'EOUTBOXEXPIRED' });
+}
+
+/** A failure of a message sent while the outbox was off: the same error, saying why the outbox did not keep it. */
+export function withoutOutbox(err: unknown, reason: string): Error {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const message = `${e.message} (the outbox could not keep it: ${reason})`;
+  return e instanceof MindsDBError ? new MindsDBError(message, e) : new Error(message);
 }
 
 /** A message that cannot be written down as JSON (a circular structure, a BigInt in an odd place). */

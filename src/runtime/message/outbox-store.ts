@@ -106,3 +106,26 @@ export class OutboxRows {
     return { count: Number(r.n), bytes: Number(r.b) };
   }
 }
+
+/**
+ * Rows whose messages have their outcomes, deleted in one commit for every outcome of one turn of
+ * the event loop; then each outcome is delivered (`then`: whether its row went), in the order they came.
+ */
+export class Removals {
+  private readonly queue: Array<{ id: number; bytes: number; then?: (removed: boolean) => void }> = [];
+
+  /** `removeRows` deletes the rows and says whether it could. */
+  constructor(private readonly removeRows: (ids: number[], bytes: number) => boolean) {}
+
+  add(id: number, bytes: number, then?: (removed: boolean) => void): void {
+    this.queue.push({ id, bytes, then });
+    if (this.queue.length === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    const batch = this.queue.splice(0).filter((r) => r.id > 0 || r.then);
+    const rows = batch.filter((r) => r.id > 0);
+    const removed = rows.length === 0 || this.removeRows(rows.map((r) => r.id), rows.reduce((n, r) => n + r.bytes, 0));
+    for (const r of batch) r.then?.(removed || r.id === 0);
+  }
+}

@@ -1,4 +1,5 @@
 import type { Msg } from '../node/red';
+import type { KeptRow } from './outbox-store';
 
 /**
  * What a node gives its outbox (outbox.ts): the writer that sends one kept message the node's way
@@ -54,3 +55,9 @@ export interface OutboxLimits {
 
 /** How a message handed to the outbox ends for its input handler. */
 export type Accepted = 'sent' | 'kept';
+
+/** A kept row as the writer gets it again (a replay): its message and target from their JSON. Throws on a row that does not parse. */
+export function itemOf<Target>(row: KeptRow): OutboxItem<Target> {
+  const { msg, target } = JSON.parse(row.msg) as { msg: Msg; target: Target };
+  return { id: row.id, msg, target, inDoubt: row.inDoubt, acceptedAt: row.acceptedAt, bytes: row.bytes, restored: true };
+}

@@ -1,9 +1,9 @@
-import { MindsDBError, type HealthView } from '../../client';
+import type { HealthView } from '../../client';
 import { StoreError, type StoreLease } from '../../store';
 import type { Msg } from '../node/red';
-import { messageJson, keepOf, outboxExpired, outboxFull } from './outbox-policy';
-import type { Accepted, LateOutcome, OutboxItem, OutboxLimits, OutboxWriter } from './outbox-writer';
-import { OutboxRows, type KeptRow, type NewRow } from './outbox-store';
+import { keepOf, lostEarlier, messageJson, outboxExpired, outboxFull, withoutOutbox } from './outbox-policy';
+import { itemOf, type Accepted, type LateOutcome, type OutboxItem, type OutboxLimits, type OutboxWriter } from './outbox-writer';
+import { OutboxRows, Removals, type KeptRow, type NewRow } from './outbox-store';
 
 interface Waiting<T> { item: OutboxItem<T>; json: string; resolve: (a: Accepted) => void; reject: (e: Error) => void }
 
@@ -11,14 +11,12 @@ const OFF_RETRY_MS = 60_000;
 const MAX_PAUSE_MS = 30_000;
 
 /**
- * One node's outbox: every message the node takes is written to the store before anything else
- * happens to it (in one commit per turn of the event loop for all that arrived in it), then sent
- * while the server takes writes ("live"), or kept while it does not ("backlog": its done() is
- * called, its outcome comes later) and sent in arrival order once it is back, micro-batched by the
- * writer. A row goes only once its message has its outcome. Bounds: `maxBytes` per node (a message
- * that does not fit fails at once) and `maxAgeMs` (a kept message older than that fails, unsent).
- * A store that cannot be written (a full or read-only disk) turns the outbox off for a minute: the
- * messages then go as without one, and the node says so once.
+ * One node's outbox (docs/outbox.md): every message the node takes is written to the store before
+ * anything else happens to it (one commit per turn of the event loop), then sent while the server
+ * takes writes ("live"), or kept while it does not ("backlog": its input ends, its outcome comes
+ * later) and sent in arrival order once it is back, micro-batched by the writer. A row goes only
+ * once its message has its outcome. Bounds: `maxBytes` and `maxAgeMs` per node. A store that cannot
+ * be written (a full or read-only disk) turns the outbox off for a minute, said once.
  */
 export class Outbox<Target> {
   private rows: OutboxRows | undefined;
@@ -63,7 +61,6 @@ export class Outbox<Target> {
     queueMicrotask(() => this.pump());
   }
 
-  /** Messages kept now (for the status). */
   get backlog(): number { return this.kept; }
 
   /** The server's health changed: a backlog is sent once it is not known down. */
@@ -80,7 +77,7 @@ export class Outbox<Target> {
     for (const id of ids) this.marked.add(id);
   }
 
-  /** Rows marked as in a request (on disk), so that a batch sent again is not marked again. */
+  /** Rows marked as in a request (on disk): a batch sent again alone is not marked again. */
   private readonly marked = new Set<number>();
 
   /**
@@ -106,10 +103,7 @@ export class Outbox<Target> {
     if (this.expiryTimer) clearInterval(this.expiryTimer);
     this.keepWaiting();
     if (this.inFlight.size > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, graceMs);
-        this.settled = () => { clearTimeout(timer); resolve(); };
-      });
+      await new Promise<void>((resolve) => { const timer = setTimeout(resolve, graceMs); this.settled = () => { clearTimeout(timer); resolve(); }; });
     }
     if (!(this.lease instanceof StoreError)) this.lease.release();
   }
@@ -143,9 +137,7 @@ export class Outbox<Target> {
     if (!live && this.mode === 'live') this.mode = 'backlog';
     fits.forEach((w, i) => {
       w.item.id = ids[i];
-      if (live) this.marked.add(ids[i]);
-      if (live) this.dispatch(w.item, w);
-      else w.resolve('kept');
+      if (live) { this.marked.add(ids[i]); this.dispatch(w.item, w); } else w.resolve('kept');
     });
     this.onKept(this.kept);
     this.pump();
@@ -157,8 +149,8 @@ export class Outbox<Target> {
     let written: Promise<void>;
     try { written = this.writer.write(item); } catch (err) { written = Promise.reject(err); }
     written.then(() => {
-      this.remove(item, () => {
-        if (own) own.resolve('sent'); else this.late.sent(item.msg);
+      this.remove(item, (removed) => {
+        if (!removed) own?.resolve('kept'); else if (own) own.resolve('sent'); else this.late.sent(item.msg);
         this.ended(item, true);
       });
     }, (err: unknown) => {
@@ -174,8 +166,8 @@ export class Outbox<Target> {
         return;
       }
       const failure = this.writer.failed(item, e);
-      this.remove(item, () => {
-        if (own) own.reject(failure); else this.late.failed(item.msg, failure);
+      this.remove(item, (removed) => {
+        if (!removed) own?.resolve('kept'); else if (own) own.reject(failure); else this.late.failed(item.msg, failure);
         this.ended(item, true);
       });
     });
@@ -191,28 +183,22 @@ export class Outbox<Target> {
 
   /**
    * The message has its outcome: its row goes first, then `then` delivers the outcome (a kill in
-   * between loses that output, and never sends the message twice). The rows of every outcome in
-   * one turn go in one commit, and their outcomes follow in the order they came.
+   * between loses that output, and never sends the message twice). A row that could not go (the
+   * store closed under a late answer, a full disk) keeps its outcome for the next start, which
+   * finds it in doubt: one outcome, later.
    */
-  private remove(item: OutboxItem<Target>, then?: () => void): void {
-    this.removals.push({ item, then });
-    if (this.removals.length === 1) setImmediate(() => this.removeNow());
+  private remove(item: OutboxItem<Target>, then?: (removed: boolean) => void): void {
+    this.removals.add(item.id, item.bytes, then);
   }
 
-  private readonly removals: Array<{ item: OutboxItem<Target>; then?: () => void }> = [];
-
-  private removeNow(): void {
-    const batch = this.removals.splice(0);
-    const ids = batch.map((r) => r.item.id).filter((id) => id > 0);
+  private readonly removals = new Removals((ids, bytes) => {
     for (const id of ids) this.marked.delete(id);
-    if (ids.length > 0) {
-      try { this.rows?.remove(ids); } catch (err) { this.turnOff(err); }
-      this.kept = Math.max(0, this.kept - ids.length);
-      for (const r of batch) this.bytes = Math.max(0, this.bytes - r.item.bytes);
-      this.onKept(this.kept);
-    }
-    for (const r of batch) r.then?.();
-  }
+    try { this.rows?.remove(ids); } catch (err) { this.turnOff(err); return false; }
+    this.kept = Math.max(0, this.kept - ids.length);
+    this.bytes = Math.max(0, this.bytes - bytes);
+    this.onKept(this.kept);
+    return true;
+  });
 
   /** The backlog, in arrival order, a window at a time, while the server is not known down. */
   private pump(): void {
@@ -232,17 +218,14 @@ export class Outbox<Target> {
       const item = this.restore(row);
       if (!item) continue;
       if (row.acceptedAt < oldest) { this.endKept(item, outboxExpired(row.acceptedAt, this.limits.maxAgeMs)); continue; }
-      if (item.inDoubt && !this.writer.canCheck(item)) { this.endKept(item, new MindsDBError('the answer to an earlier attempt was lost (Node-RED stopped or the connection broke while it was sent): the message may or may not be stored, and was not sent again', { kind: 'network', code: 'EINDOUBT' })); continue; }
+      if (item.inDoubt && !this.writer.canCheck(item)) { this.endKept(item, lostEarlier()); continue; }
       this.dispatch(item);
     }
     this.writer.flush();
   }
 
   private restore(row: KeptRow): OutboxItem<Target> | undefined {
-    try {
-      const { msg, target } = JSON.parse(row.msg) as { msg: Msg; target: Target };
-      return { id: row.id, msg, target, inDoubt: row.inDoubt, acceptedAt: row.acceptedAt, bytes: row.bytes, restored: true };
-    } catch (err) {
+    try { return itemOf<Target>(row); } catch (err) {
       this.late.warn(`an outbox message (row ${row.id}) could not be read back and was dropped: ${err instanceof Error ? err.message : String(err)}`);
       this.remove({ id: row.id, bytes: row.bytes } as OutboxItem<Target>);
       return undefined;
@@ -253,8 +236,8 @@ export class Outbox<Target> {
   private endKept(item: OutboxItem<Target>, err: Error): void {
     this.inFlight.add(item.id);
     const failure = this.writer.failed(item, err);
-    this.remove(item, () => {
-      this.late.failed(item.msg, failure);
+    this.remove(item, (removed) => {
+      if (removed) this.late.failed(item.msg, failure);
       this.ended(item, true);
     });
   }
@@ -280,16 +263,13 @@ export class Outbox<Target> {
   }
 
   private clearPause(): void {
-    if (this.pauseTimer) clearTimeout(this.pauseTimer);
+    clearTimeout(this.pauseTimer);
     this.pauseTimer = undefined;
   }
 
   /** A message sent as without an outbox (the store cannot be written). */
   private direct(item: OutboxItem<Target>): Promise<Accepted> {
-    return this.writer.write(item).then(() => 'sent' as const, (err: unknown) => {
-      const e = err instanceof Error ? err : new Error(String(err));
-      throw this.writer.failed(item, new MindsDBError(`${e.message} (the outbox could not keep it: ${this.offReason})`, e instanceof MindsDBError ? e : { kind: 'input' }));
-    });
+    return this.writer.write(item).then(() => 'sent' as const, (err: unknown) => { throw this.writer.failed(item, withoutOutbox(err, this.offReason)); });
   }
 
   private turnOff(err: unknown): void {
@@ -298,7 +278,7 @@ export class Outbox<Target> {
     this.mode = 'off';
     this.offReason = e.message;
     this.offUntil = Date.now() + OFF_RETRY_MS;
-    if (was !== 'off') this.late.warn(`the outbox is off, messages go straight to MindsDB and are lost while it is away: ${e.message}; it is tried again in ${OFF_RETRY_MS / 1000} s`);
+    if (was !== 'off' && !this.closing) this.late.warn(`the outbox is off, messages go straight to MindsDB and are lost while it is away: ${e.message}; it is tried again in ${OFF_RETRY_MS / 1000} s`);
   }
 
   /** After a while off, the outbox is tried again (a freed disk). */
@@ -311,9 +291,7 @@ export class Outbox<Target> {
   }
 
   private count(): void {
-    const u = (this.rows as OutboxRows).usage();
-    this.kept = u.count;
-    this.bytes = u.bytes;
+    ({ count: this.kept, bytes: this.bytes } = (this.rows as OutboxRows).usage());
     this.onKept(this.kept);
   }
 }
