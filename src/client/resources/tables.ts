@@ -222,9 +222,10 @@ export class TablesApi {
 
 /**
  * Which of `values` are stored in `column` of the table: one `SELECT column FROM db.t WHERE column
- * IN (:p1, …)` through MindsDB, values bound (25.14.1 and 26.1.0 on PostgreSQL, measured in
- * test/e2e/outbox.e2e.js). For an INSERT whose answer was lost: with a column that identifies a
- * row, the rows found need not be sent again. Values are compared as text.
+ * IN (:p1, …)` through MindsDB, values bound (25.14.1 and 26.1.0 on PostgreSQL: the chaos test,
+ * test/chaos/outbox-chaos.test.js, finds with it the rows of the requests Node-RED was killed in).
+ * For an INSERT whose answer was lost: with a column that identifies a row, the rows found need not
+ * be sent again. Values are compared as text.
  */
 export async function storedKeys(client: MindsDBClient, database: string, table: string, column: string, values: ReadonlyArray<string | number | boolean | null>, opts?: RequestOptions): Promise<Set<string>> {
   const key = insertColumn(column);
