@@ -1,6 +1,7 @@
 'use strict';
 /** Retries only where safe, the bounded queue, and the response-size limit, counted at the server. */
 const assert = require('node:assert/strict');
+const { sql } = require('../support/client-fixture');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { FAULTS } = require('../support/faults');
 const { MindsDBClient } = require('../../nodes/client');
@@ -31,25 +32,25 @@ describe('client under faults', function () {
   it('never repeats a POST that may have reached the server (502, reset)', async () => {
     make();
     fake.fault(FAULTS['HTTP 502'], 5);
-    await assert.rejects(client.sql({ query: 'SELECT 1' }), (e) => e.status === 502);
+    await assert.rejects(sql(client, { query: 'SELECT 1' }), (e) => e.status === 502);
     assert.equal(fake.requests.length, 1);
     fake.clearFaults();
     fake.fault(FAULTS['reset mid-body'], 5);
-    await assert.rejects(client.sql({ query: 'SELECT 1' }));
+    await assert.rejects(sql(client, { query: 'SELECT 1' }));
     assert.equal(fake.requests.length, 2);
   });
 
   it('repeats even a POST that the server refused without doing it (503), up to `retries` times', async () => {
     make();
     fake.fault(FAULTS['HTTP 503'], 5);
-    await assert.rejects(client.sql({ query: 'SELECT 1' }), (e) => e.status === 503);
+    await assert.rejects(sql(client, { query: 'SELECT 1' }), (e) => e.status === 503);
     assert.equal(fake.requests.length, 3);
   });
 
   it('repeats a POST when the user opts in (retryPost)', async () => {
     make({ retryPost: true });
     fake.fault(FAULTS['HTTP 503'], 1);
-    assert.equal((await client.sql({ query: 'SELECT 1' })).type, 'table');
+    assert.equal((await sql(client, { query: 'SELECT 1' })).type, 'table');
     assert.equal(fake.requests.length, 2);
   });
 
@@ -58,7 +59,7 @@ describe('client under faults', function () {
     const port = await portBelowEphemeral();
     // Six retries: the back-off has full jitter, and three could all fall within the 60 ms before the server is back.
     client = new MindsDBClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 6, retryBaseDelayMs: 150 });
-    const pending = client.sql({ query: 'SELECT 1' });
+    const pending = sql(client, { query: 'SELECT 1' });
     let back;
     setTimeout(() => { fake = createFakeMindsDB(); back = fake.listen(port); }, 60); // fault: the server comes after the first attempts were refused
     assert.equal((await pending).type, 'table');
@@ -87,7 +88,7 @@ describe('client under faults', function () {
   it('refuses an answer over maxResponseBytes', async () => {
     make({ maxResponseBytes: 1024 * 1024, retries: 0 });
     fake.fault(FAULTS['body too large']);
-    await assert.rejects(client.sql({ query: 'SELECT 1' }), (e) => e.kind === 'too-large');
+    await assert.rejects(sql(client, { query: 'SELECT 1' }), (e) => e.kind === 'too-large');
   });
 
   it('close() fails waiting requests and lets in-flight ones finish', async () => {

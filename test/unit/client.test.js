@@ -1,5 +1,6 @@
 'use strict';
 const assert = require('node:assert/strict');
+const { sql } = require('../support/client-fixture');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { MindsDBClient, MindsDBError, segment, positionalToNamed, rowsToObjects } = require('../../nodes/client');
 
@@ -14,13 +15,13 @@ describe('REST client', function () {
   it('sends Content-Type: application/json on every request, GETs included', async () => {
     make();
     await client.request('GET', '/projects/');
-    await client.sql({ query: 'SELECT 1' });
+    await sql(client, { query: 'SELECT 1' });
     for (const r of fake.requests) assert.equal(r.headers['content-type'], 'application/json', `${r.method} ${r.path}`);
   });
 
   it('runs SQL and returns the table answer with its context', async () => {
     make();
-    const a = await client.sql({ query: 'SELECT * FROM rentals', context: { db: 'files' } });
+    const a = await sql(client, { query: 'SELECT * FROM rentals', context: { db: 'files' } });
     assert.equal(a.type, 'table');
     assert.deepEqual(a.column_names, ['sqft', 'rental_price']);
     assert.deepEqual(a.data, [[917, 3901], [194, 2042]]);
@@ -30,7 +31,7 @@ describe('REST client', function () {
 
   it('turns an SQL answer of type "error" into a MindsDBError of kind sql with the server message', async () => {
     make();
-    await assert.rejects(client.sql({ query: 'SELECT * FROM nope' }), (err) => {
+    await assert.rejects(sql(client, { query: 'SELECT * FROM nope' }), (err) => {
       assert.ok(err instanceof MindsDBError);
       assert.equal(err.kind, 'sql');
       assert.match(err.message, /Table 'nope' not found/);
@@ -42,7 +43,7 @@ describe('REST client', function () {
 
   it('sends named params in the body, never in the query text', async () => {
     make();
-    const a = await client.sql({ query: 'SELECT :v AS v', params: { v: "x'; DROP TABLE t; --" } });
+    const a = await sql(client, { query: 'SELECT :v AS v', params: { v: "x'; DROP TABLE t; --" } });
     assert.deepEqual(a.data, [["x'; DROP TABLE t; --"]]);
     const sent = fake.requestsTo('/sql/query')[0].body;
     assert.equal(sent.query, 'SELECT :v AS v');
@@ -105,7 +106,7 @@ describe('REST client', function () {
     await fake.close();
     fake = await createFakeMindsDB({ prefix: '/v1/api/api' }).listen();
     make({ apiPrefix: '/v1/api/api/' });
-    await client.sql({ query: 'SELECT 1' });
+    await sql(client, { query: 'SELECT 1' });
     assert.equal(fake.requests[0].path, '/v1/api/api/sql/query');
   });
 
@@ -194,13 +195,13 @@ describe('REST client', function () {
 
   it('reports an unreachable server as a network error', async () => {
     client = new MindsDBClient({ baseUrl: 'http://127.0.0.1:1', retries: 0 });
-    await assert.rejects(client.sql({ query: 'SELECT 1' }), (err) => err.kind === 'network' && /connection refused/.test(err.message));
+    await assert.rejects(sql(client, { query: 'SELECT 1' }), (err) => err.kind === 'network' && /connection refused/.test(err.message));
   });
 
   it('reports a body that is not JSON as an invalid-response error', async () => {
     make();
     fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>proxy</html>'); });
-    await assert.rejects(client.sql({ query: 'SELECT 1' }), (err) => err.kind === 'invalid-response');
+    await assert.rejects(sql(client, { query: 'SELECT 1' }), (err) => err.kind === 'invalid-response');
   });
 
   it('rejects a URL with credentials in it', () => {

@@ -6,6 +6,7 @@
  * and small servers built for one misbehaviour each.
  */
 const assert = require('node:assert/strict');
+const { sql } = require('../support/client-fixture');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { faultOn, notStatus, lostAnswer, serve } = require('../support/exchange-faults');
 const { MindsDBClient, KnowledgeBasesApi, FilesApi, DatabasesApi, ResourcesApi, JobsApi, ModelsApi, completeAgent, streamAgent } = require('../../nodes/client');
@@ -119,7 +120,7 @@ describe('exchange policy', function () {
       server = await serve((req, res) => { n++; res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/json' }); res.end('{"title":"Too Many Requests"}'); });
       client = new MindsDBClient({ baseUrl: server.url, retries: 2 });
       const t0 = Date.now();
-      await assert.rejects(client.sql({ query: 'SELECT 1' }, { timeoutMs: 2000 }), (e) => e.status === 429 && /asked to wait 30 s/.test(e.message));
+      await assert.rejects(sql(client, { query: 'SELECT 1' }, { timeoutMs: 2000 }), (e) => e.status === 429 && /asked to wait 30 s/.test(e.message));
       assert.equal(n, 1);
       assert.ok(elapsed(t0) < 1500, `took ${elapsed(t0)} ms: it waited for a retry that could not come in time`);
     });
@@ -158,7 +159,7 @@ describe('exchange policy', function () {
         res.end('{"title":"Too Many Requests"}');
       });
       fake.state.sql = () => { at.push(Date.now()); return null; };
-      assert.equal((await client.sql({ query: 'SELECT 1' })).type, 'table');
+      assert.equal((await sql(client, { query: 'SELECT 1' })).type, 'table');
       assert.equal(fake.requestsTo('/sql/query').length, 2);
       assert.ok(at[1] - at[0] >= 950, `waited ${at[1] - at[0]} ms for Retry-After: 1`);
     });
@@ -170,7 +171,7 @@ describe('exchange policy', function () {
         res.end();
       });
       const t0 = Date.now();
-      assert.equal((await client.sql({ query: 'SELECT 1' })).type, 'table');
+      assert.equal((await sql(client, { query: 'SELECT 1' })).type, 'table');
       assert.ok(elapsed(t0) >= 900, `it waited ${elapsed(t0)} ms for a date 1-2 s ahead`);
     });
 
@@ -263,7 +264,7 @@ describe('exchange policy', function () {
       const stream = await client.sqlStream({ query: 'SELECT i FROM t' }, { flowControl: true });
       assert.deepEqual(await stream.read(2), [[0], [1]]);
       // while the reader waits on the flow, another request on the only slot runs
-      const other = await stream.waitOnFlow(() => client.sql({ query: 'SELECT 1' }));
+      const other = await stream.waitOnFlow(() => sql(client, { query: 'SELECT 1' }));
       assert.deepEqual(other.data, [[1]]);
       assert.equal(client.load.inFlight, 1, 'the stream has its slot again');
       assert.deepEqual(await stream.read(10), [[2], [3], [4], [5]]);
@@ -279,7 +280,7 @@ describe('exchange policy', function () {
       const b = client.sqlStream({ query: 'SELECT i' }, { flowControl: true }).then((s) => { bOpened = true; return s; });
       await a.waitOnFlow(async () => {
         // a holds no slot now, so a whole request runs; b still waits for a's place
-        assert.equal((await client.sql({ query: 'SELECT 1' })).type, 'table');
+        assert.equal((await sql(client, { query: 'SELECT 1' })).type, 'table');
         assert.equal(bOpened, false);
       });
       a.close();

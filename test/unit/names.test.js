@@ -6,6 +6,7 @@
  * names as the real one does (docs/real-mindsdb.md, "Names and capitals").
  */
 const assert = require('node:assert/strict');
+const { sql } = require('../support/client-fixture');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const {
   MindsDBClient, MindsDBError, ModelsApi, FilesApi, ResourcesApi, KnowledgeBasesApi, matchName, withStoredName, storedName, storedNames, isNoSuchName,
@@ -53,7 +54,7 @@ describe('names: finding what MindsDB stored (against the fake server)', () => {
   });
   afterEach(async () => { await client.close(0); await fake.close(); });
 
-  const train = (name) => client.sql({ query: `CREATE MODEL \`mindsdb\`.\`${name}\` PREDICT \`y\` USING engine = 'e'` });
+  const train = (name) => sql(client, { query: `CREATE MODEL \`mindsdb\`.\`${name}\` PREDICT \`y\` USING engine = 'e'` });
   const paths = () => fake.requests.filter((r) => r.path !== '/api/status').map((r) => `${r.method} ${decodeURIComponent(r.path)}`);
 
   it('a name given exactly as stored costs one request, as before', async () => {
@@ -129,7 +130,7 @@ describe('names: finding what MindsDB stored (against the fake server)', () => {
   });
   it('SQL that names a project finds the project\'s stored spelling too (RETRAIN `MyProj`.`MyModel` of myproj.mymodel)', async () => {
     fake.state.projects.add('myproj');
-    await client.sql({ query: "CREATE MODEL `myproj`.`mymodel` PREDICT `y` USING engine = 'e'" });
+    await sql(client, { query: "CREATE MODEL `myproj`.`mymodel` PREDICT `y` USING engine = 'e'" });
     fake.requests.length = 0;
     const run = await new ModelsApi(client).retrain('MyProj', 'MyModel', {});
     assert.deepEqual(run, { project: 'myproj', model: 'mymodel', version: 2 });
