@@ -2,7 +2,7 @@
  * The kinds of field a node's saved configuration is made of. Each kind says, once, for both sides:
  * - what the editor saves: its entries in the dialog's `defaults` (a TypedInput saves two
  *   properties, its value and its type), with the dialog's check as data (`Check`, turned into a
- *   `validate` function by resources/mindsdb-editor.js);
+ *   `validate` function by src/editor/checks.ts);
  * - how the runtime reads a saved flow: an older flow lacks newer fields (→ the declared default),
  *   a number typed into a dialog is saved as text, a hand-written flow may hold anything (a value
  *   the kind refuses → the declared default, and the reason, so the node can warn once).
@@ -33,7 +33,7 @@ export interface NumberRule {
 }
 
 /**
- * A dialog check, as data. Its first key names it: resources/mindsdb-editor.js (`CHECKS`)
+ * A dialog check, as data. Its first key names it: src/editor/checks.ts (`CHECKS`)
  * implements each one, and the message it shows is the catalogue's `errors.<field>` (or
  * `errors.<error>` when a field says so).
  */

@@ -1,0 +1,113 @@
+import {
+  completeAgent, inputError, redactSecretFields, ResourcesApi, streamAgent, toAgentMessages,
+  type AgentMessage, type Completion, type MindsDBClient, type ResourceKind, type ResourceOperation,
+} from '../../client';
+import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../../schema';
+import { startNode, type SavedConfig } from '../node/config';
+import { handleInput, timeoutFrom } from './input';
+import { setOutput } from './output';
+import { operationOf, operationsOf } from './operation';
+import { isPlainObject, msgText, nameFrom, projectFrom, nonEmptyString } from './properties';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from '../node/red';
+
+/** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
+type SequenceParts = NodeMessageParts & { type: 'array'; parts?: unknown };
+import { clientFor } from '../node/server';
+import { ThrottledStatus } from '../status/status';
+import { StatusTexts } from '../status/status-texts';
+
+type ResourceSchema = typeof CHATBOT_NODE | typeof SKILL_NODE | typeof AGENT_NODE;
+/** What the three nodes save alike, and what one of them adds (a skill's agent, an agent's stream mode). */
+type ResourceConfig = ConfigOf<ResourceSchema> & Partial<Pick<SkillNodeConfig, 'agent'> & Pick<AgentNodeConfig, 'streamMode'>>;
+
+/**
+ * The one Node-RED implementation behind mindsdb-chatbot, mindsdb-skill and mindsdb-agent: the
+ * msg → request mapping is the same for all; what differs lives in the client's RESOURCES table.
+ */
+export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind: ResourceKind): void {
+  const operations = operationsOf<ResourceConfig['operation']>(schema.fields.operation);
+  // "answered" is the agent's only (completions); the list's count has the resource's own noun.
+  const crud = operations.filter((op): op is ResourceOperation => op !== 'completions');
+  const texts = new StatusTexts<'requesting' | ResourceOperation | 'answered'>(schema.type, ['requesting', ...crud, ...(kind === 'agent' ? ['answered' as const] : [])]);
+
+  function MindsDBResourceNode(this: Node, saved: SavedConfig): void {
+    const config: ResourceConfig = startNode(RED, this, schema, saved);
+    const node = this;
+    const status = new ThrottledStatus(node);
+    const { outputProperty } = config;
+
+    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
+      const client = clientFor(RED, config.server);
+      const operation = operationOf(config.operation, msg, operations, kind);
+      // Node fields win; a msg field fills a blank one and must then be text (a number or object
+      // silently becoming "mindsdb" could point a delete at the default project).
+      const project = await projectFrom(RED, node, config.project, msg);
+      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
+      const timeoutMs = timeoutFrom(msg);
+      if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
+      msg.mindsdb = { resource: kind, operation, project, name };
+      status.set(texts.busy('requesting'));
+
+      if (operation === 'completions') {
+        const messages = toAgentMessages(msg.payload);
+        const result = config.streamMode === 'chunks'
+          ? await streamInChunks(msg, send, client, project, name as string, messages, timeoutMs)
+          : await completeAgent(client, project, name as string, messages, { timeoutMs });
+        (msg.mindsdb as Record<string, unknown>).response = redactSecretFields(result.response);
+        setOutput(RED, msg, outputProperty, result.answer);
+        send(msg);
+        status.set(texts.ok('answered'));
+        return;
+      }
+
+      if ((operation === 'create' || operation === 'update') && msg.payload !== undefined && !isPlainObject(msg.payload)) {
+        throw inputError(`msg.payload must be an object of the ${kind}'s settings for ${operation}`);
+      }
+      const agent = kind === 'skill' && operation === 'list'
+        ? nonEmptyString(config.agent) ?? msgText(msg, 'agent')
+        : undefined;
+      const result = await new ResourcesApi(client).run(kind, operation, {
+        project, name, agent,
+        payload: isPlainObject(msg.payload) ? msg.payload : undefined,
+      }, { timeoutMs });
+      setOutput(RED, msg, outputProperty, redactSecretFields(result));
+      send(msg);
+      status.set(operation === 'list' ? texts.ok('list', { count: Array.isArray(result) ? result.length : 0 }) : texts.ok(operation));
+    });
+
+    /**
+     * Chunk mode: one message per streamed event, each a part of a Join-compatible sequence
+     * (parts.id/index, an incoming msg.parts nested as parts.parts, the event at the Output
+     * property); the final answer is the input msg itself as the last part (parts.count,
+     * msg.complete). A stream that breaks after N events: the N messages already sent stay sent,
+     * and the input msg ends with one error to Catch, with msg.mindsdb.sequence = {id, chunks: N}
+     * naming the unfinished sequence; it never gets a last part.
+     */
+    async function streamInChunks(msg: Msg, send: Send, client: MindsDBClient, project: string, agent: string,
+      messages: AgentMessage[], timeoutMs: number | undefined): Promise<Completion> {
+      const id = RED.util.generateId();
+      const outer = msg.parts;
+      const partsAt = (index: number, count?: number): SequenceParts => ({
+        id, index, type: 'array', ...(count === undefined ? {} : { count }), ...(outer === undefined ? {} : { parts: outer }),
+      });
+      let index = 0;
+      try {
+        const result = await streamAgent(client, project, agent, messages, (event) => {
+          const part = RED.util.cloneMessage(msg) as Msg;
+          part.parts = partsAt(index++);
+          delete part.complete;
+          setOutput(RED, part, outputProperty, redactSecretFields(event));
+          send(part);
+        }, { timeoutMs });
+        msg.parts = partsAt(index, index + 1);
+        msg.complete = true;
+        return result;
+      } catch (err) {
+        if (index > 0) (msg.mindsdb as Record<string, unknown>).sequence = { id, chunks: index };
+        throw err;
+      }
+    }
+  }
+
+  registerNodeType(RED, schema, MindsDBResourceNode);
+}

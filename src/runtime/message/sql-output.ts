@@ -1,0 +1,147 @@
+import { inputError, rowsToObjects, type MindsDBClient, type MindsDBError, type SqlAnswer, type SqlRequest } from '../../client';
+import type { Outcome } from './input';
+import { setOutput } from './output';
+import type { Msg, Node, NodeAPI, Send } from '../node/red';
+import { sendSequence } from './sql-sequence';
+import type { ThrottledStatus } from '../status/status';
+import type { StatusTexts } from '../status/status-texts';
+import { TickWindow } from './tick-window';
+
+/** The fields of a node that sends SQL answers out (the sql node; the view node's query). */
+export interface SqlOutputConfig {
+  rowFormat?: 'objects' | 'arrays';
+  split: boolean;
+  rowsPerMsg: number;
+  flowControl: boolean;
+  partsAhead: number;
+  outputProperty: string;
+}
+
+/** The status texts such a node has. */
+export type SqlOutputStatus = 'ok' | 'rows' | 'streaming';
+
+/**
+ * How a node starts its statement: it calls `start` with the request, and may look names up
+ * around it (the view node calls it again with a name in the stored case when the first misses).
+ */
+export type Starter = <T>(start: (request: SqlRequest) => Promise<T>) => Promise<T>;
+
+/**
+ * How a node sends an SQL answer out, shared by every node that does: whole (one message, the
+ * rows at the Output property, msg.mindsdb the answer's type, columns, context), or split (read
+ * as it arrives and sent as a Join-compatible sequence of `rowsPerMsg` rows, ./sql-sequence.ts),
+ * with flow control by msg.tick when on (./tick-window.ts).
+ */
+export class SqlOutput {
+  readonly window: TickWindow | undefined;
+  private readonly asArrays: boolean;
+  private readonly rowsPerMsg: number;
+  private readonly requesting;
+  /** The status after a whole answer: its row count, or "ok" for a statement without rows (-1). */
+  private readonly answeredStatus = (rows: number) => (rows < 0 ? this.texts.ok('ok') : this.texts.ok('rows', { count: rows }));
+
+  constructor(private readonly RED: NodeAPI, node: Node, private readonly status: ThrottledStatus,
+    private readonly texts: StatusTexts<SqlOutputStatus | 'requesting'>, private readonly config: SqlOutputConfig) {
+    this.requesting = texts.busy('requesting');
+    this.asArrays = config.rowFormat === 'arrays';
+    this.rowsPerMsg = config.split ? config.rowsPerMsg : 0;
+    this.window = this.rowsPerMsg > 0 && config.flowControl ? new TickWindow(config.partsAhead) : undefined;
+    // The convention's marker (node-red-contrib-postgresql): this node takes msg.tick back.
+    if (this.window) (node as Node & { tickConsumer?: boolean }).tickConsumer = true;
+  }
+
+  /**
+   * A msg.tick coming back from the flow acknowledges a part and is never a request: true when
+   * `msg` is one (taken here); one for a node without flow control is refused with `refusal`.
+   */
+  tookTick(msg: Msg, refusal: string): boolean {
+    if (!msg.tick) return false;
+    if (!this.window) throw inputError(refusal);
+    this.window.tick(msg.parts);
+    return true;
+  }
+
+  /** Runs the statement `starter` starts and sends its answer out as the node is set to. */
+  run(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter): Promise<void> {
+    this.status.set(this.requesting);
+    return this.rowsPerMsg > 0 ? this.streamed(msg, send, client, timeoutMs, starter) : this.whole(msg, send, client, timeoutMs, starter);
+  }
+
+  /**
+   * `run` for a node that sends one request it knows in full (the sql node), reporting through
+   * `outcome`. Split off, this is the per-message hot path: no promise from the msg to its answer
+   * (client.sql's callback); the answer is shaped and sent in it.
+   */
+  runTo(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, request: SqlRequest, outcome: Outcome): void {
+    this.status.set(this.requesting);
+    if (this.rowsPerMsg > 0) {
+      this.streamed(msg, send, client, timeoutMs, (start) => start(request)).then(() => outcome.ok(), (err: unknown) => outcome.fail(err));
+      return;
+    }
+    client.sql(request, timeoutMs === undefined ? undefined : { timeoutMs }, (err: MindsDBError | null, answer?: SqlAnswer) => {
+      if (err || !answer) { outcome.fail(err); return; }
+      try {
+        this.sendWhole(msg, send, answer);
+      } catch (e) {
+        outcome.fail(e);
+        return;
+      }
+      outcome.ok();
+    });
+  }
+
+  close(): void {
+    this.window?.close();
+  }
+
+  /** Split off: one request, one message. */
+  private whole(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter): Promise<void> {
+    const sql = (request: SqlRequest) => new Promise<SqlAnswer>((resolve, reject) => {
+      client.sql(request, { timeoutMs }, (err, answer) => (err ? reject(err) : resolve(answer as SqlAnswer)));
+    });
+    return starter(sql).then((answer) => this.sendWhole(msg, send, answer));
+  }
+
+  /** A whole answer as one message; the status text is made only when the throttled status is written. */
+  private sendWhole(msg: Msg, send: Send, answer: SqlAnswer): void {
+    msg.mindsdb = this.metadata(answer);
+    setOutput(this.RED, msg, this.config.outputProperty, answer.type === 'table' ? this.shape(answer) : []);
+    send(msg);
+    this.status.setWith(this.answeredStatus, answer.type === 'table' ? answer.data.length : -1);
+  }
+
+  /** Split on: the answer is read as it arrives and sent as a message sequence. */
+  private async streamed(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter): Promise<void> {
+    const flowControl = this.window !== undefined;
+    const stream = await starter((request) => client.sqlStream(request, { timeoutMs, flowControl }));
+    try {
+      if (stream.type === 'ok') {
+        const f = stream.fields;
+        msg.mindsdb = { type: 'ok', columns: [], context: f.context, affectedRows: (f.affected_rows as number | null | undefined) ?? null, ...(this.asArrays ? { data: [] } : {}) };
+        setOutput(this.RED, msg, this.config.outputProperty, []);
+        send(msg);
+        this.status.set(this.texts.ok('ok'));
+        return;
+      }
+      const rows = await sendSequence(this.RED, msg, stream, send, {
+        rowsPerMsg: this.rowsPerMsg, asArrays: this.asArrays, outputProperty: this.config.outputProperty, window: this.window,
+        tickTimeoutMs: timeoutMs ?? client.requestTimeoutMs,
+        progress: (n) => this.status.set(this.texts.busy('streaming', { count: n })),
+      });
+      this.status.set(this.texts.ok('rows', { count: rows }));
+    } finally {
+      stream.close();
+    }
+  }
+
+  private metadata(answer: SqlAnswer): Record<string, unknown> {
+    const meta: Record<string, unknown> = { type: answer.type, columns: answer.column_names, context: answer.context };
+    if (answer.type === 'ok') meta.affectedRows = answer.affected_rows ?? null;
+    if (this.asArrays) meta.data = answer.data;
+    return meta;
+  }
+
+  private shape(answer: SqlAnswer): unknown[] {
+    return this.asArrays ? answer.data : rowsToObjects(answer.column_names, answer.data);
+  }
+}

@@ -1,0 +1,74 @@
+import { rowsToObjects, type SqlResultStream } from '../../client';
+import { setOutput } from './output';
+import type { NodeMessageParts } from 'node-red';
+import type { Msg, NodeAPI, Send } from '../node/red';
+import type { TickWindow } from './tick-window';
+
+/** Node-RED's msg.parts with the fields its split/join nodes use beyond the typed ones. */
+type SequenceParts = NodeMessageParts & { type: 'array'; len: number; parts?: unknown };
+
+export interface SequenceOptions {
+  rowsPerMsg: number;
+  asArrays: boolean;
+  outputProperty: string;
+  /** Flow control by msg.tick, when the node has it on. */
+  window: TickWindow | undefined;
+  /** How long to wait for a tick before giving up on the rest of the result. */
+  tickTimeoutMs: number;
+  /** Called after each part with the rows sent so far (status display). */
+  progress(rows: number): void;
+}
+
+/**
+ * Sends a streamed table answer as a Join-compatible message sequence while it arrives. The
+ * number of parts is known only at the end, so each part is sent once the next one is read (or
+ * the answer ended): the last part carries `parts.count` and `msg.complete`. With flow control a
+ * part waits for the window; meanwhile nothing is read, so the server's socket is paused, and the
+ * stream gives its connection slot back until the tick came (SqlResultStream.waitOnFlow).
+ *
+ * If the answer breaks after parts were sent, the rejection ends the sequence: no part with
+ * `complete` follows, and the input msg (what reaches Catch) gets `msg.mindsdb.partsId` and
+ * `msg.mindsdb.partsSent`, so a flow can drop the incomplete group.
+ */
+export async function sendSequence(RED: NodeAPI, msg: Msg, stream: SqlResultStream, send: Send, opts: SequenceOptions): Promise<number> {
+  const id = RED.util.generateId();
+  const columns = stream.columns;
+  const { rowsPerMsg, window } = opts;
+  let index = 0;
+  let rows = 0;
+  window?.start(id);
+  try {
+    let current = await stream.read(rowsPerMsg);
+    for (;;) {
+      const next = current.length < rowsPerMsg ? [] : await stream.read(rowsPerMsg);
+      const last = next.length === 0;
+      // Waiting for a tick is waiting on the flow: the stream holds no connection slot meanwhile,
+      // so whatever the flow does with the same server before it sends the tick back can run.
+      if (window && !window.isReady(id)) await stream.waitOnFlow(() => window.ready(id, opts.tickTimeoutMs));
+      const parts: SequenceParts = { id, index, type: 'array', len: rowsPerMsg };
+      if (msg.parts) parts.parts = msg.parts;
+      const part: Msg = { ...msg, parts };
+      const meta: Record<string, unknown> = { type: 'table', columns };
+      if (opts.asArrays) meta.data = current;
+      if (last) {
+        parts.count = index + 1;
+        part.complete = true;
+        if (stream.fields.context !== undefined) meta.context = stream.fields.context;
+      }
+      part.mindsdb = meta;
+      setOutput(RED, part, opts.outputProperty, opts.asArrays ? current : rowsToObjects(columns, current));
+      send(part);
+      window?.sent(id);
+      rows += current.length;
+      index++;
+      opts.progress(rows);
+      if (last) return rows;
+      current = next;
+    }
+  } catch (err) {
+    if (index > 0) msg.mindsdb = { type: 'table', columns, partsId: id, partsSent: index };
+    throw err;
+  } finally {
+    window?.finish(id);
+  }
+}
