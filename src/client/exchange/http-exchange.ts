@@ -2,9 +2,16 @@ import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MindsDBError } from '../shared';
 import { ResponseBody } from './response-body';
-import type { Route } from './transport';
 import { networkError, timeoutError, tooLarge, type ExchangeDescription } from './network-errors';
 import { MAX_REDIRECTS, redirectLocation, sameOriginPath } from './redirects';
+
+/** Where an exchange is sent: the dispatcher, the server's origin and, for error texts, the proxy. */
+export interface Route {
+  readonly dispatcher: Dispatcher;
+  readonly origin: string;
+  /** The proxy's origin (no credentials), when requests go through one. */
+  readonly proxy: string | undefined;
+}
 
 /** A whole answer, its body decoded as UTF-8 text. */
 export interface TextResponse {

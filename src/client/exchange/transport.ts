@@ -1,5 +1,5 @@
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
-import { HttpExchange, type ExchangeRequest, type ExchangeSink, type ReadMode } from './http-exchange';
+import { HttpExchange, type ExchangeRequest, type ExchangeSink, type ReadMode, type Route } from './http-exchange';
 
 export interface TlsOptions {
   ca?: string | Buffer | Array<string | Buffer>;
@@ -32,14 +32,6 @@ export interface TransportOptions {
   streamConnections?: number;
   tls?: TlsOptions;
   proxy?: ProxyOptions;
-}
-
-/** Where an exchange is sent: the dispatcher, the server's origin and, for error texts, the proxy. */
-export interface Route {
-  readonly dispatcher: Dispatcher;
-  readonly origin: string;
-  /** The proxy's origin (no credentials), when requests go through one. */
-  readonly proxy: string | undefined;
 }
 
 /**
