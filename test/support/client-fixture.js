@@ -12,7 +12,7 @@
  *   });
  *
  * `fakeClient(defaults, { fake: { version: '26.1.0' } })` gives the fake its options;
- * `await t.restart({ version })` replaces it mid-test (its client is closed first);
+ * `await t.replaceFake({ version })` replaces it mid-test (its client is closed first);
  * `{ client: true }` makes the client before each test with the defaults.
  */
 const { createFakeMindsDB } = require('./fake-mindsdb');
@@ -32,7 +32,7 @@ function fakeClient(defaults = {}, setup = {}) {
       return t.client;
     },
     /** Replaces the fake with one of `options` (its clients closed first). */
-    async restart(options = setup.fake ?? {}) {
+    async replaceFake(options = setup.fake ?? {}) {
       await closeAll();
       await t.fake?.close();
       t.fake = await createFakeMindsDB(options).listen();
