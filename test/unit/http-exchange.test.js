@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const http = require('node:http');
 const { HttpTransport } = require('../../nodes/client/exchange');
 const { MindsDBClient } = require('../../nodes/client');
-const { waitFor, flushDeliveries } = require('../support/wait');
+const { waitFor, holdsFor, flushDeliveries } = require('../support/wait');
 
 describe('transport: one exchange, read whole or as it arrives', function () {
   let server;
@@ -155,7 +155,7 @@ describe('transport: one exchange, read whole or as it arrives', function () {
   });
 
   it('ends the deadline of a paced stream once it started: a reader under flow control may wait', async () => {
-    handler = (_req, res) => { res.writeHead(200); res.write('first'); setTimeout(() => res.end('last'), 400); };
+    handler = (_req, res) => { res.writeHead(200); res.write('first'); setTimeout(() => res.end('last'), 400); }; // fault: the rest comes after the 150 ms deadline
     const res = await exchange({ timeoutMs: 150 }, 1024, 'paced');
     let text = '';
     for await (const chunk of res.body) text += chunk;
@@ -172,16 +172,22 @@ describe('transport: one exchange, read whole or as it arrives', function () {
 
   it('stops reading a streamed body nobody reads (the socket is paused), and aborts it when released', async () => {
     let written = 0;
+    let blocked = false;
     let closed = false;
     handler = (_req, res) => {
       res.writeHead(200);
       const chunk = 'z'.repeat(64 * 1024);
-      const pump = () => { while (written < 64 * 1024 * 1024 && res.write(chunk)) written += chunk.length; if (written < 64 * 1024 * 1024) res.once('drain', () => { written += chunk.length; pump(); }); };
+      const pump = () => {
+        while (written < 64 * 1024 * 1024 && res.write(chunk)) written += chunk.length;
+        if (written < 64 * 1024 * 1024) { blocked = true; res.once('drain', () => { blocked = false; written += chunk.length; pump(); }); }
+      };
       res.on('close', () => { closed = true; });
       pump();
     };
     const res = await exchange({ timeoutMs: 10000 }, 1024, 'paced');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(() => blocked, { what: 'the server\'s writes blocked by a reader that reads nothing' });
+    // An eager reader would drain the socket within milliseconds; this one stays blocked.
+    await holdsFor(() => blocked, { forMs: 300, what: 'the server\'s writes blocked' });
     assert.ok(written < 16 * 1024 * 1024, `the server wrote ${written} bytes to a reader that read none`);
     res.release();
     await waitFor(() => closed, { what: 'the released answer\'s request ended' });
