@@ -65,6 +65,13 @@ describe('transport: one exchange, read whole or as it arrives', function () {
     await assert.rejects(send(), (e) => e.kind === 'too-large');
   });
 
+  it('reports an error answer over the limit by its status, its text cut at the limit', async () => {
+    handler = (_req, res) => { res.writeHead(502, { 'content-type': 'text/html' }); res.end(`<h1>Bad Gateway</h1>${'p'.repeat(5000)}`); }; // chunked, no content-length
+    const res = await send();
+    assert.equal(res.status, 502);
+    assert.ok(res.text.startsWith('<h1>Bad Gateway</h1>') && res.text.length <= 1024, `${res.text.length} characters`);
+  });
+
   it('follows at most 3 same-origin redirects, then hands back the last redirect answer', async () => {
     const paths = [];
     handler = (req, res) => { paths.push(req.url); res.writeHead(307, { location: `/hop${paths.length}` }); res.end('moved'); };

@@ -101,7 +101,11 @@ export class Call implements SlotJob, ExchangeSink {
 
   answered(res: TextResponse): void {
     const { req } = this;
-    if (res.status >= 200 && res.status < 300 && this.mode !== 'answer') { this.succeed(res); return; }
+    if (res.status >= 200 && res.status < 300) {
+      if (this.mode === 'answer') this.finish(null, res);
+      else this.succeed(res);
+      return;
+    }
     if (res.status === 401 && !this.renewed && this.x.auth.mode === 'login' && !req.anonymous) { this.renew(); return; }
     const e = this.x.httpError(res, req);
     if (this.mode === 'answer') {

@@ -72,8 +72,7 @@ export class Exchanger {
    * @internal (Call)
    */
   readonly plain: Readonly<Record<string, string>>;
-  /** @internal (Call) */
-  closed = false;
+  private isClosed = false;
   /** Called after a network failure: the server that answers next may be another one. */
   onNetworkFailure: () => void = () => undefined;
 
@@ -111,6 +110,9 @@ export class Exchanger {
   /** The proxy's origin (no credentials) when requests go through one. */
   get proxy(): string | undefined { return this.transport.proxy; }
 
+  /** Closed (redeploy): no attempt starts again. @internal (Call) */
+  get closed(): boolean { return this.isClosed; }
+
   /** Requests in flight and waiting, for status displays. */
   get load(): { inFlight: number; queued: number } {
     return { inFlight: this.slots.inFlight, queued: this.slots.queued };
@@ -147,14 +149,15 @@ export class Exchanger {
     } catch (err) {
       slot?.();
       place?.();
-      throw this.failed(err, req);
+      // Already worded: by the call (redacted), or by the limiter (queue full, closed, deadline).
+      throw err;
     }
   }
 
   /** Closes the pool: waiting requests fail, in-flight ones finish (or are cut after `graceMs`). */
   async close(graceMs?: number): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.isClosed) return;
+    this.isClosed = true;
     this.slots.close();
     this.parking.close();
     await this.transport.close(graceMs);

@@ -138,7 +138,7 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    if (this.body) { this.stopTimer(); this.body.push(null); return; }
+    if (this.body) { this.stopTimer(); this.body.finish(); return; }
     if (this.settled) return;
     if (this.redirectTo !== undefined) { this.follow(this.redirectTo); return; }
     this.settle();

@@ -8,8 +8,17 @@ import type { Dispatcher } from 'undici';
  * aborts the request when destroyed before its end.
  */
 export class ResponseBody extends Readable {
+  /** undici delivered the whole body (whether or not it was read): nothing is left to abort. */
+  complete = false;
+
   constructor(private readonly controller: Dispatcher.DispatchController) {
     super();
+  }
+
+  /** The last bytes arrived. */
+  finish(): void {
+    this.complete = true;
+    this.push(null);
   }
 
   override _read(): void {
@@ -17,7 +26,7 @@ export class ResponseBody extends Readable {
   }
 
   override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
-    if (!this.readableEnded && !this.controller.aborted) this.controller.abort(err ?? new Error('the answer was not read to its end'));
+    if (!this.complete && !this.controller.aborted) this.controller.abort(err ?? new Error('the answer was not read to its end'));
     callback(err);
   }
 
