@@ -6,13 +6,10 @@
  * certificate that passes the bytes to the real server). Read-only: it creates nothing on MindsDB.
  */
 const assert = require('node:assert/strict');
-const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
 const http = require('node:http');
 const net = require('node:net');
-const os = require('node:os');
-const path = require('node:path');
 const tls = require('node:tls');
+const { selfSignedCertificate } = require('../support/certificate');
 const { realMindsDB } = require('./outcomes');
 const { helper, node, catchNode, coreNode, flowWith } = require('../support/nr');
 
@@ -23,19 +20,17 @@ const USER = 'e2e-proxy';
 const PASSWORD = 'e2e-proxy-pa55';
 
 describe('a real MindsDB through a real proxy', function () {
-  let dir;
+  let certificate;
   let proxy;
   let front;
   let seen;
   const saved = {};
   before(async () => {
     await realMindsDB(URL_);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-proxy-e2e-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+    certificate = selfSignedCertificate('mindsdb-proxy-e2e-');
     // https in front of the real server: TLS ends here, the bytes go on to MindsDB as they are.
     const upstream = new URL(URL_);
-    front = tls.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (socket) => {
+    front = tls.createServer({ key: certificate.key, cert: certificate.cert }, (socket) => {
       const out = net.connect(Number(upstream.port), upstream.hostname);
       socket.pipe(out).pipe(socket);
       socket.on('error', () => out.destroy());
@@ -58,7 +53,7 @@ describe('a real MindsDB through a real proxy', function () {
     proxy?.closeAllConnections?.();
     await new Promise((resolve) => (proxy ? proxy.close(resolve) : resolve()));
     await new Promise((resolve) => (front ? front.close(resolve) : resolve()));
-    fs.rmSync(dir, { recursive: true, force: true });
+    certificate?.remove();
   });
   beforeEach((done) => { helper.startServer(done); });
   afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
@@ -82,7 +77,7 @@ describe('a real MindsDB through a real proxy', function () {
   it('https: through a CONNECT tunnel (HTTPS_PROXY), also for a streamed answer', async () => {
     const front_ = `https://127.0.0.1:${front.address().port}`;
     const flow = [...flowWith(sqlNode({ split: true, rowsPerMsg: 1 }), { url: front_, retries: 0, timeout: 30000, tls: 'tls1' }),
-      { id: 'tls1', type: 'tls-config', name: '', cert: '', key: '', ca: path.join(dir, 'cert.pem'), certname: '', keyname: '', caname: '', servername: '', verifyservercert: true, alpnprotocol: '' }];
+      { id: 'tls1', type: 'tls-config', name: '', cert: '', key: '', ca: certificate.certPath, certname: '', keyname: '', caname: '', servername: '', verifyservercert: true, alpnprotocol: '' }];
     await helper.load([...all, tlsNode], flow);
     const before = seen.tunnels;
     const { out, error } = await answer();

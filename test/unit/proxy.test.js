@@ -8,11 +8,8 @@
  * (a self-signed certificate).
  */
 const assert = require('node:assert/strict');
-const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
 const http = require('node:http');
-const os = require('node:os');
-const path = require('node:path');
+const { selfSignedCertificate } = require('../support/certificate');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { sql } = require('../support/client-fixture');
 const { helper, allNodes, coreNode, flowWith, nextMessage } = require('../support/nr');
@@ -48,15 +45,9 @@ async function startProxy({ auth = false } = {}) {
 
 describe('proxies', function () {
   this.timeout(20000);
-  let dir;
   let tls;
-  before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-proxy-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
-    tls = { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) };
-  });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  before(() => { tls = selfSignedCertificate('mindsdb-proxy-'); });
+  after(() => tls.remove());
 
   describe('the client through a real proxy', () => {
     let fake;
@@ -65,7 +56,7 @@ describe('proxies', function () {
     afterEach(async () => { await client?.close(0); client = undefined; await fake?.close(); await proxy?.close(); });
 
     for (const scheme of ['http', 'https']) {
-      const serve = () => createFakeMindsDB(scheme === 'https' ? { tls } : {}).listen();
+      const serve = () => createFakeMindsDB(scheme === 'https' ? { tls: { key: tls.key, cert: tls.cert } } : {}).listen();
       const clientOf = (opts) => new MindsDBClient({ baseUrl: fake.url, retries: 0, timeoutMs: 5000, ...(scheme === 'https' ? { tls: { ca: tls.cert } } : {}), ...opts });
       const through = () => (scheme === 'https' ? proxy.seen.tunnels : proxy.seen.forwarded);
 
