@@ -125,7 +125,9 @@ export function registerAdminRoutes(RED: NodeAPI): void {
         (err: unknown) => ({ ok: false, error: scrubbed(err, sensitive) }));
       // Learnt from the login's answer (login mode only): which credentials this server takes.
       const authType = client.httpAuthType;
-      res.json({ ok: true, version: status.mindsdb_version ?? 'unknown', authEnabled, authConfirmed: authEnabled, ...(authType ? { authType } : {}), integrations });
+      // Through a proxy: said by where it came from (a variable's name or the proxy node), never by its URL.
+      const proxy = client.proxy ? { proxy: target.proxySource ?? 'proxy' } : {};
+      res.json({ ok: true, version: status.mindsdb_version ?? 'unknown', authEnabled, authConfirmed: authEnabled, ...(authType ? { authType } : {}), ...proxy, integrations });
     } catch (err) {
       res.json({ ok: false, error: scrubbed(err, target.sensitiveValues()) });
     } finally {
