@@ -6,6 +6,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './lib/stats.mjs';
+import { ensureFloor } from '../scripts/node-version.mjs';
+
+await ensureFloor(); // the package needs Node >= 22.19 (undici 8)
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);

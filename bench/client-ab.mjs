@@ -7,6 +7,9 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { ensureFloor } from '../scripts/node-version.mjs';
+
+await ensureFloor(); // the package needs Node >= 22.19 (undici 8)
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const [, , dirA, dirB, n] = process.argv;

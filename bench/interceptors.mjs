@@ -8,6 +8,9 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureFloor } from '../scripts/node-version.mjs';
+
+await ensureFloor(); // the package needs Node >= 22.19 (undici 8)
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);

@@ -11,8 +11,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureFloor } from '../scripts/node-version.mjs';
 import { nodeRedVersion } from './lib/red.mjs';
 import { median, quantile } from './lib/stats.mjs';
+
+// The package needs Node >= 22.19: on an older Node this runs again on the pinned Node 22.
+await ensureFloor();
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');

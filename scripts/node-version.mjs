@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Other Node.js majors for the Node-RED 5 legs of `npm test` (Node-RED 5 needs Node >= 22.9; this
-// package still supports Node 20 and the other legs run on the machine's Node). Node 22 is the
-// oldest Node that Node-RED 5 accepts, Node 24 the current LTS: both are tested.
+// The Node.js majors `npm test` runs on, and the one every other entry point needs: the package's
+// floor is Node 22.19 (undici 8's minimum; Node 20 reached its end of life on 2026-04-30), so a
+// machine whose own Node is older (these machines run 20) gets the pinned Node 22 for everything:
+// `ensureFloor()` re-runs the calling script with it. 22 is the oldest line we support (Node-RED
+// 3.1, 4.1 and 5.0 run on it), 24 the previous LTS, 26 the active LTS: all three are tested.
+//
+//   import { ensureFloor } from './node-version.mjs'; await ensureFloor() → this script runs on Node >= 22.19
 //
 //   import { nodeBinary } from './node-version.mjs'  → nodeBinary(24): the path of a Node 24 binary
 //   node scripts/node-version.mjs 24 <script> [args] → runs <script> with it (exit code passed through)
@@ -19,14 +23,40 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * The pinned version of each major, like the MindsDB versions: a new 22.x or 24.x is a deliberate
- * change here, not a surprise in CI. `min` is the oldest minor of that major a run may reuse
- * instead (the running Node): Node-RED 5 refuses Node 22 before 22.9.
+ * The pinned version of each major, like the MindsDB versions: a new 22.x, 24.x or 26.x is a
+ * deliberate change here, not a surprise in CI. `minMinor` is the oldest minor of that major a run
+ * may reuse instead (the running Node): the package needs 22.19 (undici 8).
  */
 export const NODE_VERSIONS = Object.freeze({
-  22: { version: '22.23.3', minMinor: 9 },
+  22: { version: '22.23.3', minMinor: 19 },
   24: { version: '24.21.0', minMinor: 0 },
+  26: { version: '26.12.1', minMinor: 0 },
 });
+
+/** The package's floor (package.json engines.node): the oldest Node it runs on. */
+export const FLOOR = Object.freeze({ major: 22, minor: 19 });
+
+/** Whether `version` ("20.20.2") is at least the package's floor. */
+export function meetsFloor(version) {
+  const [major, minor] = version.split('.').map(Number);
+  return major > FLOOR.major || (major === FLOOR.major && minor >= FLOOR.minor);
+}
+
+/**
+ * Makes the calling entry script (start, test, bench) run on a Node the package supports: on an
+ * older Node it runs the same script with the same arguments on the pinned Node 22 (installed on
+ * first use), passes SIGINT/SIGTERM on, and exits with its code; on a supported Node it returns.
+ */
+export async function ensureFloor() {
+  if (meetsFloor(process.versions.node)) return;
+  const bin = nodeBinary(FLOOR.major);
+  console.error(`[setup] Node.js ${process.versions.node} is older than this package's floor (${FLOOR.major}.${FLOOR.minor}): running ${path.relative(root, process.argv[1])} on Node.js ${NODE_VERSIONS[FLOOR.major].version}`);
+  const { spawn } = await import('node:child_process');
+  const child = spawn(bin, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  const code = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+  process.exit(code);
+}
 
 function pinned(major) {
   const p = NODE_VERSIONS[major];
@@ -54,7 +84,7 @@ export function nodeBinary(major) {
   const partial = `${prefix}.partial-${process.pid}`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial, { recursive: true });
-  console.error(`[setup] installing Node.js ${version} for the Node-RED 5 tests (npm: ${pkg}@${version}; first run only)...`);
+  console.error(`[setup] installing Node.js ${version} (npm: ${pkg}@${version}; first run only)...`);
   const started = Date.now();
   try {
     execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', partial, `${pkg}@${version}`], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -70,7 +100,7 @@ export function nodeBinary(major) {
   return bin;
 }
 
-/** Node 22: the oldest Node that Node-RED 5 runs on (the dashboards suite and older callers use it). */
+/** Node 22: the package's oldest Node line (the dashboards suite and older callers use it). */
 export const node22 = () => nodeBinary(22);
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -13,6 +13,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DASHBOARD_PACKAGE, dashboardInstalled, demoFlows, demoLlmEnv, demoSettings, linkInto as linkPackage } from './demo-flows.mjs';
 import { ensureDeps } from './ensure-deps.mjs';
+import { ensureFloor } from './node-version.mjs';
+
+// The package needs Node >= 22.19: on an older Node (these machines run 20) this script runs again
+// on the pinned Node 22, which then runs Node-RED.
+await ensureFloor();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const userDir = path.join(root, '.node-red');

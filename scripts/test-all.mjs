@@ -1,21 +1,22 @@
 #!/usr/bin/env node
 // `npm test`: every suite, in order, on a fresh clone too (installs dependencies first).
-//   unit      against an in-process fake MindsDB, on Node-RED 4.1 and 3.1 (this Node), and on
-//             Node-RED 5.0 under Node 22 and under Node 24 (the 3.1 and 5.0 legs fuzz 2,000
-//             messages per node, not 10,000)
-//   runtime   the packed tarball installed into a real Node-RED 5.0 on Node 22 and on Node 24, a
-//             flow through it
+// The package's floor is Node 22.19 (undici 8); Node-RED 3.1 and 4.1 run on Node 22, Node-RED 5.0
+// on Node 22, 24 and 26 (the active LTS). Each (Node-RED, Node) pair is a leg:
+//   unit      against an in-process fake MindsDB, on every leg (the legs other than 4.1 on Node 22
+//             fuzz 2,000 messages per node, not 10,000)
+//   runtime   the packed tarball installed into a real Node-RED, a flow through it, on every leg
 //   scale     examples/iot-scale-out.json on two Node-RED runtimes sharing an MQTT stream; and a
-//             Node-RED killed (SIGKILL) mid-stream and mid-batch, then started again
+//             Node-RED killed (SIGKILL) mid-stream and mid-batch, then started again (4.1, Node 22)
 //   e2e       against a real MindsDB 25.14.1 and then 26.1.0 (each started, seeded and stopped by
 //             scripts/with-mindsdb.mjs when its URL does not answer), each with a second one with
 //             authentication on. 25.14.1 at MINDSDB_URL / MINDSDB_AUTH_PORT; 26.1.0 at MINDSDB_26_URL /
 //             MINDSDB_26_AUTH_PORT, by default the same ports + 200, so neither reuses the other
-//   browser   the editor in Debian's Chromium on Node-RED 4.1 and 3.1, and 5.0 under Node 22
+//   browser   the editor in Debian's Chromium on Node-RED 4.1 and 3.1 (Node 22), and 5.0 (Node 22)
 //             (Chromium installed with apt when missing and we are root)
 //   dashboards the example dashboards in Chromium against a real MindsDB 25.14.1 (at MINDSDB_URL,
-//             started and seeded when it does not answer), on Node-RED 4.1 and on 5.0 under Node 22
-// Node 22 and 24 come from the npm registry on first use (scripts/node-version.mjs), MindsDB's SQL parser from
+//             started and seeded when it does not answer), on Node-RED 4.1 and on 5.0, Node 22
+// The suites that are not per leg run on Node 22, the oldest line every Node-RED here runs on.
+// Node 22, 24 and 26 come from the npm registry on first use (scripts/node-version.mjs), MindsDB's SQL parser from
 // PyPI (.cache/sql-parser-venv-<version>, test/support/mindsdb-sql-parser.js). Every suite runs even
 // when an earlier one failed; the exit code says whether all passed.
 //
@@ -44,37 +45,44 @@ try {
   const sqlParser = createRequire(import.meta.url)('../test/support/mindsdb-sql-parser.js');
   for (const version of sqlParser.versions()) sqlParser.ensureVenv(version, (line) => console.error(line));
 } catch (err) { console.error(`[setup] ${err.message}`); }
-// Without Node 22 or 24 the legs that need it fail with the reason; the other suites still run.
+// Without a Node binary the legs that need it fail with the reason; the other suites still run.
 const nodeErrors = new Map();
 const nodeOf = (major) => {
   try { return nodeBinary(major); } catch (err) { nodeErrors.set(major, err.message); console.error(`[setup] ${err.message}`); return null; }
 };
-const node22Path = nodeOf(22);
-const node24Path = nodeOf(24);
+const nodes = { 22: nodeOf(22), 24: nodeOf(24), 26: nodeOf(26) };
+const node22Path = nodes[22];
 /** Why a leg has no Node binary: the error of the Node its name says it runs on. */
 const notRun = (name) => nodeErrors.get(Number((/Node (\d+)/.exec(name) ?? [])[1])) ?? [...nodeErrors.values()].join('; ');
-const here = `Node ${process.versions.node.split('.')[0]}`;
-const e2e = [process.execPath, 'scripts/with-mindsdb.mjs', '--seed', '--auth', process.execPath, mocha, '--config', 'test/e2e/.mocharc.json'];
+/** A command through scripts/with-mindsdb.mjs, its tests on Node 22; none without Node 22 (the leg then says why). */
+const withMindsDB = (...args) => (node22Path ? [process.execPath, 'scripts/with-mindsdb.mjs', ...args, node22Path, mocha] : [null]);
+const e2e = [...withMindsDB('--seed', '--auth'), '--config', 'test/e2e/.mocharc.json'];
 const base = new URL(process.env.MINDSDB_URL || 'http://127.0.0.1:47334');
 const authPort = Number(process.env.MINDSDB_AUTH_PORT) || 47336;
 const url26 = process.env.MINDSDB_26_URL || `${base.protocol}//${base.hostname}:${Number(base.port || 80) + 200}`;
 const authPort26 = Number(process.env.MINDSDB_26_AUTH_PORT) || authPort + 200;
+/** Every supported (Node-RED, Node) pair: the package alias, its label, the Node major. */
+const LEGS = [
+  ['node-red', '4.1', 22],
+  ['node-red-3-1', '3.1', 22],
+  ['node-red-5-0', '5.0', 22],
+  ['node-red-5-0', '5.0', 24],
+  ['node-red-5-0', '5.0', 26],
+];
 const suites = [
-  [`unit (Node-RED 4.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], {}],
-  [`unit (Node-RED 3.1, ${here})`, [process.execPath, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1', FUZZ_PER_NODE: '2000' }],
-  ['unit (Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0', FUZZ_PER_NODE: '2000' }],
-  ['runtime (packed tarball in Node-RED 5.0, Node 22)', [node22Path, mocha, '--config', 'test/runtime/.mocharc.json'], {}],
-  ['unit (Node-RED 5.0, Node 24)', [node24Path, mocha, '--config', 'test/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0', FUZZ_PER_NODE: '2000' }],
-  ['runtime (packed tarball in Node-RED 5.0, Node 24)', [node24Path, mocha, '--config', 'test/runtime/.mocharc.json'], {}],
-  ['scale-out (2 Node-RED runtimes, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [process.execPath, mocha, '--timeout', '120000', '--exit', 'test/scale/scale-out.test.js'], {}],
-  ['kill and restart (Node-RED killed mid-stream and mid-batch, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [process.execPath, mocha, '--timeout', '120000', '--exit', 'test/scale/kill-restart.test.js'], {}],
-  ['e2e (real MindsDB 25.14.1)', e2e, { MINDSDB_VERSION: '25.14.1' }],
-  ['e2e (real MindsDB 26.1.0)', e2e, { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_AUTH_PORT: String(authPort26) }],
-  [`browser (Node-RED 4.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], {}],
-  [`browser (Node-RED 3.1, ${here}, Chromium)`, [process.execPath, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
+  // 4.1 on Node 22 fuzzes the full 10,000 messages per node; the other legs 2,000.
+  ...LEGS.map(([pkg, nr, major], i) => [`unit (Node-RED ${nr}, Node ${major})`, [nodes[major], mocha, '--config', 'test/.mocharc.json'],
+    { NODE_RED_PACKAGE: pkg, ...(i === 0 ? {} : { FUZZ_PER_NODE: '2000' }) }]),
+  ...LEGS.map(([pkg, nr, major]) => [`runtime (packed tarball in Node-RED ${nr}, Node ${major})`, [nodes[major], mocha, '--config', 'test/runtime/.mocharc.json'], { NODE_RED_PACKAGE: pkg }]),
+  ['scale-out (2 Node-RED runtimes, Node 22, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [node22Path, mocha, '--timeout', '120000', '--exit', 'test/scale/scale-out.test.js'], {}],
+  ['kill and restart (Node-RED killed mid-stream and mid-batch, Node 22, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [node22Path, mocha, '--timeout', '120000', '--exit', 'test/scale/kill-restart.test.js'], {}],
+  ['e2e (real MindsDB 25.14.1, Node 22)', e2e, { MINDSDB_VERSION: '25.14.1' }],
+  ['e2e (real MindsDB 26.1.0, Node 22)', e2e, { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_AUTH_PORT: String(authPort26) }],
+  ['browser (Node-RED 4.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], {}],
+  ['browser (Node-RED 3.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
   ['browser (Node-RED 5.0, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
-  // One MindsDB for both runtimes: the suite starts Node-RED 4.1 on this Node, then 5.0 on Node 22.
-  [`dashboards (real MindsDB 25.14.1; Node-RED 4.1 on ${here} and 5.0 on Node 22; Chromium)`, [process.execPath, 'scripts/with-mindsdb.mjs', '--seed', process.execPath, mocha, '--config', 'test/dashboards/.mocharc.json'], { MINDSDB_VERSION: '25.14.1' }],
+  // One MindsDB for both runtimes: the suite starts Node-RED 4.1, then 5.0, both on Node 22.
+  ['dashboards (real MindsDB 25.14.1; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/dashboards/.mocharc.json'], { MINDSDB_VERSION: '25.14.1' }],
 ];
 // A missing browser is reported by the browser suite itself; the other suites still run.
 try { ensureChromium(); } catch (err) { console.error(`[setup] could not install chromium: ${err.message}`); }

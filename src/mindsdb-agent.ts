@@ -1,6 +1,6 @@
 import { AGENT_NODE } from './schema';
-import { registerResourceNode } from './runtime/resource-node';
-import type { NodeAPI } from './runtime/red';
+import { registerResourceNode } from './runtime/message/resource-node';
+import type { NodeAPI } from './runtime/node/red';
 
 /** The agent node: list, get, create, update, delete and completions (see RESOURCES.agent in src/client/resources/records.ts). */
 export = function register(RED: NodeAPI): void {

@@ -1,15 +1,15 @@
 import { DatabasesApi, inputError, Redactor, redactSecretFields, type DatabaseSpec } from './client';
 import { DATABASE_NODE, type DatabaseNodeConfig, type DatabaseNodeCredentials } from './schema';
-import { startNode, type SavedConfig } from './runtime/config';
-import { handleInput, timeoutFrom } from './runtime/input';
-import { setOutput } from './runtime/output';
-import { operationOf, operationsOf } from './runtime/operation';
-import { evaluateProperty, isPlainObject, jsonObjectText, msgText, nonEmptyString } from './runtime/properties';
-import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
-import { clientFor } from './runtime/server';
-import { ThrottledStatus } from './runtime/status';
-import { StatusTexts } from './runtime/status-texts';
-import { isDestinationKey, withStoredSecret } from './runtime/stored-secret';
+import { startNode, type SavedConfig } from './runtime/node/config';
+import { handleInput, timeoutFrom } from './runtime/message/input';
+import { setOutput } from './runtime/message/output';
+import { operationOf, operationsOf } from './runtime/message/operation';
+import { evaluateProperty, isPlainObject, jsonObjectText, msgText, nonEmptyString } from './runtime/message/properties';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
+import { clientFor } from './runtime/node/server';
+import { ThrottledStatus } from './runtime/status/status';
+import { StatusTexts } from './runtime/status/status-texts';
+import { isDestinationKey, withStoredSecret } from './runtime/message/stored-secret';
 
 const OPERATIONS = operationsOf(DATABASE_NODE.fields.operation);
 type Operation = typeof OPERATIONS[number];
@@ -63,7 +63,7 @@ export = function register(RED: NodeAPI): void {
         ? `${ownName !== undefined ? 'the Name property (from the msg)' : payloadName !== undefined ? 'msg.payload.name' : 'msg.name'} (the existing database's host)`
         : undefined;
       // Node fields win; msg.payload.parameters fills the keys the node leaves out; the stored
-      // password goes only with the node's own destination (./runtime/stored-secret.ts).
+      // password goes only with the node's own destination (./runtime/message/stored-secret.ts).
       const parameters = withStoredSecret({
         key: 'password', stored: password, what: 'the database password',
         fromNode: nodeParameters, fromMsg: (payload.parameters as Record<string, unknown> | undefined) ?? {},

@@ -1,14 +1,14 @@
 import { checkSchedule, inputError, JobsApi, jobDate, type JobSpec } from './client';
 import { JOB_NODE } from './schema';
-import { startNode, type SavedConfig } from './runtime/config';
-import { handleInput, timeoutFrom } from './runtime/input';
-import { operationOf, operationsOf } from './runtime/operation';
-import { setOutput } from './runtime/output';
-import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/properties';
-import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
-import { clientFor } from './runtime/server';
-import { ThrottledStatus } from './runtime/status';
-import { StatusTexts } from './runtime/status-texts';
+import { startNode, type SavedConfig } from './runtime/node/config';
+import { handleInput, timeoutFrom } from './runtime/message/input';
+import { operationOf, operationsOf } from './runtime/message/operation';
+import { setOutput } from './runtime/message/output';
+import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
+import { clientFor } from './runtime/node/server';
+import { ThrottledStatus } from './runtime/status/status';
+import { StatusTexts } from './runtime/status/status-texts';
 
 const OPERATIONS = operationsOf(JOB_NODE.fields.operation);
 type Operation = typeof OPERATIONS[number];

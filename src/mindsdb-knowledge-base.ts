@@ -1,15 +1,15 @@
 import { inputError, knowledgeInsert, KnowledgeBasesApi, Redactor, redactSecretFields } from './client';
 import { KNOWLEDGE_BASE_NODE, type KnowledgeBaseNodeCredentials } from './schema';
-import { startNode, type SavedConfig } from './runtime/config';
-import { handleInput, timeoutFrom } from './runtime/input';
-import { operationOf, operationsOf } from './runtime/operation';
-import { setOutput } from './runtime/output';
-import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/properties';
-import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
-import { clientFor } from './runtime/server';
-import { ThrottledStatus } from './runtime/status';
-import { StatusTexts, type StatusValues } from './runtime/status-texts';
-import { withStoredSecret } from './runtime/stored-secret';
+import { startNode, type SavedConfig } from './runtime/node/config';
+import { handleInput, timeoutFrom } from './runtime/message/input';
+import { operationOf, operationsOf } from './runtime/message/operation';
+import { setOutput } from './runtime/message/output';
+import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
+import { clientFor } from './runtime/node/server';
+import { ThrottledStatus } from './runtime/status/status';
+import { StatusTexts, type StatusValues } from './runtime/status/status-texts';
+import { withStoredSecret } from './runtime/message/stored-secret';
 
 const OPERATIONS = operationsOf(KNOWLEDGE_BASE_NODE.fields.operation);
 type Operation = typeof OPERATIONS[number];
@@ -54,7 +54,7 @@ export = function register(RED: NodeAPI): void {
       put('model_name', config.embeddingModel);
       put('base_url', config.baseUrl);
       // Node fields win, msg.payload.embedding_model fills the rest; the stored API key goes only
-      // with the node's own provider and base URL (./runtime/stored-secret.ts).
+      // with the node's own provider and base URL (./runtime/message/stored-secret.ts).
       const embedding = withStoredSecret({
         key: 'api_key', stored: apiKey, what: 'the embedding API key',
         fromNode: own, fromMsg: (p.embedding_model as Record<string, unknown> | undefined) ?? {},

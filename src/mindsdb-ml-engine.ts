@@ -1,15 +1,15 @@
 import { checkHandler, inputError, isSecretKey, MLEnginesApi, Redactor, type MLEngineSpec } from './client';
 import { ML_ENGINE_NODE, type MLEngineNodeCredentials } from './schema';
-import { startNode, type SavedConfig } from './runtime/config';
-import { handleInput, timeoutFrom } from './runtime/input';
-import { operationOf, operationsOf } from './runtime/operation';
-import { setOutput } from './runtime/output';
-import { evaluateProperty, isPlainObject, jsonObjectText, msgText, nonEmptyString } from './runtime/properties';
-import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
-import { clientFor } from './runtime/server';
-import { ThrottledStatus } from './runtime/status';
-import { StatusTexts } from './runtime/status-texts';
-import { withStoredSecret } from './runtime/stored-secret';
+import { startNode, type SavedConfig } from './runtime/node/config';
+import { handleInput, timeoutFrom } from './runtime/message/input';
+import { operationOf, operationsOf } from './runtime/message/operation';
+import { setOutput } from './runtime/message/output';
+import { evaluateProperty, isPlainObject, jsonObjectText, msgText, nonEmptyString } from './runtime/message/properties';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
+import { clientFor } from './runtime/node/server';
+import { ThrottledStatus } from './runtime/status/status';
+import { StatusTexts } from './runtime/status/status-texts';
+import { withStoredSecret } from './runtime/message/stored-secret';
 
 const OPERATIONS = operationsOf(ML_ENGINE_NODE.fields.operation);
 type Operation = typeof OPERATIONS[number];
@@ -43,7 +43,7 @@ export = function register(RED: NodeAPI): void {
       if (!given) throw inputError('no ML handler: set it in the node or in msg.payload.handler (e.g. "openai"); the "handlers" operation lists them');
       const handler = checkHandler(given);
       // The stored key goes under the node's key name, or the one MindsDB's handlers read (`<handler>_api_key`),
-      // and only with the node's own handler and destinations (./runtime/stored-secret.ts).
+      // and only with the node's own handler and destinations (./runtime/message/stored-secret.ts).
       const key = nonEmptyString(config.apiKeyParam)?.trim() ?? `${handler.toLowerCase()}_api_key`;
       const settings = withStoredSecret({
         key, stored: apiKey, what: 'the ML engine API key',

@@ -1,14 +1,14 @@
 import { inputError, parseExplainColumns, targetFromRows, withStoredName, type MindsDBClient, type RequestOptions, type Row } from './client';
 import { PREDICT_NODE } from './schema';
-import { startNode, type SavedConfig } from './runtime/config';
-import { handleInput, timeoutFrom } from './runtime/input';
-import { MicroBatcher, rowMayBeToBlame } from './runtime/micro-batcher';
-import { setOutput } from './runtime/output';
-import { describeType, evaluateProperty, isPlainObject, nameFrom, projectFrom } from './runtime/properties';
-import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
-import { clientFor } from './runtime/server';
-import { ThrottledStatus } from './runtime/status';
-import { StatusTexts } from './runtime/status-texts';
+import { startNode, type SavedConfig } from './runtime/node/config';
+import { handleInput, timeoutFrom } from './runtime/message/input';
+import { MicroBatcher, rowMayBeToBlame } from './runtime/message/micro-batcher';
+import { setOutput } from './runtime/message/output';
+import { describeType, evaluateProperty, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
+import { clientFor } from './runtime/node/server';
+import { ThrottledStatus } from './runtime/status/status';
+import { StatusTexts } from './runtime/status/status-texts';
 
 /** One message's request, as the batcher sees it. */
 interface PredictJob {

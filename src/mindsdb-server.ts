@@ -1,10 +1,10 @@
 import { MindsDBClient } from './client';
-import { registerAdminRoutes } from './runtime/admin-routes';
+import { registerAdminRoutes } from './runtime/editor/admin-routes';
 import { SERVER_NODE, type ServerNodeCredentials } from './schema';
-import { startNode, type SavedConfig } from './runtime/config';
-import { registerNodeType, type NodeAPI } from './runtime/red';
-import type { ServerNode } from './runtime/server';
-import { clientOptionsFrom } from './runtime/server-options';
+import { startNode, type SavedConfig } from './runtime/node/config';
+import { registerNodeType, type NodeAPI } from './runtime/node/red';
+import type { ServerNode } from './runtime/node/server';
+import { clientOptionsFrom } from './runtime/node/server-options';
 
 export = function register(RED: NodeAPI): void {
   function MindsDBServerNode(this: ServerNode, saved: SavedConfig): void {

@@ -1,6 +1,6 @@
 import { SKILL_NODE } from './schema';
-import { registerResourceNode } from './runtime/resource-node';
-import type { NodeAPI } from './runtime/red';
+import { registerResourceNode } from './runtime/message/resource-node';
+import type { NodeAPI } from './runtime/node/red';
 
 /** The skill node: list, get, create, update, delete (see RESOURCES.skill in src/client/resources/records.ts). */
 export = function register(RED: NodeAPI): void {

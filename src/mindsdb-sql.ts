@@ -1,13 +1,13 @@
 import { inputError, positionalToNamed, type SqlRequest } from './client';
 import { SQL_NODE, type SqlNodeConfig } from './schema';
-import { startNode, type SavedConfig } from './runtime/config';
-import { handleInputWith, timeoutFrom, type Outcome } from './runtime/input';
-import { describeType, evaluateProperty, nonEmptyString } from './runtime/properties';
-import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
-import { clientFor } from './runtime/server';
-import { SqlOutput } from './runtime/sql-output';
-import { ThrottledStatus } from './runtime/status';
-import { StatusTexts } from './runtime/status-texts';
+import { startNode, type SavedConfig } from './runtime/node/config';
+import { handleInputWith, timeoutFrom, type Outcome } from './runtime/message/input';
+import { describeType, evaluateProperty, nonEmptyString } from './runtime/message/properties';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
+import { clientFor } from './runtime/node/server';
+import { SqlOutput } from './runtime/message/sql-output';
+import { ThrottledStatus } from './runtime/status/status';
+import { StatusTexts } from './runtime/status/status-texts';
 
 /** The query: the node's own SQL wins, then msg.query, then a string msg.payload. */
 function queryFrom(configured: string, msg: Msg): string {

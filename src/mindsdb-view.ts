@@ -1,15 +1,15 @@
 import { inputError, ViewsApi } from './client';
 import { VIEW_NODE } from './schema';
-import { startNode, type SavedConfig } from './runtime/config';
-import { handleInput, timeoutFrom } from './runtime/input';
-import { operationOf, operationsOf } from './runtime/operation';
-import { setOutput } from './runtime/output';
-import { describeType, nameFrom, projectFrom } from './runtime/properties';
-import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/red';
-import { clientFor } from './runtime/server';
-import { SqlOutput } from './runtime/sql-output';
-import { ThrottledStatus } from './runtime/status';
-import { StatusTexts } from './runtime/status-texts';
+import { startNode, type SavedConfig } from './runtime/node/config';
+import { handleInput, timeoutFrom } from './runtime/message/input';
+import { operationOf, operationsOf } from './runtime/message/operation';
+import { setOutput } from './runtime/message/output';
+import { describeType, nameFrom, projectFrom } from './runtime/message/properties';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
+import { clientFor } from './runtime/node/server';
+import { SqlOutput } from './runtime/message/sql-output';
+import { ThrottledStatus } from './runtime/status/status';
+import { StatusTexts } from './runtime/status/status-texts';
 
 const OPERATIONS = operationsOf(VIEW_NODE.fields.operation);
 type Operation = typeof OPERATIONS[number];
@@ -29,7 +29,7 @@ function queryFrom(configured: string, msg: Msg): string {
 
 /**
  * The view node: list, get, create, update (the query), delete (src/client/resources/views.ts),
- * and query: SELECT * FROM the view, sent out as the sql node sends rows (src/runtime/sql-output.ts).
+ * and query: SELECT * FROM the view, sent out as the sql node sends rows (src/runtime/message/sql-output.ts).
  */
 export = function register(RED: NodeAPI): void {
   const texts = new StatusTexts('mindsdb-view', ['requesting', 'list', 'get', 'create', 'update', 'delete', 'ok', 'rows', 'streaming'] as const);

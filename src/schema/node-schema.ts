@@ -8,7 +8,7 @@ export interface NodeSchema<F extends Fields = Fields, C extends Credentials = C
   readonly type: string;
   /**
    * The saved-config version a node of this type is saved with now. Raise it when an option
-   * changes meaning, and add the step that upgrades older configs in src/runtime/migrations.ts.
+   * changes meaning, and add the step that upgrades older configs in src/runtime/node/migrations.ts.
    */
   readonly version: number;
   readonly fields: F;

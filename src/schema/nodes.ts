@@ -1,7 +1,7 @@
 /**
  * Every node type's saved configuration, declared once. From this table:
  * - the runtime reads each node's config typed, with the declared defaults for what a flow lacks
- *   (`readConfig` in src/runtime/config.ts), so node files never restate a fallback;
+ *   (`readConfig` in src/runtime/node/config.ts), so node files never restate a fallback;
  * - the build writes each type's editor `defaults` and `credentials` to
  *   resources/mindsdb-defaults.js (scripts/editor-defaults.mjs); every dialog registers those
  *   and builds its rows from them (src/editor/form.ts), and
@@ -27,7 +27,7 @@
  *    says what a row may add). Its catalogue has `label.<field>` for each row;
  * 4. `npm run build`: the node-schema test then checks the new type like the others.
  * When a field changes meaning later: raise the declaration's version and add a step in
- * src/runtime/migrations.ts.
+ * src/runtime/node/migrations.ts.
  */
 import { configNode, flag, msgProperty, number, oneOf, optionalNumber, password, plainCredential, text, typed } from './fields';
 import { defineNode, type NodeSchema } from './node-schema';
@@ -227,7 +227,7 @@ export const TABLE_NODE = defineNode('mindsdb-table', 1, {
   /** create: the SELECT whose rows make the table (msg.payload as a string fills a blank). */
   select: text(),
   replace: flag(false),
-  /** insert: many messages, one INSERT (src/runtime/micro-batcher.ts). */
+  /** insert: many messages, one INSERT (src/runtime/message/micro-batcher.ts). */
   batch: flag(false),
   batchSize: count(100),
   batchWindow: count(50),

@@ -69,8 +69,8 @@ function violations(files, rooms) {
     const where = path.relative(root, file);
     if (room === undefined) { found.push(`${where} is in no room of docs/architecture.md`); continue; }
     for (const spec of importsOf(text)) {
-      if (room.startsWith('client') && /^(node-red|@node-red\/)/.test(spec)) {
-        found.push(`${where} imports ${spec}: the client knows nothing of Node-RED`);
+      if ((room.startsWith('client') || room === 'store') && /^(node-red|@node-red\/)/.test(spec)) {
+        found.push(`${where} imports ${spec}: the ${room === 'store' ? 'store' : 'client'} knows nothing of Node-RED`);
         continue;
       }
       if (!spec.startsWith('.')) continue;
@@ -91,18 +91,47 @@ function violations(files, rooms) {
 /** A string that starts with one of MindsDB's REST routes (below the API prefix). */
 const REST_PATH = /['"`]\/(projects|databases|files|sql|status|login|logout|handlers|integrations|tree|config|models|agents|skills|chatbots|jobs|knowledge_bases|ml_engines|views)\b/;
 
+/** The import circles among files (each as its files, first repeated last), by depth-first search. */
+function circles(edges) {
+  const found = [];
+  const state = new Map(); // file -> 'open' while on the path, 'done' after
+  const stack = [];
+  const visit = (file) => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === 'open') found.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of edges.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
 describe('architecture: imports run one way between the rooms of docs/architecture.md', () => {
   const rooms = readRooms();
 
   it('the rooms table names each room of src/client/ and what it may import', () => {
-    for (const r of ['client/shared', 'client/exchange', 'client/answers', 'client/connection', 'client/resources', 'client', 'runtime', 'nodes']) {
+    for (const r of ['client/shared', 'client/exchange', 'client/answers', 'client/connection', 'client/resources', 'client', 'store', 'runtime/node', 'runtime/status', 'runtime/message', 'runtime/editor', 'nodes']) {
       assert.ok(rooms.has(r), `room ${r} is missing from docs/architecture.md`);
     }
     for (const dir of fs.readdirSync(path.join(src, 'client'), { withFileTypes: true }).filter((e) => e.isDirectory())) {
       assert.ok(rooms.has(`client/${dir.name}`), `src/client/${dir.name}/ is not a room of docs/architecture.md`);
       assert.ok(fs.existsSync(path.join(src, 'client', dir.name, 'index.ts')), `src/client/${dir.name}/ has no index.ts (its door)`);
     }
+    for (const dir of fs.readdirSync(path.join(src, 'runtime'), { withFileTypes: true })) {
+      assert.ok(dir.isDirectory(), `src/runtime/${dir.name} is a file: runtime/ holds only its rooms (folders)`);
+      assert.ok(rooms.has(`runtime/${dir.name}`), `src/runtime/${dir.name}/ is not a room of docs/architecture.md`);
+    }
     for (const allowed of rooms.values()) for (const r of allowed) assert.ok(rooms.has(r), `unknown room ${r} in a may-import column`);
+  });
+
+  it('no file of src/ imports itself through a circle of others', () => {
+    const files = tsFiles(src);
+    const edges = new Map(files.map((file) => [file, importsOf(fs.readFileSync(file, 'utf8')).filter((s) => s.startsWith('.')).map((s) => resolveLocal(file, s)).filter(Boolean)]));
+    assert.deepEqual(circles(edges).map((c) => c.map((f) => path.relative(src, f)).join(' -> ')), []);
   });
 
   it('every import in src/ follows the table', () => {
@@ -132,13 +161,13 @@ describe('architecture: imports run one way between the rooms of docs/architectu
       at('client/resources/files.ts', "import { discard } from '../exchange';\n"),
       at('client/resources/models.ts', "import { MindsDBError } from '../shared/errors';\n"),
       at('client/answers/rows.ts', "import type { Node } from 'node-red';\n"),
-      at('runtime/server.ts', "import { HttpTransport } from '../client/exchange';\n"),
+      at('runtime/node/server.ts', "import { HttpTransport } from '../../client/exchange';\n"),
     ], rooms);
     assert.equal(found.length, 5, found.join('\n'));
     assert.match(found[0], /client\/exchange may import client\/shared/);
     assert.match(found[1], /client\/resources may import/);
     assert.match(found[2], /through its index\.ts/);
     assert.match(found[3], /knows nothing of Node-RED/);
-    assert.match(found[4], /runtime may import client/);
+    assert.match(found[4], /runtime\/node may import client/);
   });
 });

@@ -17,7 +17,7 @@ const { helper, allNodes, collect, flowWith } = require('../support/nr');
 
 const root = path.resolve(__dirname, '..', '..');
 const schema = require(path.join(root, 'nodes', 'schema'));
-const { readConfig } = require(path.join(root, 'nodes', 'runtime', 'config'));
+const { readConfig } = require(path.join(root, 'nodes', 'runtime', 'node', 'config'));
 const pkg = require(path.join(root, 'package.json'));
 
 /** What nodes/<type>.html registers, run as Node-RED's editor would run its scripts. */

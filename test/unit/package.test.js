@@ -18,7 +18,7 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^nodes\/[\w-]+\.(js|html)$/,
-  /^nodes\/(client(\/[\w-]+)?|runtime)\/[\w-]+\.js$/,
+  /^nodes\/(client(\/[\w-]+)?|runtime\/[\w-]+|store)\/[\w-]+\.js$/,
   /^nodes\/locales\/[\w-]+\/mindsdb-[\w-]+\.(html|json)$/,
   /^nodes\/icons\/mindsdb-[\w-]+\.svg$/,
   /^resources\/[\w-]+\.js$/,
@@ -63,7 +63,7 @@ describe('the npm package', function () {
     for (const e of examples) assert.ok(files.includes(e), `${e} is shipped`);
   });
 
-  it('asks for the Node.js its dependencies need, and admits the Node that Node-RED 5 needs', function () {
+  it('asks for the Node.js its floor names, which its dependencies and every tested Node-RED accept', function () {
     // semver as node-red-node-test-helper resolves it (not a dependency of ours).
     const semver = require(require.resolve('semver', { paths: [require.resolve('node-red-node-test-helper')] }));
     const ours = semver.minVersion(pkg.engines.node).version;
@@ -71,8 +71,15 @@ describe('the npm package', function () {
       const range = require(path.join(root, 'node_modules', dep, 'package.json')).engines?.node;
       return range ? semver.minVersion(range).version : '0.0.0';
     }).sort(semver.rcompare)[0];
-    assert.equal(ours, needed, `engines.node starts at ${ours}, the dependencies at ${needed}`);
-    assert.ok(semver.satisfies('22.9.0', pkg.engines.node), 'Node-RED 5 runs on Node 22.9 and later');
+    assert.ok(semver.gte(ours, needed), `engines.node starts at ${ours}, below what the dependencies need (${needed})`);
+    // The floor the scripts hold the tests and `npm start` to (scripts/node-version.mjs FLOOR).
+    const floor = /FLOOR = Object\.freeze\(\{ major: (\d+), minor: (\d+) \}\)/.exec(fs.readFileSync(path.join(root, 'scripts', 'node-version.mjs'), 'utf8'));
+    assert.ok(floor, 'scripts/node-version.mjs declares FLOOR');
+    assert.equal(ours, `${floor[1]}.${floor[2]}.0`, 'engines.node is the floor the scripts run the tests on');
+    for (const alias of ['node-red-3-1', 'node-red', 'node-red-5-0']) {
+      const range = require(path.join(root, 'node_modules', alias, 'package.json')).engines.node;
+      assert.ok(semver.satisfies(ours, range), `${alias} accepts Node ${ours} (it asks for ${range})`);
+    }
   });
 
   it('ships the runtime modules every node file requires', function () {

@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-const { StatusTexts } = require('../../nodes/runtime/status-texts');
+const { StatusTexts } = require('../../nodes/runtime/status/status-texts');
 const { MindsDBError } = require('../../nodes/client');
 
 const root = path.resolve(__dirname, '..', '..');

@@ -6,7 +6,7 @@
  * nodes; this checks the shared function that other nodes (an ML engine's API key …) use.
  */
 const assert = require('node:assert/strict');
-const { isDestinationKey, withStoredSecret } = require('../../nodes/runtime/stored-secret');
+const { isDestinationKey, withStoredSecret } = require('../../nodes/runtime/message/stored-secret');
 
 describe('a stored secret goes only where it was configured to go', () => {
   it('names that say where settings go are destinations; others are not', () => {

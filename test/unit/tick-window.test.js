@@ -1,7 +1,7 @@
 'use strict';
 /** Which sequence a tick acknowledges, and when a sequence may send. */
 const assert = require('node:assert/strict');
-const { TickWindow } = require('../../nodes/runtime/tick-window');
+const { TickWindow } = require('../../nodes/runtime/message/tick-window');
 const { flushDeliveries } = require('../support/wait');
 
 const pending = (p) => { let state = 'waiting'; p.then(() => { state = 'ready'; }, (e) => { state = e.message; }); return () => state; };

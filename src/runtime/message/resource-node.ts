@@ -1,20 +1,20 @@
 import {
   completeAgent, inputError, redactSecretFields, ResourcesApi, streamAgent, toAgentMessages,
   type AgentMessage, type Completion, type MindsDBClient, type ResourceKind, type ResourceOperation,
-} from '../client';
-import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../schema';
-import { startNode, type SavedConfig } from './config';
+} from '../../client';
+import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../../schema';
+import { startNode, type SavedConfig } from '../node/config';
 import { handleInput, timeoutFrom } from './input';
 import { setOutput } from './output';
 import { operationOf, operationsOf } from './operation';
 import { isPlainObject, msgText, nameFrom, projectFrom, nonEmptyString } from './properties';
-import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from './red';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from '../node/red';
 
 /** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
 type SequenceParts = NodeMessageParts & { type: 'array'; parts?: unknown };
-import { clientFor } from './server';
-import { ThrottledStatus } from './status';
-import { StatusTexts } from './status-texts';
+import { clientFor } from '../node/server';
+import { ThrottledStatus } from '../status/status';
+import { StatusTexts } from '../status/status-texts';
 
 type ResourceSchema = typeof CHATBOT_NODE | typeof SKILL_NODE | typeof AGENT_NODE;
 /** What the three nodes save alike, and what one of them adds (a skill's agent, an agent's stream mode). */

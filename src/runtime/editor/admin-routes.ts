@@ -1,12 +1,11 @@
 import {
-  DatabasesApi, FilesApi, integrationCapabilities, JobsApi, KnowledgeBasesApi, MindsDBClient, MLEnginesApi, ModelsApi,
-  ResourcesApi, storedNames, TablesApi, ViewsApi, type ResourceKind,
-} from '../client';
-import { DEFAULT_PROJECT } from '../schema';
+  DatabasesApi, FilesApi, integrationCapabilities, isPlainObject as isObject, JobsApi, KnowledgeBasesApi, MindsDBClient, MLEnginesApi,
+  ModelsApi, ResourcesApi, storedNames, TablesApi, ViewsApi, type ResourceKind,
+} from '../../client';
+import { DEFAULT_PROJECT } from '../../schema';
 import { DialogTarget, scrubbed } from './admin-target';
-import { isPlainObject as isObject } from './properties';
-import type { NodeAPI } from './red';
-import type { ServerNode } from './server';
+import type { NodeAPI } from '../node/red';
+import type { ServerNode } from '../node/server';
 
 const ADMIN_TIMEOUT_MS = 10_000;
 
@@ -77,7 +76,7 @@ type Handler = (req: Req, res: Res, next: Next) => void;
  * - a read permission lists names through a deployed server node exactly as deployed; dialog
  *   values (a new or changed server) need mindsdb-server.write, as Test connection does;
  * - stored credentials come only from a deployed mindsdb-server node and only for its deployed
- *   URL, API prefix, auth mode and TLS node (src/runtime/admin-target.ts);
+ *   URL, API prefix, auth mode and TLS node (src/runtime/editor/admin-target.ts);
  * - no answer carries a secret or a value resolved from `${VAR}`.
  */
 export function registerAdminRoutes(RED: NodeAPI): void {

@@ -1,9 +1,8 @@
-import { parseConfig, type ConfigOf, type NodeSchema } from '../schema';
+import { parseConfig, type ConfigOf, type NodeSchema } from '../../schema';
 import { migrateConfig, type Step } from './migrations';
-import type { Node, NodeAPI, NodeDef } from './red';
+import type { Node, NodeAPI, SavedConfig } from './red';
 
-/** A node's configuration as Node-RED hands it to the constructor: the saved flow's object. */
-export type SavedConfig = NodeDef & Record<string, unknown>;
+export type { SavedConfig };
 
 /**
  * A node's configuration, read once when the node starts: migrated to its type's current version,

@@ -1,8 +1,8 @@
-import { describeType, inputError, isPlainObject } from '../client';
+import { describeType, inputError, isPlainObject } from '../../client';
 
-export { isPlainObject, describeType } from '../client';
-import { DEFAULT_PROJECT, type Typed } from '../schema';
-import type { Msg, Node, NodeAPI } from './red';
+export { isPlainObject, describeType } from '../../client';
+import { DEFAULT_PROJECT, type Typed } from '../../schema';
+import type { Msg, Node, NodeAPI } from '../node/red';
 
 /**
  * Evaluates a TypedInput property for one message. Plain strings skip Node-RED's evaluator (the

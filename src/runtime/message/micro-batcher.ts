@@ -1,4 +1,4 @@
-import { MindsDBError } from '../client';
+import { MindsDBError } from '../../client';
 
 /**
  * Micro-batching for streams of small requests: items with the same key are collected until

@@ -1,6 +1,6 @@
-import { inputError } from '../client';
-import type { OneOf } from '../schema';
-import type { Msg } from './red';
+import { inputError } from '../../client';
+import type { OneOf } from '../../schema';
+import type { Msg } from '../node/red';
 
 /** The operations a node runs: its declared operation values but "msg" (take it from msg.operation). */
 export function operationsOf<V extends string>(field: OneOf<V>): ReadonlyArray<Exclude<V, 'msg'>> {

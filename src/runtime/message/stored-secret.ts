@@ -1,4 +1,4 @@
-import { inputError } from '../client';
+import { inputError } from '../../client';
 
 /**
  * A stored secret goes only where it was configured to go.

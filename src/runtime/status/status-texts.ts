@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isPlainObject, MindsDBError, type MindsDBErrorKind } from '../client';
-import type { NodeStatus } from './red';
+import { isPlainObject, MindsDBError, type MindsDBErrorKind } from '../../client';
+import type { NodeStatus } from '../node/red';
 
 /** The values a status template takes: `__count__` in the catalogue is `values.count`. */
 export type StatusValues = Readonly<Record<string, string | number>>;
@@ -108,9 +108,9 @@ function raw(text: string): string {
   return text.length > MAX_RAW_TEXT ? text.slice(0, MAX_RAW_TEXT - 1) + '…' : text;
 }
 
-/** The en-US catalogue beside the compiled node files (nodes/runtime/ → nodes/locales/en-US/). */
+/** The en-US catalogue beside the compiled node files (nodes/runtime/status/ → nodes/locales/en-US/). */
 function readCatalogue(type: string): unknown {
-  return JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'locales', 'en-US', `${type}.json`), 'utf8'));
+  return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'locales', 'en-US', `${type}.json`), 'utf8'));
 }
 
 function statusSection(type: string, catalogue: unknown): Record<string, unknown> {

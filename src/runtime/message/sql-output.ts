@@ -1,10 +1,10 @@
-import { inputError, rowsToObjects, type MindsDBClient, type MindsDBError, type SqlAnswer, type SqlRequest } from '../client';
+import { inputError, rowsToObjects, type MindsDBClient, type MindsDBError, type SqlAnswer, type SqlRequest } from '../../client';
 import type { Outcome } from './input';
 import { setOutput } from './output';
-import type { Msg, Node, NodeAPI, Send } from './red';
+import type { Msg, Node, NodeAPI, Send } from '../node/red';
 import { sendSequence } from './sql-sequence';
-import type { ThrottledStatus } from './status';
-import type { StatusTexts } from './status-texts';
+import type { ThrottledStatus } from '../status/status';
+import type { StatusTexts } from '../status/status-texts';
 import { TickWindow } from './tick-window';
 
 /** The fields of a node that sends SQL answers out (the sql node; the view node's query). */

@@ -1,7 +1,6 @@
 /** The slice of Node-RED's runtime API this package uses, typed once. */
 import type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeMessageParts, NodeStatus } from 'node-red';
-import type { NodeSchema } from '../schema';
-import type { SavedConfig } from './config';
+import type { NodeSchema } from '../../schema';
 
 export type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeMessageParts, NodeStatus };
 
@@ -9,6 +8,9 @@ export type { Node, NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeMessag
 export type Send = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 /** The `done` function Node-RED passes to an input handler. */
 export type Done = (err?: Error) => void;
+
+/** A node's configuration as Node-RED hands it to the constructor: the saved flow's object. */
+export type SavedConfig = NodeDef & Record<string, unknown>;
 
 /** A message as our nodes see it: any properties, read defensively. */
 export type Msg = NodeMessageInFlow & Record<string, unknown>;

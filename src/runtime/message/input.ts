@@ -1,6 +1,6 @@
-import { MAX_TIMER_MS, MindsDBError, inputError } from '../client';
-import type { Done, Msg, Node, NodeStatus, Send } from './red';
-import type { ThrottledStatus } from './status';
+import { MAX_TIMER_MS, MindsDBError, inputError } from '../../client';
+import type { Done, Msg, Node, NodeStatus, Send } from '../node/red';
+import type { ThrottledStatus } from '../status/status';
 
 /** What the red ring says about a failed message (a node type's StatusTexts). */
 export interface FailureStatus {

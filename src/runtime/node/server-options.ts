@@ -1,5 +1,5 @@
-import type { AuthOptions, ClientOptions, TlsOptions } from '../client';
-import type { AuthMode, ServerNodeConfig, ServerNodeCredentials } from '../schema';
+import type { AuthOptions, ClientOptions, TlsOptions } from '../../client';
+import type { AuthMode, ServerNodeConfig, ServerNodeCredentials } from '../../schema';
 import type { Node, NodeAPI } from './red';
 
 /** Core's tls-config node, as far as we use it. */

@@ -1,4 +1,4 @@
-import { MindsDBError, type MindsDBClient } from '../client';
+import { MindsDBError, type MindsDBClient } from '../../client';
 import type { Node, NodeAPI } from './red';
 
 /** What an action node sees of a mindsdb-server config node. */

@@ -1,11 +1,11 @@
-import type { NodeSchema } from '../schema';
+import type { NodeSchema } from '../../schema';
 
 /**
  * Saved-config versions. Every node of this package saves `version` with its config; when a later
  * release changes a node's options, it raises that type's version in its declaration
  * (src/schema/nodes.ts) and adds a step here that upgrades an older saved config in memory (the
  * user's flow file is rewritten on the next deploy). Fields a step does not set get their declared
- * defaults when the config is read (src/runtime/config.ts). Flows saved before versioning existed
+ * defaults when the config is read (src/runtime/node/config.ts). Flows saved before versioning existed
  * have no `version` and are treated as version 1.
  */
 export type Step = (config: Record<string, unknown>) => void;

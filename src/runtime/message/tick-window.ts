@@ -1,4 +1,4 @@
-import { MindsDBError } from '../client';
+import { MindsDBError } from '../../client';
 
 const ENDED_KEPT = 64;
 

@@ -1,4 +1,4 @@
-import type { Node, NodeStatus } from './red';
+import type { Node, NodeStatus } from '../node/red';
 
 /**
  * Sets a node's status at most once per `intervalMs`, always ending on the latest state. At IoT

@@ -1,10 +1,9 @@
-import { normalisePrefix, type ClientOptions } from '../client';
-import { parseConfig, SERVER_NODE, type ServerNodeCredentials } from '../schema';
-import { isPlainObject } from './properties';
-import type { NodeAPI } from './red';
+import { isPlainObject, normalisePrefix, type ClientOptions } from '../../client';
+import { parseConfig, SERVER_NODE, type ServerNodeCredentials } from '../../schema';
+import type { NodeAPI } from '../node/red';
 import { RuntimeEnv } from './runtime-env';
-import type { ServerNode } from './server';
-import { clientOptionsFrom } from './server-options';
+import type { ServerNode } from '../node/server';
+import { clientOptionsFrom } from '../node/server-options';
 
 /** Node-RED shows a stored password to the editor as this placeholder, never the secret itself. */
 export const STORED_SECRET = '__PWRD__';

@@ -1,7 +1,7 @@
-import { rowsToObjects, type SqlResultStream } from '../client';
+import { rowsToObjects, type SqlResultStream } from '../../client';
 import { setOutput } from './output';
 import type { NodeMessageParts } from 'node-red';
-import type { Msg, NodeAPI, Send } from './red';
+import type { Msg, NodeAPI, Send } from '../node/red';
 import type { TickWindow } from './tick-window';
 
 /** Node-RED's msg.parts with the fields its split/join nodes use beyond the typed ones. */

@@ -1,4 +1,4 @@
-import type { Node, NodeAPI } from './red';
+import type { Node, NodeAPI } from '../node/red';
 
 /**
  * `${NAME}` in an editor dialog's value, resolved exactly as Node-RED resolves it in a deployed

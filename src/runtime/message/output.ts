@@ -1,4 +1,4 @@
-import type { Msg, NodeAPI } from './red';
+import type { Msg, NodeAPI } from '../node/red';
 
 /** Writes a result to the configured output property ("payload" takes the fast path). */
 export function setOutput(RED: NodeAPI, msg: Msg, property: string, value: unknown): void {
