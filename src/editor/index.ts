@@ -14,6 +14,7 @@ import { conditionalRows, fillMissingDefaults } from './dialog';
 import { buildForm } from './form';
 import { literalValue } from './name-picker';
 import { actionNode, resourceNode } from './node-definitions';
+import { sqlAssist } from './sql-assist';
 import { statusValues, translateStatuses } from './status';
 
 const editorApi = {
@@ -30,6 +31,7 @@ const editorApi = {
   fillMissingDefaults,
   labelStyle,
   literalValue,
+  sqlAssist,
   statusValues,
 };
 
