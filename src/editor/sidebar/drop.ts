@@ -12,7 +12,7 @@ export const DRAG_TYPE = 'application/x-mindsdb-item';
 
 /**
  * The node a dropped item makes, configured on the sidebar's server: a table → a sql node with
- * its `SELECT … LIMIT 100` (with Shift or Alt held: a table node that inserts into it); a model →
+ * its `SELECT … LIMIT 100` (with Alt held, Option on a Mac: a table node that inserts into it; Shift too, where the browser starts a drag with it); a model →
  * a predict node; a view → a view node (query); a knowledge base → a knowledge base node
  * (search); a job → a job node (history); an agent → an agent node (completions).
  */
@@ -58,7 +58,9 @@ export function acceptDrops(): void {
     const transfer = (e.originalEvent as DragEvent).dataTransfer;
     if (!transfer || !Array.from(transfer.types).includes(DRAG_TYPE)) return;
     e.preventDefault();
-    transfer.dropEffect = 'copy';
+    // The browser turns a drag with Shift held into a move: the drop is taken either way.
+    const event = e.originalEvent as DragEvent;
+    transfer.dropEffect = event.shiftKey ? 'move' : 'copy';
   });
   chart.on('drop', (e) => {
     const event = e.originalEvent as DragEvent;

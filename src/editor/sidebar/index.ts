@@ -60,7 +60,7 @@ function build(): { content: JQuery; tree: SidebarTree; refreshServers: () => vo
     if (!entry || !transfer) return;
     const dragged: Dragged = { server: chosen(), item: entry.item, home: entry.home ?? '' };
     transfer.setData(DRAG_TYPE, JSON.stringify(dragged));
-    transfer.effectAllowed = 'copy';
+    transfer.effectAllowed = 'copyMove';
   });
   return { content, tree, refreshServers };
 }
