@@ -41,7 +41,7 @@ export = function register(RED: NodeAPI): void {
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) return;
-      const client = clientFor(RED, config.server);
+      const client = clientFor(RED, config, msg);
       const api = new ViewsApi(client);
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'view');
       const project = await projectFrom(RED, node, config.project, msg);

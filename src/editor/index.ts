@@ -12,7 +12,7 @@ import { catalogue, labelStyle } from './catalogue';
 import { credentials, defaults } from './checks';
 import { conditionalRows, fillMissingDefaults } from './dialog';
 import { buildForm } from './form';
-import { literalValue } from './name-picker';
+import { literalValue } from './shared/typed-input';
 import { actionNode, resourceNode } from './node-definitions';
 import { sqlAssist } from './sql-assist';
 import { statusValues, translateStatuses } from './status';

@@ -1,4 +1,4 @@
-import type { TreeItem } from '../explorer';
+import type { TreeItem } from '../shared/explorer';
 
 /** What a dragged row carries to the canvas. */
 export interface Dragged {

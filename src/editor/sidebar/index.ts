@@ -5,7 +5,7 @@
  * tree (./tree.ts), search what is loaded, refresh, and drag an item onto the canvas to make a
  * configured node (./drop.ts).
  */
-import { forget, text } from '../explorer';
+import { forget, text } from '../shared/explorer';
 import { acceptDrops, DRAG_TYPE, type Dragged } from './drop';
 import { STYLE } from './rows';
 import { SidebarTree } from './tree';

@@ -1,4 +1,4 @@
-import { text, type TreeItem } from '../explorer';
+import { text, type TreeItem } from '../shared/explorer';
 
 /** Font Awesome 4.7 icon of each kind of item. */
 const ICONS: Record<TreeItem['kind'], string> = {

@@ -1,4 +1,4 @@
-import { ExplorerError, text, treeLevel, type TreeItem, type TreeLevel } from '../explorer';
+import { ExplorerError, text, treeLevel, type TreeItem, type TreeLevel } from '../shared/explorer';
 import { noteRow, rowElement } from './rows';
 
 /** How many children a level draws at first, and at each "more" (a data source may have thousands). */

@@ -1,5 +1,5 @@
-import { selectedServer } from '../server-choice';
-import { text } from '../explorer';
+import { selectedServer } from '../shared/server-choice';
+import { text } from '../shared/explorer';
 import { sqlSuggestions, type SqlSuggestion, type SuggestionKind } from './suggestions';
 
 /**

@@ -1,5 +1,5 @@
-import { text } from '../explorer';
-import { postJson, selectedServer, serverRequest } from '../server-choice';
+import { text } from '../shared/explorer';
+import { postJson, selectedServer, serverRequest } from '../shared/server-choice';
 
 /**
  * The Preview button of the sql and view dialogs: runs the editor's query once through POST

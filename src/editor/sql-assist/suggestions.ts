@@ -1,4 +1,4 @@
-import { treeLevel, type TreeItem } from '../explorer';
+import { treeLevel, type TreeItem } from '../shared/explorer';
 
 /**
  * What SQL completion offers for the text before the cursor, on the dialog's server: after

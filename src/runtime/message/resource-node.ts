@@ -37,7 +37,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
     const { outputProperty } = config;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const client = clientFor(RED, config.server);
+      const client = clientFor(RED, config, msg);
       const operation = operationOf(config.operation, msg, operations, kind);
       // Node fields win; a msg field fills a blank one and must then be text (a number or object
       // silently becoming "mindsdb" could point a delete at the default project).
