@@ -12,13 +12,17 @@ import { SidebarTree } from './tree';
 
 const TAB_ID = 'mindsdb';
 
-/** The flow's server nodes, by label, for the server choice. */
+/** The flows' server nodes, the one most nodes use first (the sidebar opens on it), then by label. */
 function serverNodes(): Array<{ id: string; label: string }> {
-  const out: Array<{ id: string; label: string }> = [];
-  RED.nodes.eachConfig((n) => {
-    if (n.type === 'mindsdb-server') out.push({ id: n.id, label: String(n.name || n.url || n.id) });
+  const uses = new Map<string, number>();
+  RED.nodes.eachNode((n) => {
+    if (typeof n.server === 'string') uses.set(n.server, (uses.get(n.server) ?? 0) + 1);
   });
-  return out.sort((a, b) => a.label.localeCompare(b.label));
+  const out: Array<{ id: string; label: string; uses: number }> = [];
+  RED.nodes.eachConfig((n) => {
+    if (n.type === 'mindsdb-server') out.push({ id: n.id, label: String(n.name || n.url || n.id), uses: uses.get(n.id) ?? 0 });
+  });
+  return out.sort((a, b) => b.uses - a.uses || a.label.localeCompare(b.label));
 }
 
 function build(): { content: JQuery; tree: SidebarTree; refreshServers: () => void } {
