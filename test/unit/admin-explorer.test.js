@@ -8,18 +8,8 @@
  */
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const net = require('node:net');
+const { closedPortUrl: freePortUrl } = require('../support/ports');
 const { helper, allNodes } = require('../support/nr');
-
-/** A loopback URL where nothing listens. */
-function freePortUrl() {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(`http://127.0.0.1:${port}`));
-    });
-  });
-}
 
 const USER = 'nodered';
 const PASSWORD = 'pw-SECRET-explorer-2718';
@@ -155,7 +145,7 @@ describe('the sidebar\'s editor endpoints: tree and preview', function () {
     assert.match(body.error, /MB|limit|large/i);
     // The dialog's timeout, not the editor endpoints' own 10 s: a slow answer fails at 500 ms.
     fake.state.sql = null;
-    fake.state.faultPlan = (entry) => (entry.path.includes('/sql/query') ? () => new Promise((r) => setTimeout(() => r(false), 1500)) : null);
+    fake.state.faultPlan = (entry) => (entry.path.includes('/sql/query') ? () => new Promise((r) => setTimeout(() => r(false), 1500)) : null); // fault: an answer slower than the dialog's timeout
     const started = Date.now();
     const slow = await post('/mindsdb/preview', { server: 'srv', config: { ...config, maxResponseMB: 64, timeout: 500 }, query: 'SELECT 1' });
     assert.equal(slow.ok, false, 'answered after the dialog\'s timeout');
