@@ -71,6 +71,8 @@ function registerMonaco(monaco: Monaco): void {
 }
 
 interface MonacoEditor extends CodeEditor { getModel(): MonacoModel | null; onDidDispose?(listener: () => void): unknown }
+interface AceSession { getValue(): string; getDocument(): { positionToIndex(pos: { row: number; column: number }): number } }
+interface AceEditor extends CodeEditor { getSession(): AceSession }
 
 /** Adds completion to a dialog's code editor; `server` says which server node it asks (default: the dialog's). */
 export function completeSql(editor: CodeEditor, server: () => string = selectedServer): void {
@@ -84,16 +86,19 @@ export function completeSql(editor: CodeEditor, server: () => string = selectedS
     monacoEditor.onDidDispose?.(() => assisted.delete(key));
     return;
   }
-  if (Array.isArray(editor.completers)) {
-    editor.completers.push({
+  // Ace (editorTheme.codeEditor.lib "ace"): Node-RED turns its basic autocompletion on (Ctrl+Space).
+  // An editor without completers of its own asks Ace's defaults; ours (MindsDB's keywords too) take their place.
+  const ace = editor as AceEditor;
+  if (typeof ace.getSession === 'function') {
+    const completer: AceCompleter = {
       getCompletions(_ed, session, pos, _prefix, callback) {
-        const doc = (session as { getValue(): string; getTextRange(r: unknown): string; doc: { positionToIndex(p: unknown): number } });
-        const all = doc.getValue();
-        const before = all.slice(0, doc.doc.positionToIndex(pos));
-        sqlSuggestions(server(), all, before).then(
-          (found) => callback(null, found.map((s) => ({ caption: s.label, value: s.insert, meta: detailOf(s), score: s.kind === 'keyword' ? 1 : 10 }))),
+        const s = session as AceSession;
+        const all = s.getValue();
+        sqlSuggestions(server(), all, all.slice(0, s.getDocument().positionToIndex(pos))).then(
+          (found) => callback(null, found.map((f) => ({ caption: f.label, value: f.insert, meta: detailOf(f), score: f.kind === 'keyword' ? 1 : 10 }))),
           () => callback(null, []));
       },
-    });
+    };
+    ace.completers = [completer, ...(Array.isArray(ace.completers) ? ace.completers : [])];
   }
 }
