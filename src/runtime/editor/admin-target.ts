@@ -48,8 +48,11 @@ export class DialogTarget {
         placeholderWithoutStore = true;
       }
     }
-    // The connection the dialog describes; the request settings are the admin routes' own.
+    // The connection the dialog describes, its timeout and answer limit (the preview keeps them);
+    // the other request settings are the admin routes' own.
     const { config } = parseConfig(SERVER_NODE, {
+      timeout: this.values.timeout,
+      maxResponseMB: this.values.maxResponseMB,
       url: this.resolve(text(this.values.url)),
       apiPrefix: this.resolve(text(this.values.apiPrefix) || '/api'),
       authMode: text(this.values.authMode) || 'none',
