@@ -2,6 +2,7 @@ import type { MindsDBClient, RequestOptions } from '../connection';
 import { ident, isPlainObject, segment, sqlLiteral } from '../shared';
 import { rowsToObjects } from '../answers';
 import { ModelsApi } from './models';
+import { sqlOf } from './sql';
 
 /**
  * What the server holds, as a tree (the editor's MindsDB sidebar), from MindsDB's own tree routes
@@ -133,7 +134,7 @@ export class TreeApi {
   /** A table's (or view's, or model's) columns and their types, in their order. */
   async columns(database: string, table: string, opts?: RequestOptions): Promise<TreeItem[]> {
     const query = `SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.columns WHERE TABLE_SCHEMA = ${sqlLiteral(database)} AND TABLE_NAME = ${sqlLiteral(table)}`;
-    const answer = await this.client.sql({ query }, opts);
+    const answer = await sqlOf(this.client, { query }, opts);
     return rowsToObjects(answer.column_names, answer.data)
       .map((r) => ({ name: String(r.COLUMN_NAME ?? ''), kind: 'column' as const, ...(text(r.DATA_TYPE) ? { type: String(r.DATA_TYPE) } : {}) }))
       .filter((c) => c.name !== '');
@@ -141,7 +142,7 @@ export class TreeApi {
 
   /** Each job's latest run in a project (log.jobs_history), by job name. */
   private async lastRuns(project: string, opts?: RequestOptions): Promise<Map<string, Json>> {
-    const answer = await this.client.sql({ query: `SELECT name, run_start, error FROM log.jobs_history WHERE project = ${sqlLiteral(project)}` }, opts);
+    const answer = await sqlOf(this.client, { query: `SELECT name, run_start, error FROM log.jobs_history WHERE project = ${sqlLiteral(project)}` }, opts);
     const latest = new Map<string, Json>();
     for (const run of rowsToObjects(answer.column_names, answer.data)) {
       const name = String(run.name);
