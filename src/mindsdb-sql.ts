@@ -1,4 +1,4 @@
-import { inputError, positionalToNamed, type SqlRequest } from './client';
+import { inputError, positionalToNamed, type SqlAnswer, type SqlRequest } from './client';
 import { SQL_NODE, type SqlNodeConfig } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInputWith, timeoutFrom, type Outcome } from './runtime/message/input';
@@ -98,7 +98,10 @@ export = function register(RED: NodeAPI): void {
     if (config.outbox && !config.split) {
       outbox = startOutbox(RED, node, status, texts, ring, singleWriter(() => outbox, {
         async write(item) {
-          const answer = await clientFor(RED, config, item.msg).sql(item.target, { timeoutMs: timeoutFrom(item.msg) });
+          const client = clientFor(RED, config, item.msg);
+          const answer = await new Promise<SqlAnswer>((resolve, reject) => {
+            client.sql(item.target, { timeoutMs: timeoutFrom(item.msg) }, (err, a) => (err ? reject(err) : resolve(a as SqlAnswer)));
+          });
           output.putWhole(item.msg, answer);
         },
       }), { ...config, window: 8 });

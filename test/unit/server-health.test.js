@@ -11,6 +11,8 @@ const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { portBelowEphemeral } = require('../support/ports');
 const { waitFor, holdsFor } = require('../support/wait');
 
+/** The client's sql, awaited (it answers through a callback). */
+const sqlOf = (client, query) => new Promise((resolve, reject) => { client.sql({ query }, undefined, (err, answer) => (err ? reject(err) : resolve(answer))); });
 const refused = () => new MindsDBError('cannot reach the MindsDB server for GET /api/x: connection refused', { kind: 'network', code: 'ECONNREFUSED' });
 
 /** A probe whose answers the test gives: each call is recorded with its time and waits for `answer`. */
@@ -119,10 +121,10 @@ describe('server health watcher', () => {
     const client = new MindsDBClient({ baseUrl: `http://127.0.0.1:${port}`, retries: 0, timeoutMs: 5000, health: { firstBackoffMs: 100, maxBackoffMs: 200 } });
     let fake;
     try {
-      await assert.rejects(client.sql({ query: 'SELECT 1' }), (e) => e.code === 'ECONNREFUSED');
+      await assert.rejects(sqlOf(client, 'SELECT 1'), (e) => e.code === 'ECONNREFUSED');
       await waitFor(() => client.health.view.state === 'unreachable', { timeoutMs: 3000, what: 'unreachable' });
       const t0 = Date.now();
-      await assert.rejects(client.sql({ query: 'SELECT 1' }), (e) => e.code === 'EUNREACHABLE' && /unreachable since .*connection refused/.test(e.message));
+      await assert.rejects(sqlOf(client, 'SELECT 1'), (e) => e.code === 'EUNREACHABLE' && /unreachable since .*connection refused/.test(e.message));
       await assert.rejects(client.request('GET', '/projects'), (e) => e.code === 'EUNREACHABLE');
       assert.ok(Date.now() - t0 < 100, 'failed at once, not after a connection attempt');
       fake = await createFakeMindsDB().listen(port);
@@ -130,7 +132,7 @@ describe('server health watcher', () => {
       const probes = fake.state.requests.filter((r) => r.path === '/api/util/readiness');
       assert.ok(probes.length >= 1 && probes.length <= 2, `${probes.length} probes found it`);
       assert.equal(probes[0].headers.authorization, undefined, 'the probe carries no credentials');
-      const answer = await client.sql({ query: 'SELECT 1' });
+      const answer = await sqlOf(client, 'SELECT 1');
       assert.equal(answer.type, 'table');
     } finally {
       await client.close();

@@ -219,10 +219,13 @@ export function readinessProbe(exchanger: Exchanger, prefix: string): Probe {
   const path = `${prefix}/util/readiness`;
   return (timeoutMs) => {
     const exchange: Exchange = { method: 'GET', path, headers: {}, body: undefined, timeoutMs, deadlineAt: Date.now() + timeoutMs, repeat: 'idempotent', anonymous: true };
-    return exchanger.whole(exchange).then(() => 200, (err: unknown) => {
-      if (err instanceof MindsDBError && err.status !== undefined) return err.status;
-      if (err instanceof MindsDBError && err.kind === 'redirect') return 307;
-      throw err;
+    return new Promise<number>((resolve, reject) => {
+      exchanger.send(exchange, (err) => {
+        if (!err) resolve(200);
+        else if (err.status !== undefined) resolve(err.status);
+        else if (err.kind === 'redirect') resolve(307);
+        else reject(err);
+      });
     });
   };
 }

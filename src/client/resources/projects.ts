@@ -1,3 +1,4 @@
+import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { ambiguousNameError, ident, inputError, matchName, MindsDBError, segment } from '../shared';
 
@@ -48,7 +49,7 @@ export class ProjectsApi {
   async create(name: string, options?: RequestOptions): Promise<ProjectChange> {
     const statement = `CREATE PROJECT ${ident(name, 'the project name')}`;
     try {
-      await this.client.sql({ query: statement }, options);
+      await sqlOf(this.client, { query: statement }, options);
     } catch (err) {
       if (err instanceof MindsDBError && err.kind === 'sql' && /already exists/i.test(err.serverMessage ?? '')) {
         throw new MindsDBError(`a project or data source named "${name}" already exists (MindsDB answered: ${err.serverMessage})`, { ...err });
@@ -68,7 +69,7 @@ export class ProjectsApi {
     const entry = await this.find(name, opts);
     const stored = entry ? String(entry.name) : name;
     try {
-      await this.client.sql({ query: `DROP PROJECT ${ident(stored, 'the project name')}` }, opts);
+      await sqlOf(this.client, { query: `DROP PROJECT ${ident(stored, 'the project name')}` }, opts);
     } catch (err) {
       throw explainDrop(err, stored);
     }

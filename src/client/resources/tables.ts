@@ -1,3 +1,4 @@
+import { sqlOf } from './sql';
 import { isNotSent, type MindsDBClient, type RequestOptions, type SqlAnswer } from '../connection';
 import { describeType, ident, inputError, isPlainObject, MindsDBError, segment } from '../shared';
 import { recordNotFound } from './gone';
@@ -209,7 +210,7 @@ export class TablesApi {
       const { query, params, columns } = insertStatement(db, t, rows);
       let answer: SqlAnswer;
       try {
-        answer = await this.client.sql({ query, params }, { ...opts, repeat: 'never' });
+        answer = await sqlOf(this.client, { query, params }, { ...opts, repeat: 'never' });
       } catch (err) {
         if (!insertMayHaveLanded(err) || !(err instanceof MindsDBError)) throw err;
         throw new MindsDBError(`the answer to the INSERT of ${rows.length} row(s) into ${db}.${t} was lost (${err.message}): they may or may not be stored, and were not sent again (an INSERT is not idempotent: look at the table before sending them again)`, { ...err });
@@ -231,7 +232,7 @@ export async function storedKeys(client: MindsDBClient, database: string, table:
   const key = insertColumn(column);
   const params: Record<string, unknown> = {};
   const marks = values.map((v, i) => { params[`p${i + 1}`] = v; return `:p${i + 1}`; });
-  const answer = await client.sql({ query: `SELECT ${key} FROM ${ident(database, 'the database')}.${ident(table, 'the table')} WHERE ${key} IN (${marks.join(', ')})`, params }, opts);
+  const answer = await sqlOf(client, { query: `SELECT ${key} FROM ${ident(database, 'the database')}.${ident(table, 'the table')} WHERE ${key} IN (${marks.join(', ')})`, params }, opts);
   const found = new Set<string>();
   for (const row of Array.isArray(answer.data) ? answer.data : []) found.add(String(Array.isArray(row) ? row[0] : row));
   return found;
