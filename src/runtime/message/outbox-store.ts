@@ -114,12 +114,18 @@ export class OutboxRows {
 export class Removals {
   private readonly queue: Array<{ id: number; bytes: number; then?: (removed: boolean) => void }> = [];
 
-  /** `removeRows` deletes the rows and says whether it could. */
-  constructor(private readonly removeRows: (ids: number[], bytes: number) => boolean) {}
+  /**
+   * `removeRows` deletes the rows and says whether it could. `gatherMs`: how long the first outcome
+   * waits for others to share its commit (each commit is synced to disk, and blocks the event loop
+   * while it is: answers of micro-batches come a few ms apart).
+   */
+  constructor(private readonly removeRows: (ids: number[], bytes: number) => boolean, private readonly gatherMs = 0) {}
 
   add(id: number, bytes: number, then?: (removed: boolean) => void): void {
     this.queue.push({ id, bytes, then });
-    if (this.queue.length === 1) setImmediate(() => this.flush());
+    if (this.queue.length !== 1) return;
+    if (this.gatherMs > 0) setTimeout(() => this.flush(), this.gatherMs);
+    else setImmediate(() => this.flush());
   }
 
   private flush(): void {

@@ -9,6 +9,8 @@ interface Waiting<T> { item: OutboxItem<T>; json: string; resolve: (a: Accepted)
 
 const OFF_RETRY_MS = 60_000;
 const MAX_PAUSE_MS = 30_000;
+/** Outcomes that come within this long share one commit of their rows' removal (outbox-store.ts, Removals). */
+const GATHER_MS = 5;
 
 /**
  * One node's outbox (docs/outbox.md): every message the node takes is written to the store before
@@ -198,7 +200,7 @@ export class Outbox<Target> {
     this.bytes = Math.max(0, this.bytes - bytes);
     this.onKept(this.kept);
     return true;
-  });
+  }, GATHER_MS);
 
   /** The backlog, in arrival order, a window at a time, while the server is not known down. */
   private pump(): void {
