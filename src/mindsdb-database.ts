@@ -2,7 +2,7 @@ import { DatabasesApi, inputError, Redactor, redactSecretFields, type DatabaseSp
 import { DATABASE_NODE, type DatabaseNodeConfig, type DatabaseNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { operationOf, operationsOf } from './runtime/message/operation';
 import { evaluateProperty, isPlainObject, jsonObjectText, msgText, nonEmptyString } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
@@ -53,6 +53,7 @@ export = function register(RED: NodeAPI): void {
       const ownName = nonEmptyString(await evaluateProperty(RED, node, config.dbName, msg));
       const payloadName = (operation === 'create' || operation === 'update') ? nonEmptyString(payload.name) : undefined;
       const name = ownName ?? payloadName ?? msgText(msg, 'name');
+      describe(msg, { name });
       if (!name) throw inputError('no database name: set it in the node, in msg.payload.name (create/update) or in msg.name');
       if (operation !== 'create' && operation !== 'update') return { name };
       if (nodeParameters instanceof Error) throw nodeParameters;
@@ -75,8 +76,9 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new DatabasesApi(clientFor(RED, config.server));
       const operation = operationOf(config.operation, msg, OPERATIONS, 'database');
+      describe(msg, { operation });
+      const api = new DatabasesApi(clientFor(RED, config.server));
       const spec = await specFrom(msg, operation);
       const timeoutMs = timeoutFrom(msg);
       status.set(texts.busy('requesting'));

@@ -3,7 +3,7 @@ import { JOB_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -58,10 +58,14 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new JobsApi(clientFor(RED, config.server));
+      describe(msg, { resource: 'job' });
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'job');
+      describe(msg, { operation });
       const project = await projectFrom(RED, node, config.project, msg);
+      describe(msg, { project });
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
+      describe(msg, { name });
+      const api = new JobsApi(clientFor(RED, config.server));
       if (operation !== 'list' && !name) throw inputError('no job name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       const spec = operation === 'create' ? specFrom(msg) : undefined;

@@ -3,7 +3,7 @@ import { KNOWLEDGE_BASE_NODE, type KnowledgeBaseNodeCredentials } from './schema
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -73,10 +73,14 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new KnowledgeBasesApi(clientFor(RED, config.server));
+      describe(msg, { resource: 'knowledge_base' });
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'knowledge base');
+      describe(msg, { operation });
       const project = await projectFrom(RED, node, config.project, msg);
+      describe(msg, { project });
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
+      describe(msg, { name });
+      const api = new KnowledgeBasesApi(clientFor(RED, config.server));
       if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
       const kb = name as string;
       const timeoutMs = timeoutFrom(msg);

@@ -3,7 +3,7 @@ import { ML_ENGINE_NODE, type MLEngineNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { evaluateProperty, isPlainObject, jsonObjectText, msgText, nonEmptyString } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -57,15 +57,18 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new MLEnginesApi(clientFor(RED, config.server));
+      describe(msg, { resource: 'ml_engine' });
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'ML engine');
-      const timeoutMs = timeoutFrom(msg);
+      describe(msg, { operation });
+      const api = new MLEnginesApi(clientFor(RED, config.server));
       let name: string | undefined;
       if (operation === 'create' || operation === 'delete') {
         const payloadName = operation === 'create' && isPlainObject(msg.payload) ? nonEmptyString(msg.payload.name) : undefined;
         name = nonEmptyString(await evaluateProperty(RED, node, config.engineName, msg)) ?? payloadName ?? msgText(msg, 'name');
+        describe(msg, { name });
         if (!name) throw inputError(`no ML engine name: set it in the node${operation === 'create' ? ', in msg.payload.name' : ''} or in msg.name`);
       }
+      const timeoutMs = timeoutFrom(msg);
       const create = operation === 'create' ? specFrom(msg, name as string) : undefined;
       const redactor = new Redactor();
       redactor.setSecrets([apiKey, ...(create?.secrets ?? [])]);

@@ -3,7 +3,7 @@ import { PREDICT_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { MicroBatcher, rowMayBeToBlame } from './runtime/message/micro-batcher';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { describeType, evaluateProperty, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -81,9 +81,11 @@ export = function register(RED: NodeAPI): void {
       : undefined;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const client = clientFor(RED, config.server);
       const project = await projectFrom(RED, node, config.project, msg);
+      describe(msg, { project });
       const model = await nameFrom(RED, node, config.model, msg, 'model');
+      describe(msg, { model });
+      const client = clientFor(RED, config.server);
       if (!model) throw inputError('no model: set it in the node or in msg.model');
       const { rows, single } = rowsFrom(msg.payload);
       const configuredParams = await evaluateProperty(RED, node, config.params, msg);

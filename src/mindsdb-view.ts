@@ -3,7 +3,7 @@ import { VIEW_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { describeType, nameFrom, projectFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -41,11 +41,15 @@ export = function register(RED: NodeAPI): void {
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) return;
+      describe(msg, { resource: 'view' });
+      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'view');
+      describe(msg, { operation });
+      const project = await projectFrom(RED, node, config.project, msg);
+      describe(msg, { project });
+      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
+      describe(msg, { name });
       const client = clientFor(RED, config.server);
       const api = new ViewsApi(client);
-      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'view');
-      const project = await projectFrom(RED, node, config.project, msg);
-      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       if (operation !== 'list' && !name) throw inputError('no view name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       const query = operation === 'create' || operation === 'update' ? queryFrom(config.query, msg) : undefined;

@@ -5,7 +5,7 @@ import {
 import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../../schema';
 import { startNode, type SavedConfig } from '../node/config';
 import { handleInput, timeoutFrom } from './input';
-import { setOutput } from './output';
+import { describe, setOutput } from './output';
 import { operationOf, operationsOf } from './operation';
 import { isPlainObject, msgText, nameFrom, projectFrom, nonEmptyString } from './properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from '../node/red';
@@ -37,15 +37,18 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
     const { outputProperty } = config;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const client = clientFor(RED, config.server);
+      describe(msg, { resource: kind });
       const operation = operationOf(config.operation, msg, operations, kind);
+      describe(msg, { operation });
       // Node fields win; a msg field fills a blank one and must then be text (a number or object
       // silently becoming "mindsdb" could point a delete at the default project).
       const project = await projectFrom(RED, node, config.project, msg);
+      describe(msg, { project });
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
+      describe(msg, { name });
+      const client = clientFor(RED, config.server);
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
-      msg.mindsdb = { resource: kind, operation, project, name };
       status.set(texts.busy('requesting'));
 
       if (operation === 'completions') {
