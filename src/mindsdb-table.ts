@@ -108,9 +108,10 @@ export = function register(RED: NodeAPI): void {
         case 'create': {
           const select = selectFrom(config.select, msg.payload);
           status.set(texts.busy('requesting'));
-          result = await api.create(database, table as string, select, config.replace, { timeoutMs });
-          msg.mindsdb = { operation, database, table };
-          status.set(texts.ok('created', { name: table as string }));
+          const created = await api.create(database, table as string, select, config.replace, { timeoutMs });
+          result = created;
+          msg.mindsdb = { operation, database: created.database, table: created.name };
+          status.set(texts.ok('created', { name: created.name }));
           break;
         }
         case 'delete': {

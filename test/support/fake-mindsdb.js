@@ -588,10 +588,20 @@ function createFakeMindsDB(options = {}) {
           name: x.alias ? x.alias.parts.at(-1) : x.parts ? x.parts.at(-1) : `col${i}`,
           type: x.node === 'Constant' && typeof x.value === 'number' ? (Number.isInteger(x.value) ? 'int' : 'float') : 'text',
         }));
-        const rows = parsed.ast.from_table ? [] : [Object.fromEntries(targets.map((x, i) => [columns[i].name, x.value ?? null]))];
-        // PostgreSQL folds the name to lower case (docs/real-mindsdb.md, "Names and capitals").
-        state.tables.set(key(t.name.toLowerCase()), { name: t.name.toLowerCase(), columns, rows });
-        send(res, 201, { name: t.name.toLowerCase(), type: 'data' });
+        // SELECT * FROM db.t copies a table of the fake; a SELECT from anything else has no rows.
+        const from = parsed.ast.from_table && parsed.ast.from_table.parts ? state.tables.get(parsed.ast.from_table.parts.map((x, i) => (i === 0 ? x.toLowerCase() : x)).join('/')) : undefined;
+        const made = from ? { columns: from.columns, rows: from.rows.map((r) => ({ ...r })) }
+          : { columns, rows: parsed.ast.from_table ? [] : [Object.fromEntries(targets.map((x, i) => [columns[i].name, x.value ?? null]))] };
+        // As 25.14.1 and 26.1.0 do on PostgreSQL (docs/real-mindsdb.md, "What a failed operation leaves"):
+        // the table is made (an old one dropped first) under the name folded to lower case, then filled
+        // under the name as given; rows PostgreSQL refuses (a NUL in text: CHR(0)) leave it empty.
+        const stored = t.name.toLowerCase();
+        if (state.tables.has(key(stored)) && !t.replace) { problem(res, 400, 'Error', `relation "${stored}" already exists`); return; }
+        state.tables.set(key(stored), { name: stored, columns: made.columns, rows: [] });
+        if (stored !== t.name) { problem(res, 400, 'Error', `relation "${t.name}" does not exist`); return; }
+        if (/chr\s*\(\s*0\s*\)/i.test(t.select)) { problem(res, 400, 'Error', `invalid byte sequence for encoding "UTF8": 0x00 CONTEXT: COPY ${stored}, line 1`); return; }
+        state.tables.get(key(stored)).rows = made.rows;
+        send(res, 201, { name: stored, type: 'data' });
       }, (err) => send(res, 500, { title: 'Error', detail: String(err.message) }));
       return;
     }

@@ -26,6 +26,7 @@ export { integrationCapabilities, CAPABILITIES_SINCE } from './integrations';
 export type { PassthroughEngine } from './integrations';
 export { TablesApi, insertRows, insertStatement, insertColumn, insertValue, insertMayHaveLanded, bindsParameters } from './tables';
 export type { InsertRow, InsertResult } from './tables';
+export type { CreatedTable } from './table-create';
 export { ProjectsApi } from './projects';
 export type { ProjectRecord, ProjectChange } from './projects';
 export { ViewsApi, viewSelect } from './views';

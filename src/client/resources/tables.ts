@@ -2,6 +2,7 @@ import { isNotSent, type MindsDBClient, type RequestOptions, type SqlAnswer } fr
 import { describeType, ident, inputError, isPlainObject, MindsDBError, segment } from '../shared';
 import { recordNotFound } from './gone';
 import { withStoredName, withStoredNames } from './names';
+import { TableCreation, type CreatedTable } from './table-create';
 
 /**
  * A data source's tables (25.14.1 and 26.1.0, measured in test/e2e/table.e2e.js):
@@ -167,16 +168,15 @@ export class TablesApi {
   /**
    * `CREATE [OR REPLACE] TABLE db.t (SELECT …)` through REST's POST: MindsDB checks the name and
    * parses the SELECT first. Never repeated once sent: the table could be made twice (409) or
-   * filled twice.
+   * filled twice. A create that fails leaves the data source as it was (./table-create.ts): a table
+   * it made is dropped again, a replace keeps the old rows until the new ones are stored.
    */
-  async create(database: string, table: string, select: string, replace: boolean, options?: RequestOptions): Promise<Json> {
+  async create(database: string, table: string, select: string, replace: boolean, options?: RequestOptions): Promise<CreatedTable> {
     if (typeof select !== 'string' || select.trim() === '') throw inputError('no SELECT to create the table from: set it in the node or in msg.payload');
     const opts = this.client.withDeadline(options);
     return withStoredName(this.client, { resource: 'database' }, database, async (db) => {
       try {
-        const body = { table: { name: table, select: select.trim().replace(/;\s*$/, ''), ...(replace ? { replace: true } : {}) } };
-        const made = await this.client.request<Json>('POST', this.path(db), body, { ...opts, repeat: 'never' });
-        return { ...(isPlainObject(made) ? made : {}), database: db };
+        return await new TableCreation(this.client, db, opts).run(table, select.trim().replace(/;\s*$/, ''), replace);
       } catch (err) {
         throw noDatabase(err, db);
       }
