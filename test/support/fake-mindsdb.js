@@ -691,7 +691,8 @@ function createFakeMindsDB(options = {}) {
     if (method === 'DELETE') { if (!rec) { problem(res, 404, 'Database not found', `Database with name ${name} does not exist`); return; } state.databases.delete(name.toLowerCase()); send(res, 204); return; }
     if (method === 'PUT') {
       const d = (body && body.database) || {};
-      if (body && body.check_connection && d.parameters && String(d.parameters.port) === '1') {
+      // 25.14.1 creates a missing database without the check (measured: 201, saved); 26.1.0 checks first.
+      if (body && body.check_connection && d.parameters && String(d.parameters.port) === '1' && (rec || v26())) {
         problem(res, 400, 'Connection error', 'connection to server at "127.0.0.1", port 1 failed: Connection refused');
         return;
       }

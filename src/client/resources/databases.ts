@@ -50,6 +50,10 @@ export class DatabasesApi {
     const opts = this.client.withDeadline(options);
     refuseMaskedValues(spec.parameters, 'the database parameters');
     if (!opts?.createIfMissing) await this.requireExisting(spec.name, path, opts);
+    // 25.14.1's PUT creates a missing database without its connection check (201, saved even when
+    // the data source refuses): with the check asked for, a missing one is created by POST, which
+    // checks first and saves nothing when the connection fails (as 26.1.0's PUT does).
+    else if (checkConnection && spec.engine && !(await this.exists(path, opts))) return { ...(await this.create(spec, true, opts)) };
     const database: Json = { parameters: spec.parameters ?? {} };
     if (spec.engine) database.engine = spec.engine;
     const body: Json = { database };
@@ -59,6 +63,17 @@ export class DatabasesApi {
     const answer = await this.client.request<Json>('PUT', path, body, { ...opts, repeat: 'idempotent' });
     rejectConnectionFailure(answer, 'PUT', path, this.client);
     return answer;
+  }
+
+  /** Whether GET finds the database (any case); an answer other than 404 is the error it is. */
+  private async exists(path: string, opts?: RequestOptions): Promise<boolean> {
+    try {
+      await this.client.request('GET', path, undefined, opts);
+      return true;
+    } catch (err) {
+      if (err instanceof MindsDBError && err.kind === 'http' && err.status === 404) return false;
+      throw err;
+    }
   }
 
   private async requireExisting(name: string, path: string, opts?: RequestOptions): Promise<void> {
