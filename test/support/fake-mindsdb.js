@@ -436,6 +436,8 @@ function createFakeMindsDB(options = {}) {
       const name = ast.name.parts.at(-1);
       const taken = [...state.projects].some((p) => p.toLowerCase() === name.toLowerCase()) || state.databases.has(name.toLowerCase());
       if (taken) return sqlError(`Project already exists: ${name}`);
+      // MindsDB's system databases: CREATE PROJECT answers OK and makes nothing (measured on both versions).
+      if (name === 'information_schema' || name === 'log') return { type: 'ok', affected_rows: null };
       state.projects.add(name);
       return { type: 'ok', affected_rows: null };
     }
@@ -664,7 +666,7 @@ function createFakeMindsDB(options = {}) {
   function databases(res, method, seg, body) {
     if (seg.length >= 2 && seg[1] === 'tables') { tables(res, method, seg, body); return; }
     if (seg.length === 1 && seg[0] === '') {
-      if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, ...[...state.projects].map((name) => ({ name, type: 'project', engine: null })), ...[...state.databases.values()]]); return; }
+      if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, { name: 'log', type: 'system' }, ...[...state.projects].map((name) => ({ name, type: 'project', engine: null })), ...[...state.databases.values()]]); return; }
       if (method === 'POST') {
         const d = body && body.database;
         if (!d) { problem(res, 400, 'Wrong argument', 'Please provide "database" with the request.'); return; }

@@ -73,6 +73,8 @@ describe('mindsdb-project and mindsdb-view nodes', function () {
     for (const [what, msg, pattern, sent] of [
       ['a duplicate project', { operation: 'create', name: 'mindsdb' }, /a project or data source named "mindsdb" already exists/, true],
       ['deleting a missing project', { operation: 'delete', name: 'ghost' }, /project "ghost" does not exist/, true],
+      // MindsDB answers OK to CREATE PROJECT of a system database's name and makes nothing (issue 32)
+      ['a system database\'s name', { operation: 'create', name: 'log' }, /"log" is the name of one of MindsDB's system databases: MindsDB answered CREATE PROJECT with OK but made no project/, true],
       ['getting a missing project (404)', { operation: 'get', name: 'ghost' }, /404/, true],
       ['no name', { operation: 'create' }, /no project name/, false],
       ['a name that is not text', { operation: 'get', name: { a: 1 } }, /msg.name must be a string/, false],

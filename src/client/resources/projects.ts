@@ -44,16 +44,30 @@ export class ProjectsApi {
     return entry ? record(entry) : { name };
   }
 
-  /** CREATE PROJECT `name`: the name is kept as written (quoted, so capitals stay). */
+  /**
+   * CREATE PROJECT `name`: the name is kept as written (quoted, so capitals stay). MindsDB answers
+   * OK and makes nothing for the name of one of its system databases (`information_schema`, `log`),
+   * so the listing is read back: the project must be there.
+   */
   async create(name: string, options?: RequestOptions): Promise<ProjectChange> {
+    const opts = this.client.withDeadline(options);
     const statement = `CREATE PROJECT ${ident(name, 'the project name')}`;
     try {
-      await this.client.sql({ query: statement }, options);
+      await this.client.sql({ query: statement }, opts);
     } catch (err) {
       if (err instanceof MindsDBError && err.kind === 'sql' && /already exists/i.test(err.serverMessage ?? '')) {
         throw new MindsDBError(`a project or data source named "${name}" already exists (MindsDB answered: ${err.serverMessage})`, { ...err });
       }
       throw err;
+    }
+    const listed = await this.client.request<Json[]>('GET', '/databases/', undefined, opts);
+    const entries = Array.isArray(listed) ? listed : [];
+    if (!entries.some((d) => d && d.name === name && d.type === 'project')) {
+      const system = entries.find((d) => d && d.type === 'system' && String(d.name).toLowerCase() === name.toLowerCase());
+      throw new MindsDBError(system
+        ? `"${name}" is the name of one of MindsDB's system databases: MindsDB answered CREATE PROJECT with OK but made no project; use another name`
+        : `MindsDB answered CREATE PROJECT "${name}" with OK, but does not list a project of that name`,
+      { kind: system ? 'input' : 'invalid-response', method: 'POST', path: '/sql/query' });
     }
     return { created: true, resource: 'project', name };
   }
