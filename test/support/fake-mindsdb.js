@@ -434,10 +434,9 @@ function createFakeMindsDB(options = {}) {
   function projectStatement(ast) {
     if (ast.node === 'CreateDatabase' && !ast.engine) {
       const name = ast.name.parts.at(-1);
+      // A system database's name (information_schema, log) is not taken: MindsDB makes a project of that name beside it (measured).
       const taken = [...state.projects].some((p) => p.toLowerCase() === name.toLowerCase()) || state.databases.has(name.toLowerCase());
       if (taken) return sqlError(`Project already exists: ${name}`);
-      // MindsDB's system databases: CREATE PROJECT answers OK and makes nothing (measured on both versions).
-      if (name === 'information_schema' || name === 'log') return { type: 'ok', affected_rows: null };
       state.projects.add(name);
       return { type: 'ok', affected_rows: null };
     }
@@ -466,6 +465,8 @@ function createFakeMindsDB(options = {}) {
     if (!state.projects.has(project)) return null;
     const view = [...state.views.values()].find((v) => v.project === project && v.name === name);
     if (!view) return null;
+    // A view whose query does not parse (an update takes any query) fails when it is read.
+    if (/^\s*selec\s/i.test(view.query)) return { type: 'error', error_code: 0, error_message: `Syntax error, unknown input: >${view.query}` };
     const rows = state.viewRows || { column_names: ['n'], data: [[1], [2], [3], [4], [5]] };
     return { type: 'table', column_names: rows.column_names, data: rows.data };
   }
@@ -777,7 +778,8 @@ function createFakeMindsDB(options = {}) {
     if (method === 'PUT') {
       const view = body && body.view;
       if (!view) { problem(res, 400, 'Missing parameter', 'Must provide "view" parameter in PUT body'); return; }
-      if (view.query !== undefined && await parseFails(view.query)) return;
+      // A missing view is created (its query checked, as by POST); an existing one takes any query (measured).
+      if (!rec && view.query !== undefined && await parseFails(view.query)) return;
       if (capitals()) return;
       if (!rec) {
         const created = { id: state.nextId++, name: rest[0], query: view.query, project };

@@ -45,13 +45,18 @@ export class ProjectsApi {
   }
 
   /**
-   * CREATE PROJECT `name`: the name is kept as written (quoted, so capitals stay). MindsDB answers
-   * OK and makes nothing for the name of one of its system databases (`information_schema`, `log`),
-   * so the listing is read back: the project must be there.
+   * CREATE PROJECT `name`: the name is kept as written (quoted, so capitals stay). MindsDB (25.14.1
+   * and 26.1.0) answers OK to the name of one of its system databases (`information_schema`, `log`)
+   * and makes a second database of that name, a project listed beside the system one; so such a
+   * name is refused before anything is sent.
    */
   async create(name: string, options?: RequestOptions): Promise<ProjectChange> {
     const opts = this.client.withDeadline(options);
     const statement = `CREATE PROJECT ${ident(name, 'the project name')}`;
+    const system = (await this.entries(opts, true)).find((d) => d.type === 'system' && String(d.name).toLowerCase() === name.toLowerCase());
+    if (system) {
+      throw inputError(`"${name}" is the name of MindsDB's system database ${String(system.name)}: MindsDB would make a project beside it under the same name; use another name`);
+    }
     try {
       await this.client.sql({ query: statement }, opts);
     } catch (err) {
@@ -59,15 +64,6 @@ export class ProjectsApi {
         throw new MindsDBError(`a project or data source named "${name}" already exists (MindsDB answered: ${err.serverMessage})`, { ...err });
       }
       throw err;
-    }
-    const listed = await this.client.request<Json[]>('GET', '/databases/', undefined, opts);
-    const entries = Array.isArray(listed) ? listed : [];
-    if (!entries.some((d) => d && d.name === name && d.type === 'project')) {
-      const system = entries.find((d) => d && d.type === 'system' && String(d.name).toLowerCase() === name.toLowerCase());
-      throw new MindsDBError(system
-        ? `"${name}" is the name of one of MindsDB's system databases: MindsDB answered CREATE PROJECT with OK but made no project; use another name`
-        : `MindsDB answered CREATE PROJECT "${name}" with OK, but does not list a project of that name`,
-      { kind: system ? 'input' : 'invalid-response', method: 'POST', path: '/sql/query' });
     }
     return { created: true, resource: 'project', name };
   }
@@ -89,9 +85,10 @@ export class ProjectsApi {
     return { deleted: true, resource: 'project', name: stored };
   }
 
-  private async entries(options?: RequestOptions): Promise<Json[]> {
+  /** What /databases/ lists (the system databases only with `withSystem`). */
+  private async entries(options?: RequestOptions, withSystem = false): Promise<Json[]> {
     const all = await this.client.request<Json[]>('GET', '/databases/', undefined, options);
-    return (Array.isArray(all) ? all : []).filter((d): d is Json => !!d && typeof d === 'object' && d.type !== 'system' && typeof d.name === 'string');
+    return (Array.isArray(all) ? all : []).filter((d): d is Json => !!d && typeof d === 'object' && (withSystem || d.type !== 'system') && typeof d.name === 'string');
   }
 
   /** The listed project of that name (exactly, else the one spelling that differs only in case); refuses a data source's name. */
