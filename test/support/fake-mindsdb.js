@@ -22,6 +22,11 @@ function createFakeMindsDB(options = {}) {
     prefix: options.prefix || '/api',
     /** false: a server without the views routes (GET 404 JSON, other methods 405 HTML). */
     views: options.views !== false,
+    /**
+     * false: a 25.x without the chromadb package, the default vector store (as the e2e servers): a
+     * knowledge base without storage makes the data source `<name>_chromadb`, then fails (measured).
+     */
+    chromadb: options.chromadb !== false,
   };
   const state = {
     requests: [],
@@ -370,6 +375,12 @@ function createFakeMindsDB(options = {}) {
       if (!kb.name) { problem(res, 400, 'Missing parameter', 'Must provide "name" field in "knowledge_base"'); return; }
       if (kb.storage && (!kb.storage.database || !kb.storage.table)) { problem(res, 400, 'Missing parameter', 'Must provide "database" and "table" field in "storage" param'); return; }
       if (state.kbs.has(key(kb.name))) { problem(res, 409, 'Knowledge Base already exists', `Knowledge Base with name ${kb.name} already exists`); return; }
+      if (!kb.storage && !opts.chromadb) {
+        const store = `${kb.name}_chromadb`;
+        if (!state.databases.has(store.toLowerCase())) state.databases.set(store.toLowerCase(), { id: state.nextId++, name: store, type: 'data', engine: 'chromadb', class_type: 'sql', connection_data: { persist_directory: store } });
+        send(res, 500, { title: 'Exception', detail: "Handler 'chromadb' cannot be used. Reason is:\n    No module named 'chromadb'", message: "Handler 'chromadb' cannot be used." });
+        return;
+      }
       const record = { id: state.nextId++, name: kb.name, project, embedding_model: kb.embedding_model || {}, vector_database: kb.storage ? kb.storage.database : `${kb.name}_chromadb`, metadata_columns: kb.metadata_columns || null, content_columns: kb.content_columns || null, id_column: kb.id_column || null };
       state.kbs.set(key(kb.name), { record, rows: [] });
       send(res, 201, masked(record));
