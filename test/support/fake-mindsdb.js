@@ -739,6 +739,12 @@ function createFakeMindsDB(options = {}) {
       missingRoute(); return;
     }
     if (!state.projects.has(project)) { problem(res, 404, 'Project not found', `Project with name ${project} does not exist`); return; }
+    // Knowledge bases and chatbots look their project up lower-cased: none can be made in a project with capitals (measured).
+    if ((kind === 'knowledge_bases' || kind === 'chatbots') && method === 'POST' && project !== project.toLowerCase()) {
+      const detail = `'${v26() ? 'NoneType' : 'list'}' object has no attribute 'data'`;
+      send(res, 500, { title: 'AttributeError', detail, message: detail });
+      return;
+    }
     if (kind === 'models') return models(res, method, project, rest.slice(1), body);
     if (kind === 'jobs') return jobs(res, method, project, rest.slice(1), body);
     if (kind === 'knowledge_bases') return knowledgeBases(res, method, project, rest.slice(1), body);

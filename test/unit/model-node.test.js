@@ -110,6 +110,15 @@ describe('mindsdb-model node', function () {
     assert.equal(fake.state.trained.has('mindsdb/bad'), true);
   });
 
+  it('refuses to train in a project stored with capitals, before sending: MindsDB would train a model its REST routes cannot read or ask', async () => {
+    fake.state.projects.add('Sales');
+    await load({ operation: 'train', project: 'Sales', model: 'm', database: 'files', select: 'SELECT 1', predict: 'y', engine: 'linear' });
+    const e = await fail({});
+    assert.match(e.error.message, /MindsDB cannot keep models in project "Sales".*use a project with a lower-case name; nothing was sent/);
+    assert.deepEqual(sqlSent(fake), []);
+    assert.equal(e.mindsdbError.kind, 'input');
+  });
+
   it('gives up at the wait\'s deadline with a clear error (training goes on)', async () => {
     await load({ operation: 'train', model: 'slow', database: 'files', select: 'SELECT 1', predict: 'y', engine: 'linear', wait: true, waitTimeout: 1 });
     fake.fault((req, res, entry) => (entry.method === 'GET' ? (res.writeHead(200, { 'content-type': 'application/json' }), res.end('{"name":"slow","version":1,"status":"training"}')) : false), 50);

@@ -211,7 +211,7 @@ describe('mindsdb-project and mindsdb-view nodes', function () {
       ['deleting a missing view (404)', {}, { operation: 'delete', name: 'ghost' }, /404/, true],
       ['querying a missing view (SQL error)', { operation: 'query' }, { name: 'ghost' }, /ghost/, true],
       ['an unknown project (404)', {}, { operation: 'list', project: 'nope' }, /404.*Project not found/, true],
-      ['a view in a project with capitals (MindsDB cannot store it)', { project: 'Sales' }, { operation: 'create', name: 'v', query: 'SELECT 1', setup: 'Sales' }, /MindsDB cannot store a view in project "Sales".*lower-case name.*Can not find project: Sales/, true],
+      ['a view in a project with capitals (MindsDB cannot store it)', { project: 'Sales' }, { operation: 'create', name: 'v', query: 'SELECT 1', setup: 'Sales' }, /MindsDB cannot keep views in project "Sales".*lower-case name.*Can not find project: Sales/, true],
       ['a bad operation', {}, { operation: 'history', name: 'x' }, /must be one of list, get, create, update, delete, query/, false],
     ]) {
       it(`sends ${what} to Catch with the msg`, async () => {

@@ -2,7 +2,7 @@ import type { MindsDBClient, RequestOptions } from '../connection';
 import { type Row, ident, inputError, MindsDBError, segment, sqlSubquery, sqlUsing, matchName, ambiguousNameError } from '../shared';
 import { rowsToObjects } from '../answers';
 import { recordNotFound } from './gone';
-import { withStoredName, withStoredNames } from './names';
+import { capitalsProjectText, hasCapitals, storedNames, withStoredName, withStoredNames } from './names';
 import { trainingRecord, waitForTraining, type TrainingRun, type WaitOptions } from './training';
 
 /**
@@ -123,8 +123,11 @@ export class ModelsApi {
     }
     if (!hasEngine(what)) await this.requireDefaultEngine(opts);
     // The project goes into the SQL, where MindsDB finds it only by its stored name.
-    return withStoredName(this.client, { resource: 'project' }, project,
-      async (p) => this.started(await this.rows(createModelSql(p, what), p, opts), p, 'CREATE MODEL', 'model'), { request: opts });
+    return withStoredName(this.client, { resource: 'project' }, project, async (p) => {
+      // A model there would train but could not be read or asked through REST (./names.ts).
+      if (hasCapitals(p) && (await storedNames(this.client, { resource: 'project' }, opts)).includes(p)) throw inputError(`${capitalsProjectText('models', p)}; nothing was sent`);
+      return this.started(await this.rows(createModelSql(p, what), p, opts), p, 'CREATE MODEL', 'model');
+    }, { request: opts });
   }
 
   /** RETRAIN: a new version, from the model's own data query unless new data is given. */

@@ -1,7 +1,7 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { ident, inputError, isPlainObject, MindsDBError } from '../shared';
 import { ResourcesApi } from './records';
-import { hasCapitals, withStoredName } from './names';
+import { capitalsProjectText, isCapitalsProjectError, withStoredName } from './names';
 
 /** A view as MindsDB answers it (25.14.1 and 26.1.0). */
 export interface ViewRecord {
@@ -106,8 +106,7 @@ export class ViewsApi {
  * alike), although the project exists and lists its (no) views.
  */
 function capitalsInProject(err: MindsDBError, project: string): string | undefined {
-  if (err.status !== 500 || !hasCapitals(project) || !/can ?not find project/i.test(err.serverMessage ?? '')) return undefined;
-  return `MindsDB cannot store a view in project "${project}": it looks a view's project up lower-cased, so a project whose name has capitals can hold no views; use a project with a lower-case name`;
+  return isCapitalsProjectError(err, project) ? capitalsProjectText('views', project) : undefined;
 }
 
 /** SELECT * FROM `project`.`view`, both quoted for MindsDB's lexer. */
