@@ -1,5 +1,6 @@
 // Build: compile src/ (TypeScript) to CommonJS in nodes/, beside the editor .html files and their
-// locales; write the dialogs' defaults from the node declarations in src/schema/ to
+// locales; bundle the editor's own code (src/editor/) into resources/ (scripts/editor-bundle.mjs);
+// write the dialogs' defaults from the node declarations in src/schema/ to
 // resources/mindsdb-defaults.js (scripts/editor-defaults.mjs); write each node's help from
 // src/help/ (scripts/help.mjs); and copy icons/ to nodes/icons/,
 // because Node-RED looks for a node's icons only in an icons/ folder next to its .js file.
@@ -14,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeEditorScripts } from './editor-bundle.mjs';
 import { writeEditorDefaults } from './editor-defaults.mjs';
 import { cleanHelp, writeHelp } from './help.mjs';
 
@@ -40,5 +42,6 @@ cleanHelp(root);
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
 writeEditorDefaults(root);
+await writeEditorScripts(root);
 writeHelp(root);
 fs.cpSync(path.join(root, 'icons'), path.join(out, 'icons'), { recursive: true });

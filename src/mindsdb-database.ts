@@ -78,7 +78,7 @@ export = function register(RED: NodeAPI): void {
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const operation = operationOf(config.operation, msg, OPERATIONS, 'database');
       describe(msg, { operation });
-      const api = new DatabasesApi(clientFor(RED, config.server));
+      const api = new DatabasesApi(clientFor(RED, config, msg));
       const spec = await specFrom(msg, operation);
       const timeoutMs = timeoutFrom(msg);
       status.set(texts.busy('requesting'));

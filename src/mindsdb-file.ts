@@ -28,7 +28,7 @@ export = function register(RED: NodeAPI): void {
       describe(msg, { operation });
       const name = operation === 'list' ? undefined : await nameFrom(RED, node, config.fileName, msg, 'name');
       if (operation !== 'list') describe(msg, { name });
-      const api = new FilesApi(clientFor(RED, config.server));
+      const api = new FilesApi(clientFor(RED, config, msg));
       const timeoutMs = timeoutFrom(msg);
       let result: unknown;
       if (operation === 'list') {

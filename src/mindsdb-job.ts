@@ -65,7 +65,7 @@ export = function register(RED: NodeAPI): void {
       describe(msg, { project });
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       describe(msg, { name });
-      const api = new JobsApi(clientFor(RED, config.server));
+      const api = new JobsApi(clientFor(RED, config, msg));
       if (operation !== 'list' && !name) throw inputError('no job name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       const spec = operation === 'create' ? specFrom(msg) : undefined;

@@ -80,7 +80,7 @@ export = function register(RED: NodeAPI): void {
       describe(msg, { project });
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       describe(msg, { name });
-      const api = new KnowledgeBasesApi(clientFor(RED, config.server));
+      const api = new KnowledgeBasesApi(clientFor(RED, config, msg));
       if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
       const kb = name as string;
       const timeoutMs = timeoutFrom(msg);

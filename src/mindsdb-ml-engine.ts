@@ -60,7 +60,7 @@ export = function register(RED: NodeAPI): void {
       describe(msg, { resource: 'ml_engine' });
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'ML engine');
       describe(msg, { operation });
-      const api = new MLEnginesApi(clientFor(RED, config.server));
+      const api = new MLEnginesApi(clientFor(RED, config, msg));
       let name: string | undefined;
       if (operation === 'create' || operation === 'delete') {
         const payloadName = operation === 'create' && isPlainObject(msg.payload) ? nonEmptyString(msg.payload.name) : undefined;

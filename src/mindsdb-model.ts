@@ -76,7 +76,7 @@ export = function register(RED: NodeAPI): void {
       describe(msg, { model });
       const version = config.modelVersion ?? versionFrom(msg.version);
       describe(msg, { version });
-      const api = new ModelsApi(clientFor(RED, config.server));
+      const api = new ModelsApi(clientFor(RED, config, msg));
       const timeoutMs = timeoutFrom(msg);
       const opts = { timeoutMs };
       const payload = isPlainObject(msg.payload) ? msg.payload : {};

@@ -27,7 +27,7 @@ export = function register(RED: NodeAPI): void {
       describe(msg, { operation });
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       describe(msg, { name });
-      const api = new ProjectsApi(clientFor(RED, config.server));
+      const api = new ProjectsApi(clientFor(RED, config, msg));
       if (operation !== 'list' && !name) throw inputError('no project name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       status.set(texts.busy('requesting'));

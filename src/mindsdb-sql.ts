@@ -73,7 +73,7 @@ export = function register(RED: NodeAPI): void {
       // A tick coming back from the flow: it acknowledges a part and is never a query. It is taken
       // before anything else, so it never waits for a connection slot or anything else.
       if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) { outcome.ok(); return; }
-      const client = clientFor(RED, config.server);
+      const client = clientFor(RED, config, msg);
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);
       const run = (database: string | undefined): void => {

@@ -7,7 +7,7 @@ import { operationOf, operationsOf } from './runtime/message/operation';
 import { describe, setOutput } from './runtime/message/output';
 import { describeType, isPlainObject, nameFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
-import { clientFor } from './runtime/node/server';
+import { clientFor, clientKey } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
@@ -91,7 +91,7 @@ export = function register(RED: NodeAPI): void {
       if (!database) throw inputError('no database: set the data source in the node or in msg.database');
       const table = operation === 'list' ? undefined : await nameFrom(RED, node, config.table, msg, 'table');
       if (operation !== 'list') describe(msg, { table });
-      const client = clientFor(RED, config.server);
+      const client = clientFor(RED, config, msg);
       if (operation !== 'list' && !table) throw inputError('no table: set it in the node or in msg.table');
       const timeoutMs = timeoutFrom(msg) ?? client.requestTimeoutMs;
       const api = new TablesApi(client);
@@ -128,7 +128,8 @@ export = function register(RED: NodeAPI): void {
           msg.mindsdb = { operation, database, table, rows: rows.length };
           try {
             if (batcher) {
-              await batcher.add(`${database}\u0000${table as string}`, job, rows.length);
+              // One batch, one INSERT: into one table on one server (msg.server may choose another).
+              await batcher.add(`${clientKey(client)}\u0000${database}\u0000${table as string}`, job, rows.length);
             } else {
               status.set(texts.busy('requesting'));
               await insertJobs([job], job);

@@ -48,7 +48,7 @@ export = function register(RED: NodeAPI): void {
       describe(msg, { project });
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       describe(msg, { name });
-      const client = clientFor(RED, config.server);
+      const client = clientFor(RED, config, msg);
       const api = new ViewsApi(client);
       if (operation !== 'list' && !name) throw inputError('no view name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);

@@ -4,7 +4,7 @@
  *   (`readConfig` in src/runtime/node/config.ts), so node files never restate a fallback;
  * - the build writes each type's editor `defaults` and `credentials` to
  *   resources/mindsdb-defaults.js (scripts/editor-defaults.mjs); every dialog registers those
- *   and builds its rows from them (resources/mindsdb-editor.js), and
+ *   and builds its rows from them (src/editor/form.ts), and
  *   test/unit/node-schema.test.js runs each nodes/<type>.html and fails when a dialog and the
  *   runtime disagree.
  *
@@ -23,17 +23,20 @@
  *    else `...MindsDBEditor.actionNode("<type>", {…})`; then `MindsDBEditor.buildForm("<type>")`
  *    and a template of only the node's own rows, `<div class="form-row" data-row="<field>"></div>`.
  *    buildForm adds the rows every action dialog has: server, operation, project and the item
- *    first; outputProperty, name and the catalogue's `label.tip` last (resources/mindsdb-editor.js
+ *    first; outputProperty, name and the catalogue's `label.tip` last (src/editor/form.ts
  *    says what a row may add). Its catalogue has `label.<field>` for each row;
  * 4. `npm run build`: the node-schema test then checks the new type like the others.
  * When a field changes meaning later: raise the declaration's version and add a step in
  * src/runtime/node/migrations.ts.
  */
-import { configNode, flag, msgProperty, number, oneOf, optionalNumber, password, plainCredential, text, typed } from './fields';
+import { configNode, configNodeChoices, flag, msgProperty, number, oneOf, optionalNumber, password, plainCredential, text, typed } from './fields';
 import { defineNode, type NodeSchema } from './node-schema';
 
-/** The fields every action node starts with: the server it uses and its own name. */
-const head = () => ({ server: configNode('mindsdb-server', true), name: text() });
+/**
+ * The fields every action node starts with: the server it uses, the other servers a message may
+ * choose by name (msg.server; none unless the user lists them), and its own name.
+ */
+const head = () => ({ server: configNode('mindsdb-server', true), servers: configNodeChoices('mindsdb-server'), name: text() });
 /** A whole number from 1 (sizes, counts, times). */
 const count = (value: number) => number(value, { integer: true, min: 1 });
 /** The project MindsDB puts records in unless told otherwise: a new node's Project, and what a blank one and a blank msg.project mean. */
@@ -43,7 +46,7 @@ const project = () => typed(DEFAULT_PROJECT, 'str');
 /**
  * How a node that answers SQL rows sends them (the sql node, and the view node's query): rows as
  * objects or arrays, split into a sequence of rowsPerMsg, msg.tick flow control with partsAhead
- * parts ahead. Their dialog rows are the group `sql-rows-out` (resources/mindsdb-editor.js).
+ * parts ahead. Their dialog rows are the group `sql-rows-out` (src/editor/form.ts).
  */
 const sqlRowsOut = () => ({
   rowFormat: oneOf(['objects', 'arrays'], 'objects', { optional: true }),

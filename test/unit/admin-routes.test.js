@@ -68,7 +68,7 @@ describe('admin endpoints for the editor', function () {
       const body = await post('/mindsdb/test', { url: fake.url, apiPrefix: '/api', authMode: 'login', credentials: { username: USER, password: PASSWORD } });
       assert.equal(body.ok, true);
       assert.equal(body.authConfirmed, true);
-      assert.ok(fake.requestsTo('/projects/').length >= 1, 'a protected call was made');
+      assert.ok(fake.requestsTo('/databases/').length >= 1, 'a protected call was made');
       assertNoSecret(body);
     });
 

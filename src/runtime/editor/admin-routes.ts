@@ -1,4 +1,8 @@
-import { integrationCapabilities, isPlainObject as isObject, MindsDBClient, MLEnginesApi, segment, storedNames } from '../../client';
+import {
+  DatabasesApi, FilesApi, integrationCapabilities, JobsApi, KnowledgeBasesApi, MindsDBClient, MLEnginesApi, ModelsApi,
+  ResourcesApi, storedNames, TablesApi, ViewsApi, type ResourceKind,
+  isPlainObject as isObject,
+} from '../../client';
 import { DEFAULT_PROJECT } from '../../schema';
 import { DialogTarget, scrubbed } from './admin-target';
 import type { NodeAPI } from '../node/red';
@@ -21,25 +25,31 @@ const names = (records: unknown): string[] =>
       .filter((n): n is string => typeof n === 'string'))].sort()
     : [];
 
+/** A project's records of one kind (chatbots, skills, agents), by name. */
+const records = (kind: ResourceKind): Lister => async (c, p) => names(await new ResourcesApi(c).run(kind, 'list', { project: p }));
+
 /**
  * What each picker lists; only names ever go back to the browser. A Map, not an object literal:
- * a route parameter such as "constructor" must not find Object.prototype's members.
+ * a route parameter such as "constructor" must not find Object.prototype's members. The routes
+ * are the resources' own (src/client/resources): none is written here.
  */
 const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
   // Not /projects/: it lists every project name lower-cased, even one MindsDB stored with capitals.
   ['projects', async (c) => [...await storedNames(c, { resource: 'project' })].sort()],
-  ['models', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/models`))],
-  ['databases', async (c) => names(((await c.request('GET', '/databases/')) as Array<{ type?: string }> | null ?? [])
-    .filter((d) => d && d.type !== 'system' && d.type !== 'project'))],
-  ['chatbots', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/chatbots`))],
-  ['skills', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/skills`))],
-  ['agents', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/agents`))],
-  ['files', async (c) => names(await c.request('GET', '/files/'))],
-  ['jobs', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/jobs`))],
-  ['knowledge_bases', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/knowledge_bases`))],
+  ['models', async (c, p) => names(await new ModelsApi(c).list(p))],
+  ['databases', async (c) => {
+    const all = await new DatabasesApi(c).list();
+    return names(Array.isArray(all) ? all.filter((d) => d && d.type !== 'system' && d.type !== 'project') : []);
+  }],
+  ['chatbots', records('chatbot')],
+  ['skills', records('skill')],
+  ['agents', records('agent')],
+  ['files', async (c) => names(await new FilesApi(c).list())],
+  ['jobs', async (c, p) => names(await new JobsApi(c).list(p))],
+  ['knowledge_bases', async (c, p) => names(await new KnowledgeBasesApi(c).list(p))],
   // The table picker sends the data source as its "project".
-  ['tables', async (c, db) => names(await c.request('GET', `/databases/${segment(db, 'database')}/tables`))],
-  ['views', async (c, p) => names(await c.request('GET', `/projects/${segment(p, 'project')}/views`))],
+  ['tables', async (c, db) => names(await new TablesApi(c).list(db))],
+  ['views', async (c, p) => names(await new ViewsApi(c).list(p))],
   // Names only: an engine's settings (its masked key, its api_base) never go to the browser.
   ['ml_engines', async (c) => names(await new MLEnginesApi(c).list())],
   ['ml_handlers', async (c) => names(await new MLEnginesApi(c).handlers())],
@@ -106,7 +116,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
       const status = await client.status();
       const authEnabled = status.auth?.http_auth_enabled === true;
       // With auth on, prove the credentials with a protected call (status itself is public).
-      if (authEnabled) await client.request('GET', '/projects/');
+      if (authEnabled) await new DatabasesApi(client).list();
       // What the server can reach through its data sources' own APIs (26.2+); a server without it
       // is still connected, so its error (naming the version) goes in the answer, not in place of it.
       const sensitive = target.sensitiveValues();

@@ -46,7 +46,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
       describe(msg, { project });
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       describe(msg, { name });
-      const client = clientFor(RED, config.server);
+      const client = clientFor(RED, config, msg);
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
       status.set(texts.busy('requesting'));
