@@ -1,4 +1,4 @@
-import { inputError, knowledgeInsert, KnowledgeBasesApi, Redactor, redactSecretFields } from './client';
+import { inputError, plainJson, knowledgeInsert, KnowledgeBasesApi, Redactor, redactSecretFields } from './client';
 import { KNOWLEDGE_BASE_NODE, type KnowledgeBaseNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
@@ -46,7 +46,9 @@ export = function register(RED: NodeAPI): void {
     /** Node fields win; msg.payload ({embedding_model, storage, content_columns, …}) fills what the node leaves blank. */
     const settingsFrom = (msg: Msg): Record<string, unknown> => {
       // Only an object carries settings; anything else (an inject's timestamp) is ignored, as the database node does.
-      const p = isPlainObject(msg.payload) ? msg.payload : {};
+      // Values by the one rule for what is not plain JSON (a Date as its ISO text …), named by their place in msg.payload.
+      const given = isPlainObject(msg.payload) ? plainJson(msg.payload, 'msg.payload') : undefined;
+      const p = isPlainObject(given) ? given : {};
       if (p.embedding_model !== undefined && !isPlainObject(p.embedding_model)) throw inputError('msg.payload.embedding_model must be an object');
       const own: Record<string, unknown> = {};
       const put = (key: string, value: string) => { if (value.trim() !== '') own[key] = value.trim(); };
@@ -108,7 +110,7 @@ export = function register(RED: NodeAPI): void {
             break;
           }
           case 'insert': {
-            const what = config.insertQuery.trim() !== '' ? knowledgeInsert(config.insertQuery) : knowledgeInsert(msg.payload);
+            const what = config.insertQuery.trim() !== '' ? knowledgeInsert(config.insertQuery) : knowledgeInsert(plainJson(msg.payload, 'msg.payload'));
             status.set(texts.busy('embedding'));
             result = await api.insert(project, kb, what, opts);
             done = 'inserted';

@@ -1,4 +1,4 @@
-import { checkHandler, inputError, isSecretKey, MLEnginesApi, Redactor, type MLEngineSpec } from './client';
+import { checkHandler, inputError, plainJson, isSecretKey, MLEnginesApi, Redactor, type MLEngineSpec } from './client';
 import { ML_ENGINE_NODE, type MLEngineNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
@@ -35,7 +35,8 @@ export = function register(RED: NodeAPI): void {
     const specFrom = (msg: Msg, name: string): { spec: MLEngineSpec; secrets: string[] } => {
       if (nodeSettings instanceof Error) throw nodeSettings;
       const payload = isPlainObject(msg.payload) ? msg.payload : {};
-      if (payload.settings !== undefined && !isPlainObject(payload.settings)) throw inputError('msg.payload.settings must be an object of the engine\'s USING settings');
+      const msgSettings = plainJson(payload.settings, 'msg.payload.settings');
+      if (msgSettings !== undefined && !isPlainObject(msgSettings)) throw inputError('msg.payload.settings must be an object of the engine\'s USING settings');
       const ownHandler = nonEmptyString(config.handler);
       const msgHandler = ownHandler ? undefined : payload.handler;
       if (msgHandler !== undefined && typeof msgHandler !== 'string') throw inputError('msg.payload.handler must be a string (e.g. "openai")');
@@ -47,7 +48,7 @@ export = function register(RED: NodeAPI): void {
       const key = nonEmptyString(config.apiKeyParam)?.trim() ?? `${handler.toLowerCase()}_api_key`;
       const settings = withStoredSecret({
         key, stored: apiKey, what: 'the ML engine API key',
-        fromNode: nodeSettings, fromMsg: (payload.settings as Record<string, unknown> | undefined) ?? {},
+        fromNode: nodeSettings, fromMsg: (msgSettings as Record<string, unknown> | undefined) ?? {},
         msgPath: 'msg.payload.settings',
         chosenByMsg: ownHandler ? undefined : 'msg.payload.handler',
       });

@@ -1,4 +1,4 @@
-import { inputError, ModelsApi, type AbortLike, type TrainingRun, type TrainSpec, type UpdateSpec } from './client';
+import { inputError, plainJson, ModelsApi, type AbortLike, type TrainingRun, type TrainSpec, type UpdateSpec } from './client';
 import { MODEL_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
@@ -63,8 +63,9 @@ export = function register(RED: NodeAPI): void {
     /** Node USING options win; msg.payload.using fills the keys the node leaves out. */
     const usingFrom = (payload: Record<string, unknown>): Record<string, unknown> => {
       if (nodeUsing instanceof Error) throw nodeUsing;
-      if (payload.using !== undefined && !isPlainObject(payload.using)) throw inputError('msg.payload.using must be an object of USING options');
-      return { ...(payload.using as Record<string, unknown> | undefined), ...nodeUsing };
+      const using = plainJson(payload.using, 'msg.payload.using');
+      if (using !== undefined && !isPlainObject(using)) throw inputError('msg.payload.using must be an object of USING options');
+      return { ...(using as Record<string, unknown> | undefined), ...nodeUsing };
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {

@@ -1,4 +1,4 @@
-import { inputError, parseExplainColumns, targetFromRows, withStoredName, type MindsDBClient, type RequestOptions, type Row } from './client';
+import { inputError, plainJson, parseExplainColumns, targetFromRows, withStoredName, type MindsDBClient, type RequestOptions, type Row } from './client';
 import { PREDICT_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
@@ -87,9 +87,11 @@ export = function register(RED: NodeAPI): void {
       describe(msg, { model });
       const client = clientFor(RED, config, msg);
       if (!model) throw inputError('no model: set it in the node or in msg.model');
-      const { rows, single } = rowsFrom(msg.payload);
+      // Values by the one rule for what is not plain JSON (a Date as its ISO text …), named by their place in the msg.
+      const { rows, single } = rowsFrom(plainJson(msg.payload, 'msg.payload'));
       const configuredParams = await evaluateProperty(RED, node, config.params, msg);
-      const rawParams = configuredParams === undefined || configuredParams === '' ? msg.predictParams : configuredParams;
+      const fromMsg = configuredParams === undefined || configuredParams === '';
+      const rawParams = plainJson(fromMsg ? msg.predictParams : configuredParams, fromMsg ? 'msg.predictParams' : 'the node\'s Params');
       if (rawParams !== undefined && rawParams !== null && !isPlainObject(rawParams)) {
         throw inputError(`the predict params must be an object, not ${describeType(rawParams)}`);
       }

@@ -1,5 +1,5 @@
 import { Exchanger, repeatOf, type AuthOptions, type HttpAuthType, type Exchange, type OpenedResponse, type Repeat, type TlsOptions } from '../exchange';
-import { MindsDBError, inputError, normalisePrefix, RawBody, type Row, segment, Redactor, isPlainObject, MAX_TIMER_MS } from '../shared';
+import { MindsDBError, inputError, jsonText, normalisePrefix, RawBody, type Row, segment, Redactor, isPlainObject, MAX_TIMER_MS } from '../shared';
 import { JsonAnswerParser, JsonLinesParser, SqlResultStream } from '../answers';
 import { ModelTargets, VersionCache } from './caches';
 import { checkSqlAnswer, invalid, nativeQueryRefusal, sqlBody, supportsJsonLines, type SqlAnswer, type SqlRequest } from './sql-answer';
@@ -153,7 +153,10 @@ export class MindsDBClient {
    * encoded (use `segment()`). Resolves with the parsed JSON body (null for an empty one).
    */
   request<T = unknown>(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
-    return this.exchanger.whole(this.exchange(method, this.prefix + path, body, opts)) as Promise<T>;
+    let exchange: Exchange;
+    // A body that breaks the value rule is this request's error, as a rejection like any other.
+    try { exchange = this.exchange(method, this.prefix + path, body, opts); } catch (err) { return Promise.reject(err); }
+    return this.exchanger.whole(exchange) as Promise<T>;
   }
 
   /**
@@ -303,7 +306,8 @@ export class MindsDBClient {
   /** One message's request: its deadline starts now (or is the message's), and covers everything done for it. */
   private exchange(method: string, path: string, body: unknown, opts: RequestOptions | undefined): Exchange {
     const raw = body instanceof RawBody ? body : undefined;
-    return this.exchangeOf(method, path, raw ? undefined : body === undefined ? undefined : JSON.stringify(body), raw, opts);
+    // Every JSON body by the one rule for values that are not plain JSON (../shared/json-value.ts).
+    return this.exchangeOf(method, path, raw ? undefined : body === undefined ? undefined : jsonText(body, 'the request body'), raw, opts);
   }
 
   private exchangeOf(method: string, path: string, text: string | undefined, raw: RawBody | undefined, opts: RequestOptions | undefined): Exchange {

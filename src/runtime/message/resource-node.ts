@@ -1,5 +1,5 @@
 import {
-  completeAgent, inputError, redactSecretFields, ResourcesApi, streamAgent, toAgentMessages,
+  completeAgent, inputError, plainJson, redactSecretFields, ResourcesApi, streamAgent, toAgentMessages,
   type AgentMessage, type Completion, type MindsDBClient, type ResourceKind, type ResourceOperation,
 } from '../../client';
 import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../../schema';
@@ -52,7 +52,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
       status.set(texts.busy('requesting'));
 
       if (operation === 'completions') {
-        const messages = toAgentMessages(msg.payload);
+        const messages = toAgentMessages(plainJson(msg.payload, 'msg.payload'));
         const result = config.streamMode === 'chunks'
           ? await streamInChunks(msg, send, client, project, name as string, messages, timeoutMs)
           : await completeAgent(client, project, name as string, messages, { timeoutMs });
@@ -63,7 +63,9 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
         return;
       }
 
-      if ((operation === 'create' || operation === 'update') && msg.payload !== undefined && !isPlainObject(msg.payload)) {
+      // Settings by the one rule for values that are not plain JSON (a Date as its ISO text …), named by their place in msg.payload.
+      const settings = (operation === 'create' || operation === 'update') && msg.payload !== undefined ? plainJson(msg.payload, 'msg.payload') : undefined;
+      if (settings !== undefined && !isPlainObject(settings)) {
         throw inputError(`msg.payload must be an object of the ${kind}'s settings for ${operation}`);
       }
       const agent = kind === 'skill' && operation === 'list'
@@ -71,7 +73,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
         : undefined;
       const result = await new ResourcesApi(client).run(kind, operation, {
         project, name, agent,
-        payload: isPlainObject(msg.payload) ? msg.payload : undefined,
+        payload: isPlainObject(settings) ? settings : undefined,
       }, { timeoutMs });
       setOutput(RED, msg, outputProperty, redactSecretFields(result));
       send(msg);
