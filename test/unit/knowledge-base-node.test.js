@@ -44,6 +44,18 @@ describe('mindsdb-knowledge-base node', function () {
     assert.deepEqual([e.mindsdb.operation, e.mindsdb.name, e.mindsdb.leftover], ['create', 'Docs', undefined]);
   });
 
+  it('an insert MindsDB may have stored in part (chunks of 50,000 rows) says so; a smaller one does not', async () => {
+    fake.state.kbs.set('mindsdb/kb1', { record: { id: 1, name: 'kb1', project: 'mindsdb' }, rows: [] });
+    await load({ operation: 'insert', itemName: 'kb1' });
+    fake.state.faultPlan = (entry) => (entry.method === 'PUT' ? (req, res) => { res.writeHead(400, { 'content-type': 'application/json' }); res.end('{"title":"Preprocessing Error","detail":"embedding failed"}'); } : null);
+    const big = await fail({ payload: 'SELECT * FROM files.docs' });
+    assert.match(big.error.message, /embedding failed \(MindsDB embeds and stores an insert in chunks of 50000 rows, so the first chunks of 50000 rows of what the query answered may be stored in mindsdb\.kb1; sending the same content again stores no duplicates\)/);
+    assert.equal(big.mindsdb.leftover.length, 1);
+    const small = await fail({ payload: [{ content: 'a' }] });
+    assert.doesNotMatch(small.error.message, /chunks/);
+    assert.equal(small.mindsdb.leftover, undefined);
+  });
+
   describe('the stored API key goes only with the node\'s own provider and base URL (issue 21, instance 6)', () => {
     const leaked = () => fake.requests.filter((r) => r.rawBody.includes(SECRET));
 

@@ -54,6 +54,9 @@ export function knowledgeInsert(payload: unknown): KnowledgeInsert {
   throw inputError('msg.payload must be what to insert: rows ({content, …} objects or texts), URLs, or a SELECT statement');
 }
 
+/** Rows MindsDB embeds and stores at a time (KB_MAX_INSERT_BATCH_SIZE, 50,000 on 25.14.1 and 26.1.0). */
+const INSERT_CHUNK = 50_000;
+
 export class KnowledgeBasesApi {
   private readonly resources: ResourcesApi;
 
@@ -111,9 +114,23 @@ export class KnowledgeBasesApi {
     return this.resources.run('knowledge_base', 'delete', { project, name }, opts);
   }
 
-  /** Embeds and stores the content; resolves with what was sent (the server answers with nothing). */
+  /**
+   * Embeds and stores the content; resolves with what was sent (the server answers with nothing).
+   * MindsDB (25.14.1 and 26.1.0) embeds and stores an insert in chunks of 50,000 rows, each before
+   * the next: when a later chunk fails, the earlier ones stay stored. Rows are stored under their
+   * id (or a hash of their content), so sending the same content again stores no duplicates: the
+   * error of an insert that may be partly stored says so.
+   */
   async insert(project: string, name: string, what: KnowledgeInsert, opts?: RequestOptions): Promise<Record<string, unknown>> {
-    await this.resources.run('knowledge_base', 'update', { project, name, payload: what as Record<string, unknown> }, opts);
+    try {
+      await this.resources.run('knowledge_base', 'update', { project, name, payload: what as Record<string, unknown> }, opts);
+    } catch (err) {
+      const chunked = 'rows' in what ? what.rows.length > INSERT_CHUNK : true;
+      if (!(err instanceof MindsDBError) || err.kind === 'input' || !chunked) throw err;
+      const part = 'rows' in what ? `the first chunks of ${INSERT_CHUNK} rows` : `the first chunks of ${INSERT_CHUNK} rows of what ${'query' in what ? 'the query answered' : 'the pages held'}`;
+      throw new MindsDBError(`${err.message} (MindsDB embeds and stores an insert in chunks of ${INSERT_CHUNK} rows, so ${part} may be stored in ${project}.${name}; sending the same content again stores no duplicates)`,
+        { ...err, leftover: [`maybe rows of this insert in knowledge base ${project}.${name}: send the same content again, or delete them by id`] });
+    }
     if ('rows' in what) return { inserted: true, name, rows: what.rows.length };
     if ('urls' in what) return { inserted: true, name, urls: what.urls.length };
     return { inserted: true, name, query: what.query };
