@@ -2,9 +2,10 @@ import { inputError, plainJson, knowledgeInsert, KnowledgeBasesApi, Redactor, re
 import { KNOWLEDGE_BASE_NODE, type KnowledgeBaseNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
-import { operationOf, operationsOf } from './runtime/message/operation';
-import { describe, setOutput } from './runtime/message/output';
-import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
+import { operationsOf } from './runtime/message/operation';
+import { setOutput } from './runtime/message/output';
+import { projectItemOf } from './runtime/message/project-item';
+import { describeType, isPlainObject } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
@@ -12,7 +13,6 @@ import { StatusTexts, type StatusValues } from './runtime/status/status-texts';
 import { withStoredSecret } from './runtime/message/stored-secret';
 
 const OPERATIONS = operationsOf(KNOWLEDGE_BASE_NODE.fields.operation);
-type Operation = typeof OPERATIONS[number];
 /** Rows a search returns when neither the node nor msg.limit says: the dialog's default. */
 const SEARCH_LIMIT = KNOWLEDGE_BASE_NODE.fields.limit.default;
 
@@ -75,13 +75,7 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      describe(msg, { resource: 'knowledge_base' });
-      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'knowledge base');
-      describe(msg, { operation });
-      const project = await projectFrom(RED, node, config.project, msg);
-      describe(msg, { project });
-      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
-      describe(msg, { name });
+      const { operation, project, name } = await projectItemOf(RED, node, msg, 'knowledge_base', { configured: config.operation, allowed: OPERATIONS, what: 'knowledge base' }, config);
       const api = new KnowledgeBasesApi(clientFor(RED, config, msg));
       if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
       const kb = name as string;

@@ -11,7 +11,7 @@
  * operation leaves"); every name made here starts with this run's prefix and is removed after.
  */
 const assert = require('node:assert/strict');
-const { fails, ok, realMindsDB, eachCaseInNodeRed, skipBecause } = require('./outcomes');
+const { fails, ok, realMindsDB, eachCaseInNodeRed, skipBecause, serverAt } = require('./outcomes');
 const { helper, allNodes, flowWith } = require('../support/nr');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
@@ -23,14 +23,7 @@ const ENGINE = `${run}_engine`;
 let VERSION = '';
 const v26 = () => Number(VERSION.split('.')[0]) >= 26;
 
-async function api(method, p, body) {
-  const res = await fetch(`${URL_}/api${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json;
-  try { json = text ? JSON.parse(text) : null; } catch { json = text; }
-  return { status: res.status, body: json };
-}
-const sql = (query) => api('POST', '/sql/query', { query });
+const { api, sql } = serverAt(URL_);
 const names = async (p) => { const b = (await api('GET', p)).body; return Array.isArray(b) ? b.map((x) => x.name) : []; };
 const load = (def, credentials) => helper.load(allNodes(), flowWith(def, { url: URL_, timeout: 120000 }), credentials ? { n1: credentials } : undefined);
 /** A CREATE MODEL that each version trains offline (scripts/seed-mindsdb.mjs seeds 25.x's engine; 26.x gets one on the LLM double here). */

@@ -5,9 +5,10 @@ import {
 import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../../schema';
 import { startNode, type SavedConfig } from '../node/config';
 import { handleInput, timeoutFrom } from './input';
-import { describe, setOutput } from './output';
-import { operationOf, operationsOf } from './operation';
-import { isPlainObject, msgText, nameFrom, projectFrom, nonEmptyString } from './properties';
+import { setOutput } from './output';
+import { projectItemOf } from './project-item';
+import { operationsOf } from './operation';
+import { isPlainObject, msgText, nonEmptyString } from './properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from '../node/red';
 
 /** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
@@ -37,15 +38,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
     const { outputProperty } = config;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      describe(msg, { resource: kind });
-      const operation = operationOf(config.operation, msg, operations, kind);
-      describe(msg, { operation });
-      // Node fields win; a msg field fills a blank one and must then be text (a number or object
-      // silently becoming "mindsdb" could point a delete at the default project).
-      const project = await projectFrom(RED, node, config.project, msg);
-      describe(msg, { project });
-      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
-      describe(msg, { name });
+      const { operation, project, name } = await projectItemOf(RED, node, msg, kind, { configured: config.operation, allowed: operations, what: kind }, config);
       const client = clientFor(RED, config, msg);
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
