@@ -82,6 +82,9 @@ export const SERVER_NODE = defineNode('mindsdb-server', 1, {
   maxQueue: number(1000, { integer: true, min: 1 }, { required: true }),
   maxResponseMB: number(64, { above: 0 }, { required: true }),
   tls: configNode('tls-config', false),
+  /** Where requests go through a proxy: the environment (HTTP_PROXY …, as core does), core's http proxy node, or never (runtime/node/proxy.ts); optional in the dialog check, because flows saved before it lack it (they get env). */
+  proxyMode: oneOf(['env', 'none', 'node'], 'env', { optional: true }),
+  proxy: configNode('http proxy', false),
 }, {
   session: password(),
   username: plainCredential(),

@@ -202,6 +202,7 @@ function createFakeMindsDB(options = {}) {
       send(res, 200, { handlers, bearer_passthrough: Object.keys(handlers).filter((e) => handlers[e].auth_modes[0] === 'bearer').sort() });
       return;
     }
+    if (seg[0] === 'tree' && method === 'GET') return tree(res, seg.slice(1));
     if (seg[0] === 'databases') return databases(res, method, seg.slice(1), entry.body);
     if (seg[0] === 'projects') return projects(res, method, seg.slice(1), entry.body);
     if (seg[0] === 'handlers' && seg.length === 2 && seg[1] === '' && method === 'GET') { send(res, 200, handlerList()); return; }
@@ -673,6 +674,34 @@ function createFakeMindsDB(options = {}) {
       return { type: 'ok', affected_rows: null };
     }
     return null;
+  }
+
+  /**
+   * GET /tree/ and /tree/{db} as 25.14.1 and 26.1.0 answer (docs/real-mindsdb.md): the databases
+   * (information_schema twice, as system and as project), a data source's tables in one schema
+   * "public", a project's models and views (and the "models" table).
+   */
+  function tree(res, seg) {
+    if (seg.length === 1 && seg[0] === '') {
+      send(res, 200, [{ name: 'information_schema', class: 'db', type: 'system', engine: null, deletable: false, visible: true },
+        { name: 'information_schema', class: 'db', type: 'project', engine: null, deletable: true, visible: true },
+        ...[...state.projects].map((name) => ({ name, class: 'db', type: 'project', engine: null, deletable: name !== 'mindsdb', visible: true })),
+        ...[...state.databases.values()].map((d) => ({ name: d.name, class: 'db', type: 'data', engine: d.engine, deletable: true, visible: true }))]);
+      return;
+    }
+    const name = String(seg[0]).toLowerCase();
+    const db = state.databases.get(name);
+    if (db) {
+      const children = [...state.tables.entries()].filter(([k]) => k.startsWith(`${db.name.toLowerCase()}/`))
+        .map(([, t]) => ({ name: t.name, class: 'table', type: 'table', engine: null, deletable: false }));
+      send(res, 200, [{ name: 'public', class: 'schema', deletable: false, children }]);
+      return;
+    }
+    const project = [...state.projects].find((p) => p.toLowerCase() === name);
+    if (!project) { problem(res, 400, 'Error', `There is no element with name '${name}'`); return; }
+    send(res, 200, [{ name: 'models', schema: null, class: 'table', type: 'table', engine: null, deletable: false },
+      ...[...state.models.entries()].filter(([k]) => k.startsWith(`${project}/`)).map(([, m]) => ({ name: m.name, schema: null, class: 'table', type: 'model', engine: m.engine || 'lightwood', deletable: true })),
+      ...[...state.views.values()].filter((v) => v.project === project).map((v) => ({ name: v.name, schema: null, class: 'table', type: 'view', engine: null, deletable: true }))]);
   }
 
   function databases(res, method, seg, body) {

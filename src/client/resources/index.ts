@@ -33,3 +33,5 @@ export { ViewsApi, viewSelect } from './views';
 export type { ViewRecord } from './views';
 export { MLEnginesApi, checkHandler } from './ml-engines';
 export type { MLEngine, MLEngineSpec, MLHandler } from './ml-engines';
+export { TreeApi } from './tree';
+export type { TreeItem, TreeKind } from './tree';

@@ -1,3 +1,4 @@
+import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { type Row, ident, inputError, MindsDBError, isPlainObject, segment } from '../shared';
 import { ResourcesApi } from './records';
@@ -152,7 +153,7 @@ export class KnowledgeBasesApi {
       limit = ` LIMIT ${req.limit}`;
     }
     // In SQL, MindsDB finds the project and the knowledge base only by their exact stored names.
-    const select = (p: string, kb: string) => this.client.sql({
+    const select = (p: string, kb: string) => sqlOf(this.client, {
       query: `SELECT * FROM ${ident(p, 'the project')}.${ident(kb, 'the knowledge base name')} WHERE ${where}${limit}`, params, context: { db: p },
     }, opts);
     try {

@@ -1,3 +1,4 @@
+import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { type Row, ident, inputError, MindsDBError, segment, sqlSubquery, sqlUsing, matchName, ambiguousNameError } from '../shared';
 import { rowsToObjects } from '../answers';
@@ -199,7 +200,7 @@ export class ModelsApi {
   }
 
   private async rows(sql: string, project: string, opts?: RequestOptions): Promise<Row[]> {
-    const answer = await this.client.sql({ query: sql, context: { db: project } }, opts);
+    const answer = await sqlOf(this.client, { query: sql, context: { db: project } }, opts);
     return answer.type === 'table' ? rowsToObjects(answer.column_names, answer.data) : [];
   }
 

@@ -1,3 +1,4 @@
+import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { ambiguousNameError, foldCase, matchName, MindsDBError, segment, storedNameText } from '../shared';
 
@@ -64,7 +65,7 @@ export async function storedNames(client: MindsDBClient, scope: NameScope, opts?
     case 'table':
       return namesOf(await client.request('GET', `/databases/${segment(scope.database, 'database')}/tables`, undefined, opts));
     case 'ml_engine': {
-      const answer = await client.sql({ query: 'SHOW ML_ENGINES' }, opts);
+      const answer = await sqlOf(client, { query: 'SHOW ML_ENGINES' }, opts);
       if (answer.type !== 'table') return [];
       const column = answer.column_names.findIndex((c) => c.toLowerCase() === 'name');
       return [...new Set(answer.data.map((row) => row[column < 0 ? 0 : column]).filter((n): n is string => typeof n === 'string'))];

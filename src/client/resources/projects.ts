@@ -1,3 +1,4 @@
+import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { ambiguousNameError, ident, inputError, matchName, MindsDBError, segment } from '../shared';
 
@@ -58,7 +59,7 @@ export class ProjectsApi {
       throw inputError(`"${name}" is the name of MindsDB's system database ${String(system.name)}: MindsDB would make a project beside it under the same name; use another name`);
     }
     try {
-      await this.client.sql({ query: statement }, opts);
+      await sqlOf(this.client, { query: statement }, opts);
     } catch (err) {
       if (err instanceof MindsDBError && err.kind === 'sql' && /already exists/i.test(err.serverMessage ?? '')) {
         throw new MindsDBError(`a project or data source named "${name}" already exists (MindsDB answered: ${err.serverMessage})`, { ...err });
@@ -78,7 +79,7 @@ export class ProjectsApi {
     const entry = await this.find(name, opts);
     const stored = entry ? String(entry.name) : name;
     try {
-      await this.client.sql({ query: `DROP PROJECT ${ident(stored, 'the project name')}` }, opts);
+      await sqlOf(this.client, { query: `DROP PROJECT ${ident(stored, 'the project name')}` }, opts);
     } catch (err) {
       throw explainDrop(err, stored);
     }

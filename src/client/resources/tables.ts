@@ -1,3 +1,4 @@
+import { sqlOf } from './sql';
 import { isNotSent, type MindsDBClient, type RequestOptions, type SqlAnswer } from '../connection';
 import { describeType, ident, inputError, isPlainObject, isRawJson, MindsDBError, plainJson, segment, type RawJson } from '../shared';
 import { recordNotFound } from './gone';
@@ -200,7 +201,7 @@ export class TablesApi {
       const { query, params, columns } = insertStatement(db, t, rows);
       let answer: SqlAnswer;
       try {
-        answer = await this.client.sql({ query, params }, { ...opts, repeat: 'never' });
+        answer = await sqlOf(this.client, { query, params }, { ...opts, repeat: 'never' });
       } catch (err) {
         if (!insertMayHaveLanded(err) || !(err instanceof MindsDBError)) throw err;
         throw new MindsDBError(`the answer to the INSERT of ${rows.length} row(s) into ${db}.${t} was lost (${err.message}): they may or may not be stored, and were not sent again (an INSERT is not idempotent: look at the table before sending them again)`, { ...err });

@@ -1,6 +1,7 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { ident, MindsDBError, segment } from '../shared';
 import { recordNotFound } from './gone';
+import { sqlOf } from './sql';
 
 /**
  * A model's training after the statement that started it (CREATE MODEL, RETRAIN, FINETUNE through
@@ -113,7 +114,7 @@ export async function discardRun(client: MindsDBClient, run: TrainingRun, opts: 
   const v = ident(String(run.version), 'the version');
   if (run.made === 'version') {
     try {
-      await client.sql({ query: `DROP MODEL ${p}.${m}.${v}`, context: { db: run.project } }, opts);
+      await sqlOf(client, { query: `DROP MODEL ${p}.${m}.${v}`, context: { db: run.project } }, opts);
       return { text: `the node removed version ${run.version} that this training made; the model's other versions are as they were` };
     } catch (err) {
       return { text: `removing version ${run.version} that it made failed too (${errorText(err)}): DROP MODEL ${p}.${m}.${v}`, leftover: [`version ${run.version} of model ${run.project}.${run.model} (status error): DROP MODEL ${p}.${m}.${v}`] };

@@ -1,6 +1,7 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { ident, inputError, isPlainObject, MindsDBError } from '../shared';
 import { ResourcesApi } from './records';
+import { sqlOf } from './sql';
 import { capitalsProjectText, isCapitalsProjectError, withStoredName } from './names';
 
 /** A view as MindsDB answers it (25.14.1 and 26.1.0). */
@@ -52,7 +53,7 @@ export class ViewsApi {
     const old = isPlainObject(found) && typeof found.query === 'string' ? found.query : undefined;
     const put = (text: string) => this.explained(this.resources.run('view', 'update', { project, name: stored, payload: { query: text } }, opts), opts, (err) => capitalsInProject(err, project));
     const result = await put(q);
-    const failure = await this.select(project, stored, (sql) => this.client.sql({ query: `${sql} LIMIT 1` }, opts), opts).then(() => undefined, (err: unknown) => err);
+    const failure = await this.select(project, stored, (sql) => sqlOf(this.client, { query: `${sql} LIMIT 1` }, opts), opts).then(() => undefined, (err: unknown) => err);
     // Only MindsDB's own answer that the view fails counts; an answer lost on the way says nothing about the query.
     if (!(failure instanceof MindsDBError) || failure.kind !== 'sql') return result;
     const why = `the new query of view ${project}.${stored} fails when the view is read (MindsDB: ${failure.serverMessage ?? failure.message}); MindsDB takes any query on update (it checks one only on create)`;

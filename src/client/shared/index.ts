@@ -14,6 +14,8 @@ export { Redactor, redactSecretFields, refuseMaskedValues, maskedValuePaths, isS
 export { positionalToNamed } from './sql-params';
 export { ident, sqlLiteral, sqlUsing, sqlSubquery } from './sql-text';
 export { sqlPieces } from './sql-lexer';
+export { readOnlyStatement } from './sql-read-only';
+export type { ReadOnlyVerdict } from './sql-read-only';
 export type { SqlPiece, SqlPieceKind } from './sql-lexer';
 export { RawBody } from './raw-body';
 export { matchName, foldCase, storedNameText, ambiguousNameError } from './names';
