@@ -7,6 +7,8 @@ export { MindsDBError, inputError } from './errors';
 export type { MindsDBErrorKind, MindsDBErrorInit } from './errors';
 export { isPlainObject, describeType, sizeText, MAX_TIMER_MS } from './values';
 export type { Row } from './values';
+export { plainJson, jsonText, isRawJson, pathOf } from './json-value';
+export type { RawJson } from './json-value';
 export { segment, normalisePrefix } from './paths';
 export { Redactor, redactSecretFields, refuseMaskedValues, maskedValuePaths, isSecretKey, maskUriPasswords, MASK } from './redact';
 export { positionalToNamed } from './sql-params';
