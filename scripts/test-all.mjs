@@ -56,8 +56,8 @@ const nodes = { 22: nodeOf(22), 24: nodeOf(24), 26: nodeOf(26) };
 const node22Path = nodes[22];
 /** Why a leg has no Node binary: the error of the Node its name says it runs on. */
 const notRun = (name) => nodeErrors.get(Number((/Node (\d+)/.exec(name) ?? [])[1])) ?? [...nodeErrors.values()].join('; ');
-/** A command through scripts/with-mindsdb.mjs, its tests on Node 22; none without Node 22 (the leg then says why). */
-const withMindsDB = (...args) => (node22Path ? [process.execPath, 'scripts/with-mindsdb.mjs', ...args, node22Path, mocha] : [null]);
+/** A command through scripts/with-mindsdb.mjs (its seeding uses the package's client), both on Node 22; none without Node 22 (the leg then says why). */
+const withMindsDB = (...args) => (node22Path ? [node22Path, 'scripts/with-mindsdb.mjs', ...args, node22Path, mocha] : [null]);
 const e2e = [...withMindsDB('--seed', '--auth'), '--config', 'test/e2e/.mocharc.json'];
 const base = new URL(process.env.MINDSDB_URL || 'http://127.0.0.1:47334');
 const authPort = Number(process.env.MINDSDB_AUTH_PORT) || 47336;
