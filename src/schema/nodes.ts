@@ -52,6 +52,18 @@ const sqlRowsOut = () => ({
   flowControl: flag(false),
   partsAhead: count(1),
 });
+/**
+ * Incremental mode of the sql and view nodes: each run sends only the rows after the last
+ * (watermark, key) it sent on, kept in the store (src/runtime/message/incremental.ts). Their
+ * dialog rows follow sql-rows-out in each node's template.
+ */
+const incremental = () => ({
+  incremental: flag(false),
+  /** The column that grows for new rows (a timestamp or a serial number). */
+  watermarkColumn: text(),
+  /** The column that orders rows sharing a watermark (a unique id). */
+  keyColumn: text(),
+});
 /** A name the node may leave blank for msg.<name> to fill. */
 const name = () => typed('', 'str');
 /** The name of what the node's operation acts on (the dialog labels the node with it and suggests names for it), blank for msg to fill. */
@@ -93,6 +105,7 @@ export const SQL_NODE = defineNode('mindsdb-sql', 1, {
   /** The statement goes unparsed to the Database's data source (context.native_query, MindsDB 26.0.1 and 26.2+). */
   nativeQuery: flag(false),
   ...sqlRowsOut(),
+  ...incremental(),
   outputProperty: msgProperty(),
 });
 
@@ -250,6 +263,7 @@ export const VIEW_NODE = defineNode('mindsdb-view', 1, {
   query: text(),
   /** query: the rows sent out as the sql node sends them. */
   ...sqlRowsOut(),
+  ...incremental(),
   outputProperty: msgProperty(),
 });
 

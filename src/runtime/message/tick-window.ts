@@ -11,6 +11,8 @@ interface Sequence {
   id: string;
   unacked: number;
   wake: (() => void) | undefined;
+  /** Why the sequence was stopped (msg.reset), if it was: its wait for a tick ends with this. */
+  stopped?: Error;
 }
 
 /**
@@ -36,13 +38,14 @@ export class TickWindow {
   /** True when sequence `id` may send one more part now (no wait for a tick). */
   isReady(id: string): boolean {
     const seq = this.sequences.get(id);
-    return !this.closedError && (!seq || seq.unacked < this.window);
+    return !this.closedError && (!seq || (!seq.stopped && seq.unacked < this.window));
   }
 
   /** Resolves when sequence `id` may send one more part; rejects after `timeoutMs` without a tick, or on close. */
   ready(id: string, timeoutMs: number): Promise<void> {
     const seq = this.sequences.get(id);
     if (this.closedError) return Promise.reject(this.closedError);
+    if (seq?.stopped) return Promise.reject(seq.stopped);
     if (!seq || seq.unacked < this.window) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -52,7 +55,8 @@ export class TickWindow {
       seq.wake = () => {
         clearTimeout(timer);
         seq.wake = undefined;
-        if (this.closedError) reject(this.closedError); else resolve();
+        const why = this.closedError ?? seq.stopped;
+        if (why) reject(why); else resolve();
       };
     });
   }
@@ -80,6 +84,14 @@ export class TickWindow {
     if (!seq || seq.unacked === 0) return;
     seq.unacked--;
     if (seq.wake && seq.unacked < this.window) seq.wake();
+  }
+
+  /** Sequence `id` is stopped (msg.reset): its wait for a tick, now or later, ends with `reason`. */
+  stop(id: string, reason: Error): void {
+    const seq = this.sequences.get(id);
+    if (!seq) return;
+    seq.stopped = reason;
+    seq.wake?.();
   }
 
   /** The node is closing: every waiting sequence fails now rather than at its tick timeout. */
