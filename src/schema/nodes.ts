@@ -165,6 +165,16 @@ export const AGENT_NODE = defineNode('mindsdb-agent', 1, {
   itemName: item(),
   /** completions: one message with the answer, or a message sequence of the streamed chunks. */
   streamMode: oneOf(['final', 'chunks'], 'final', { optional: true }),
+  /** completions: keep each conversation's turns and send them with its next question (src/runtime/message/agent-answers.ts). */
+  memory: flag(false),
+  /** The msg property whose value names the conversation. */
+  conversationKey: msgProperty('topic'),
+  /** Turns kept per conversation, the oldest dropped first. */
+  maxTurns: count(20),
+  /** A conversation without a question for this many minutes is forgotten. */
+  idleMinutes: count(60),
+  /** Put the conversation's turns on the output as msg.mindsdb.conversation (off: they never leave the node). */
+  historyOut: flag(false),
   outputProperty: msgProperty(),
 });
 

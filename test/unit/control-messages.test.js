@@ -109,4 +109,99 @@ describe('control messages: msg.flush and msg.reset', function () {
       assert.equal(b.requests(fake).length, 0);
     });
   }
+
+  describe('msg.reset stops a sequence or a stream under way and frees its connection', () => {
+    const COLUMNS = ['i'];
+    /**
+     * The next answer on `path` is a long one still coming: `head` and its first lines are written, then
+     * the server holds the rest. Resolves with the answer's socket once it is there.
+     */
+    const held = (path, head, lines) => new Promise((resolve) => {
+      fake.state.faultPlan = (entry) => (entry.path.includes(path) ? (req, res) => {
+        fake.state.faultPlan = null;
+        res.writeHead(200, { 'content-type': head });
+        res.write(lines);
+        resolve(req.socket);
+      } : null);
+    });
+    const closedSoon = (socket) => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the answer\'s connection is still open 1 s after the reset')), 1000); // deadline
+      socket.on('close', () => { clearTimeout(timer); resolve(); });
+      if (socket.destroyed) { clearTimeout(timer); resolve(); }
+    });
+    const jsonlines = (n) => `${JSON.stringify({ type: 'table', column_names: COLUMNS })}\n${Array.from({ length: n }, (_, i) => JSON.stringify([[i]])).join('\n')}\n`;
+    const sqlDef = { type: 'mindsdb-sql', query: 'SELECT i FROM t', database: '', databaseType: 'str', rowFormat: 'objects', split: true, rowsPerMsg: 1 };
+    const viewDef = { type: 'mindsdb-view', operation: 'query', project: 'mindsdb', projectType: 'str', itemName: 'v1', itemNameType: 'str', query: '', rowFormat: 'objects', split: true, rowsPerMsg: 1 };
+
+    const cases = [
+      ['a split SQL sequence waiting for its msg.tick', { ...sqlDef, flowControl: true, partsAhead: 1 }, 1],
+      ['a split SQL sequence still reading its answer', { ...sqlDef, flowControl: false }, 2],
+      ['a view query\'s sequence waiting for its msg.tick', { ...viewDef, flowControl: true, partsAhead: 1 }, 1],
+    ];
+    for (const [what, def, partsBefore] of cases) {
+      it(`${what}: its message reaches Catch once with a "reset" error naming the parts sent; the reset message completes and sends nothing`, async () => {
+        fake.state.views.set('mindsdb/v1', { id: 1, name: 'v1', query: 'SELECT 1', project: 'mindsdb' });
+        await load(def);
+        const answer = held('/sql/query', 'application/jsonlines', jsonlines(3));
+        const parts = collect('out', partsBefore);
+        const caught = nextMessage('caught');
+        n1().receive({ payload: 1, marker: 'query' });
+        const socket = await answer;
+        const sent = await parts;
+        const completed = nextMessage('completed');
+        const resetAt = Date.now();
+        n1().receive({ reset: true, marker: 'reset' });
+        const err = await caught;
+        assert.ok(Date.now() - resetAt < 1000, `stopped ${Date.now() - resetAt} ms after the reset (the server node's timeout is 5 s)`);
+        assert.equal(err.marker, 'query');
+        assert.equal(err.mindsdbError.kind, 'reset');
+        assert.match(err.error.message, /msg\.reset stopped this query while its rows were being sent/);
+        assert.deepEqual([err.mindsdb.partsId, err.mindsdb.partsSent], [sent[0].parts.id, partsBefore]);
+        await closedSoon(socket);
+        assert.equal((await completed).marker, 'reset');
+        await nothingAt('out');
+        await nothingAt('caught', 10);
+        assert.equal(fake.requestsTo('/sql/query').length, def.type === 'mindsdb-sql' ? 1 : 1, 'the reset ran no query');
+      });
+    }
+
+    it('a whole SQL answer (split off) is not a sequence: msg.reset leaves it to finish', async () => {
+      await load({ ...sqlDef, split: false });
+      fake.state.sql = () => ({ type: 'table', column_names: COLUMNS, data: [[1]] });
+      fake.state.faultPlan = (entry) => (entry.path.includes('/sql/query') ? () => new Promise((resolve) => setTimeout(() => resolve(false), 100)) : null);
+      const out = nextMessage('out');
+      n1().receive({ payload: 1 });
+      await flushDeliveries();
+      n1().receive({ reset: true });
+      assert.deepEqual((await out).payload, [{ i: 1 }]);
+    });
+
+    for (const [version, streamMode] of [['25.14.1', 'chunks'], ['26.1.0', 'chunks'], ['26.1.0', 'final']]) {
+      it(`a streaming agent answer (MindsDB ${version}, ${streamMode}): stopped at once, its connection freed, its message at Catch with a "reset" error`, async () => {
+        await fake.close();
+        fake = await createFakeMindsDB({ version }).listen();
+        fake.state.agents.set('mindsdb/a1', { id: 1, name: 'a1', project: 'mindsdb' });
+        await load({ type: 'mindsdb-agent', operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'a1', itemNameType: 'str', streamMode });
+        const answer = held('/completions/stream', 'text/event-stream', 'data: {"type": "start"}\n\ndata: {"type": "context", "content": "thinking"}\n\n');
+        const chunks = streamMode === 'chunks' ? collect('out', 2) : Promise.resolve([]);
+        const caught = nextMessage('caught');
+        n1().receive({ payload: 'a question', marker: 'q' });
+        const socket = await answer;
+        const sent = await chunks;
+        // In final mode nothing comes out: give the node time to read the events that came.
+        if (streamMode === 'final') await new Promise((resolve) => { setTimeout(resolve, 100); });
+        const resetAt = Date.now();
+        n1().receive({ reset: true });
+        const err = await caught;
+        assert.ok(Date.now() - resetAt < 1000, `stopped ${Date.now() - resetAt} ms after the reset (the server node's timeout is 5 s)`);
+        assert.equal(err.marker, 'q');
+        assert.equal(err.mindsdbError.kind, 'reset');
+        assert.match(err.error.message, /msg\.reset stopped this answer before it was sent/);
+        if (streamMode === 'chunks') assert.deepEqual(err.mindsdb.sequence, { id: sent[0].parts.id, chunks: 2 });
+        await closedSoon(socket);
+        await nothingAt('out');
+      });
+    }
+  });
 });
+
