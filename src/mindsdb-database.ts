@@ -75,7 +75,7 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new DatabasesApi(clientFor(RED, config.server));
+      const api = new DatabasesApi(clientFor(RED, config, msg));
       const operation = operationOf(config.operation, msg, OPERATIONS, 'database');
       const spec = await specFrom(msg, operation);
       const timeoutMs = timeoutFrom(msg);

@@ -24,7 +24,7 @@ export = function register(RED: NodeAPI): void {
     const maxBytes = config.maxSizeMB * 1024 * 1024;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new FilesApi(clientFor(RED, config.server));
+      const api = new FilesApi(clientFor(RED, config, msg));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'file');
       const timeoutMs = timeoutFrom(msg);
       let result: unknown;

@@ -58,7 +58,7 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new JobsApi(clientFor(RED, config.server));
+      const api = new JobsApi(clientFor(RED, config, msg));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'job');
       const project = await projectFrom(RED, node, config.project, msg);
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');

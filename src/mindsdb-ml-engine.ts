@@ -57,7 +57,7 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new MLEnginesApi(clientFor(RED, config.server));
+      const api = new MLEnginesApi(clientFor(RED, config, msg));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'ML engine');
       const timeoutMs = timeoutFrom(msg);
       let name: string | undefined;

@@ -68,7 +68,7 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new ModelsApi(clientFor(RED, config.server));
+      const api = new ModelsApi(clientFor(RED, config, msg));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'model');
       const project = await projectFrom(RED, node, config.project, msg);
       const model = await nameFrom(RED, node, config.model, msg, 'model');

@@ -7,7 +7,7 @@ import { MicroBatcher, rowMayBeToBlame } from './runtime/message/micro-batcher';
 import { setOutput } from './runtime/message/output';
 import { describeType, evaluateProperty, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
-import { clientFor } from './runtime/node/server';
+import { clientFor, clientKey } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
@@ -85,7 +85,7 @@ export = function register(RED: NodeAPI): void {
       // msg.flush sends the open micro-batch now, msg.reset drops it: a control message, not a request.
       const control = controlOf(msg);
       if (control) { controlBatch(batcher, control); return; }
-      const client = clientFor(RED, config.server);
+      const client = clientFor(RED, config, msg);
       const project = await projectFrom(RED, node, config.project, msg);
       const model = await nameFrom(RED, node, config.model, msg, 'model');
       if (!model) throw inputError('no model: set it in the node or in msg.model');
@@ -101,7 +101,8 @@ export = function register(RED: NodeAPI): void {
       let predictions: Row[];
       const job: PredictJob = { client, project, model, params, rows, timeoutMs, deadlineAt: Date.now() + timeoutMs };
       if (batcher) {
-        const key = params === undefined ? `${project}\u0000${model}` : `${project}\u0000${model}\u0000${JSON.stringify(params)}`;
+        // One batch, one request: to one server (msg.server may choose another), model and params.
+        const key = `${clientKey(client)}\u0000${project}\u0000${model}${params === undefined ? '' : `\u0000${JSON.stringify(params)}`}`;
         predictions = await batcher.add(key, job, rows.length);
       } else {
         status.set(texts.busy('requesting'));

@@ -22,7 +22,7 @@ export = function register(RED: NodeAPI): void {
     const status = new ThrottledStatus(node);
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new ProjectsApi(clientFor(RED, config.server));
+      const api = new ProjectsApi(clientFor(RED, config, msg));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'project');
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       if (operation !== 'list' && !name) throw inputError('no project name: set it in the node or in msg.name');

@@ -8,7 +8,7 @@ import { operationOf, operationsOf } from './runtime/message/operation';
 import { setOutput } from './runtime/message/output';
 import { describeType, isPlainObject, nameFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
-import { clientFor } from './runtime/node/server';
+import { clientFor, clientKey } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
@@ -88,7 +88,7 @@ export = function register(RED: NodeAPI): void {
       // msg.flush sends the open micro-batch now, msg.reset drops it: a control message, not a request.
       const control = controlOf(msg);
       if (control) { controlBatch(batcher, control); return; }
-      const client = clientFor(RED, config.server);
+      const client = clientFor(RED, config, msg);
       const operation = operationOf(config.operation, msg, OPERATIONS, 'table');
       const database = await nameFrom(RED, node, config.database, msg, 'database');
       if (!database) throw inputError('no database: set the data source in the node or in msg.database');
@@ -128,7 +128,8 @@ export = function register(RED: NodeAPI): void {
           msg.mindsdb = { operation, database, table, rows: rows.length };
           try {
             if (batcher) {
-              await batcher.add(`${database}\u0000${table as string}`, job, rows.length);
+              // One batch, one INSERT: into one table on one server (msg.server may choose another).
+              await batcher.add(`${clientKey(client)}\u0000${database}\u0000${table as string}`, job, rows.length);
             } else {
               status.set(texts.busy('requesting'));
               await insertJobs([job], job);

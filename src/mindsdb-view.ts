@@ -51,7 +51,7 @@ export = function register(RED: NodeAPI): void {
       if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) return;
       const control = controlOf(msg);
       if (control) { sqlControl(control, output, incremental, status); return; }
-      const client = clientFor(RED, config.server);
+      const client = clientFor(RED, config, msg);
       const api = new ViewsApi(client);
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'view');
       const project = await projectFrom(RED, node, config.project, msg);

@@ -30,6 +30,8 @@ export interface DeclaredField {
   error?: string;
   /** The field that names a resource node's item. */
   item?: boolean;
+  /** The config node type whose nodes the field lists by id (a select of several). */
+  choices?: string;
 }
 
 export interface Declaration {

@@ -121,6 +121,30 @@ export function saveEditors(this: EditorNode): void { closeSqlEditors(this, true
 export function cancelEditors(this: EditorNode): void { closeSqlEditors(this, false); }
 
 /**
+ * Fields that list config nodes by id (the servers msg.server may choose): a select of several,
+ * its options the config nodes of that type in the flows, by name. A node without a name cannot be
+ * chosen by name, so it is shown but not selectable, with the catalogue's hint.
+ */
+function choiceLists(type: string, node: EditorNode): void {
+  const t = catalogue(type);
+  for (const [field, entry] of Object.entries(declared[type] ?? {})) {
+    if (!entry.choices) continue;
+    const select = $(`#node-input-${field}`);
+    const saved = node[field];
+    const chosen = new Set(Array.isArray(saved) ? saved.filter((id): id is string => typeof id === 'string') : []);
+    select.empty();
+    RED.nodes.eachConfig((config) => {
+      if (config.type !== entry.choices) return;
+      const name = typeof config.name === 'string' ? config.name : '';
+      const option = $('<option>').val(config.id).text(name || `${t('label.unnamedServer')} (${String(config.url ?? config.id)})`);
+      if (!name) option.prop('disabled', true);
+      else if (chosen.has(config.id)) option.prop('selected', true);
+      select.append(option);
+    });
+  }
+}
+
+/**
  * What every action dialog does first: inputs of properties the saved node lacks start at their
  * defaults, the Output row is a msg-property TypedInput, JSON fields get the JSON editor, the
  * template's SQL rows (`data-editor`) get their code editors, and rows with `data-when` show
@@ -128,6 +152,7 @@ export function cancelEditors(this: EditorNode): void { closeSqlEditors(this, fa
  */
 export function prepare(type: string, node: EditorNode): void {
   fillMissingDefaults(type, node, 'node-input-');
+  choiceLists(type, node);
   $('#node-input-outputProperty').typedInput({ default: 'msg', types: ['msg'] });
   jsonInputs(type);
   const rows = editorRows[type];

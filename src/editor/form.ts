@@ -45,7 +45,9 @@ function standardRow(field: string, attrs: Record<string, string> = {}): JQuery 
  *   unless the operation is list);
  * - unless it has an `outputProperty` row, outputProperty and name follow its last row (before
  *   the tips that end it), and the catalogue's `label.tip`, where it has one and no element
- *   of the template shows it, ends the dialog.
+ *   of the template shows it, ends the dialog;
+ * - the servers a message may choose (msg.server) come right after the server row, unless the
+ *   template places them itself.
  * A template written in full (every row, the older pattern) gets nothing added.
  */
 function standardRows(type: string, spec: Record<string, DeclaredField>, template: JQuery): void {
@@ -58,6 +60,8 @@ function standardRows(type: string, spec: Record<string, DeclaredField>, templat
     }
     template.prepend(head);
   }
+  // The servers a message may choose follow the node's own server, wherever the template put it.
+  if (spec.servers && !has('servers')) template.find("[data-row='server']").first().after(standardRow('servers'));
   if (spec.outputProperty && !has('outputProperty')) {
     const tail = ['outputProperty', 'name'].filter((f) => spec[f] && !has(f)).map((f) => standardRow(f));
     let endingTips = template.children().last();

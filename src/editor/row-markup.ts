@@ -2,7 +2,7 @@ import { catalogue } from './catalogue';
 import type { DeclaredField } from './declarations';
 
 /** The icon of a row when the template names none: the rows every dialog has look alike. */
-const ROW_ICONS: Record<string, string> = { server: 'server', name: 'tag', outputProperty: 'sign-out', operation: 'wrench', project: 'folder-o' };
+const ROW_ICONS: Record<string, string> = { server: 'server', servers: 'random', name: 'tag', outputProperty: 'sign-out', operation: 'wrench', project: 'folder-o' };
 
 /** The markup inside one dialog row (see buildForm), from what the declaration says the field is. */
 export function rowMarkup(type: string, row: JQuery, field: string, declared: DeclaredField | undefined,
@@ -33,6 +33,8 @@ export function rowMarkup(type: string, row: JQuery, field: string, declared: De
     return `${label}<input type="${credential.type === 'password' ? 'password' : 'text'}" id="${id}"${width} autocomplete="off"${placeholder}>`;
   }
   if (entry.type) return `${label}<input type="text" id="${id}">`;
+  // Config nodes by id, several (its options are the flows' config nodes, filled when the dialog opens).
+  if (entry.choices) return `${label}<select id="${id}" multiple size="3"${width}></select>`;
   if (typeof entry.value === 'boolean') {
     return `<label>&nbsp;</label><input type="checkbox" id="${id}" style="display: inline-block; width: auto; vertical-align: top;">`
       + `<label for="${id}" style="width: auto;" data-i18n="${type}.label.${field}"></label>`;

@@ -57,9 +57,14 @@ export type Check =
 
 /** One saved property as the editor declares it in `defaults`. */
 export interface EditorEntry {
-  value: string | number | boolean;
+  value: string | number | boolean | readonly string[];
   /** A config node type the property refers to (a select of those nodes in the dialog). */
   type?: string;
+  /**
+   * A config node type whose nodes the property lists by id (a select of several in the dialog).
+   * Not `type`: Node-RED's editor would make that a select of one.
+   */
+  choices?: string;
   required?: boolean;
   check?: Check;
   /** The catalogue key under `errors.` when it is not the property's name. */
@@ -166,6 +171,24 @@ export function configNode(type: string, required: boolean): Field<string> {
     default: '',
     editor: (name) => [[name, { value: '', type, required }]],
     read: (saved, name) => readText(saved[name], ''),
+  };
+}
+
+/**
+ * Config nodes of one type that a message may choose among by name (the servers msg.server may
+ * pick): their ids, none by default. An id whose node is gone is left to the runtime, which names
+ * the ones that are there when a message asks.
+ */
+export function configNodeChoices(type: string): Field<readonly string[]> {
+  return {
+    default: [],
+    editor: (name) => [[name, { value: [], choices: type }]],
+    read: (saved, name) => {
+      const v = saved[name];
+      if (absent(v) || v === '') return { value: [] };
+      if (Array.isArray(v) && v.every((id) => typeof id === 'string')) return { value: v.filter((id) => id !== '') };
+      return { value: [], problem: `${show(v)} is not a list of node ids` };
+    },
   };
 }
 

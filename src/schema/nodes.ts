@@ -29,11 +29,14 @@
  * When a field changes meaning later: raise the declaration's version and add a step in
  * src/runtime/node/migrations.ts.
  */
-import { configNode, flag, msgProperty, number, oneOf, optionalNumber, password, plainCredential, text, typed } from './fields';
+import { configNode, configNodeChoices, flag, msgProperty, number, oneOf, optionalNumber, password, plainCredential, text, typed } from './fields';
 import { defineNode, type NodeSchema } from './node-schema';
 
-/** The fields every action node starts with: the server it uses and its own name. */
-const head = () => ({ server: configNode('mindsdb-server', true), name: text() });
+/**
+ * The fields every action node starts with: the server it uses, the other servers a message may
+ * choose by name (msg.server; none unless the user lists them), and its own name.
+ */
+const head = () => ({ server: configNode('mindsdb-server', true), servers: configNodeChoices('mindsdb-server'), name: text() });
 /** A whole number from 1 (sizes, counts, times). */
 const count = (value: number) => number(value, { integer: true, min: 1 });
 /** The project MindsDB puts records in unless told otherwise: a new node's Project, and what a blank one and a blank msg.project mean. */

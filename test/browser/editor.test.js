@@ -136,6 +136,9 @@ function testFlow(mindsdbUrl) {
   const flow = [
     { id: 'tab1', type: 'tab', label: 'MindsDB nodes' },
     { id: SERVER_ID, type: 'mindsdb-server', name: 'test MindsDB', url: mindsdbUrl, apiPrefix: '/api', authMode: 'none', timeout: 60000, retries: 2, retryPost: false, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64, tls: '', version: 1 },
+    // Two more servers a message may choose (msg.server): one named, one without a name.
+    { id: 'srvB', type: 'mindsdb-server', name: 'site b', url: mindsdbUrl, apiPrefix: '/api', authMode: 'none', timeout: 60000, retries: 2, retryPost: false, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64, tls: '', version: 1 },
+    { id: 'srvC', type: 'mindsdb-server', name: '', url: 'http://127.0.0.1:9', apiPrefix: '/api', authMode: 'none', timeout: 60000, retries: 2, retryPost: false, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64, tls: '', version: 1 },
   ];
   NODES.forEach((n, i) => {
     flow.push({ id: n.id, type: n.type, z: 'tab1', name: '', server: SERVER_ID, outputProperty: 'payload', version: 1, x: 200 + 260 * (i % 3), y: 80 + 80 * Math.floor(i / 3), wires: [[]], ...n.config });
@@ -276,6 +279,29 @@ describe('the editor in Chromium', function () {
       assert.equal(shown.trim(), name, 'the node on the canvas shows its name');
     });
   }
+
+  it('lists the flow\'s servers a message may choose by name (msg.server), and saves the chosen ones', async function () {
+    await page.evaluate(() => RED.editor.edit(RED.nodes.node('predict1')));
+    await page.waitForSelector('#dialog-form #node-input-servers', { state: 'attached' });
+    await uiAtRest(page);
+    const options = await page.$$eval('#node-input-servers option', (els) => els.map((o) => ({ id: o.value, text: o.textContent, disabled: o.disabled })));
+    assert.deepEqual(options.map((o) => o.id).sort(), [SERVER_ID, 'srvB', 'srvC'].sort(), 'every server node of the flows');
+    assert.equal(options.find((o) => o.id === 'srvB').text, 'site b');
+    const unnamed = options.find((o) => o.id === 'srvC');
+    assert.ok(unnamed.disabled && /127\.0\.0\.1:9/.test(unnamed.text), `a server without a name cannot be chosen by name: ${unnamed.text}`);
+    const order = await page.evaluate(() => Boolean($('#node-input-server')[0].compareDocumentPosition($('#node-input-servers')[0]) & Node.DOCUMENT_POSITION_FOLLOWING));
+    assert.ok(order, 'right after the node\'s own server');
+    await page.selectOption('#node-input-servers', ['srvB']);
+    await page.click('#node-dialog-ok');
+    await page.waitForSelector('#node-dialog-ok', { state: 'detached' });
+    assert.deepEqual(await page.evaluate(() => RED.nodes.node('predict1').servers), ['srvB']);
+    // Opened again, the dialog shows what was saved.
+    await page.evaluate(() => RED.editor.edit(RED.nodes.node('predict1')));
+    await page.waitForSelector('#dialog-form #node-input-servers', { state: 'attached' });
+    assert.deepEqual(await page.$eval('#node-input-servers', (el) => Array.from(el.selectedOptions).map((o) => o.value)), ['srvB']);
+    await page.click('#node-dialog-cancel');
+    await page.waitForSelector('#node-dialog-cancel', { state: 'detached' });
+  });
 
   it('edits SQL in Node-RED 5\'s plain code editor, the one createEditor returns until Monaco has loaded', async function () {
     if (!await page.evaluate(() => !!(RED.editor.codeEditor && RED.editor.codeEditor.basic))) {

@@ -70,7 +70,8 @@ describe('node declarations: one source for the dialog and the runtime', functio
         assert.deepEqual(Object.keys(def.defaults), declared.map(([key]) => key), 'the same properties, in the same order');
         for (const [key, entry] of declared) {
           const dialog = def.defaults[key];
-          assert.deepEqual(dialog.value, entry.value, `${key}: the dialog's default is the runtime's`);
+          // As saved (JSON): an array made in the editor's context is not this context's Array.
+          assert.deepEqual(JSON.parse(JSON.stringify(dialog.value)), entry.value, `${key}: the dialog's default is the runtime's`);
           assert.equal(dialog.type, entry.type, `${key}: config node type`);
           assert.equal(dialog.required, entry.required, `${key}: required`);
           assert.equal(typeof dialog.validate === 'function', entry.check !== undefined, `${key}: checked in the dialog as declared`);
@@ -80,7 +81,7 @@ describe('node declarations: one source for the dialog and the runtime', functio
       });
 
       it('reads every default the dialog saves as the runtime\'s own default, with nothing to warn about', function () {
-        const saved = Object.fromEntries(Object.entries(def.defaults).map(([k, d]) => [k, d.value]));
+        const saved = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(def.defaults).map(([k, d]) => [k, d.value]))));
         const fromDialog = schema.parseConfig(schema.SCHEMAS[type], saved);
         const absent = schema.parseConfig(schema.SCHEMAS[type], {});
         assert.deepEqual(fromDialog.problems, []);

@@ -37,7 +37,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
       // The agent node's msg.reset stops answers under way (and forgets a conversation): a control message, not a request.
       const control = answers ? controlOf(msg) : undefined;
       if (answers && control) { answers.control(msg, control); return; }
-      const client = clientFor(RED, config.server);
+      const client = clientFor(RED, config, msg);
       const operation = operationOf(config.operation, msg, operations, kind);
       // Node fields win; a msg field fills a blank one and must then be text (a number or object
       // silently becoming "mindsdb" could point a delete at the default project).

@@ -1,5 +1,5 @@
-import { MindsDBError, type MindsDBClient } from '../../client';
-import type { Node, NodeAPI } from './red';
+import { describeType, inputError, MindsDBError, type MindsDBClient } from '../../client';
+import type { Msg, Node, NodeAPI } from './red';
 
 /** What an action node sees of a mindsdb-server config node. */
 export interface ServerNode extends Node {
@@ -10,11 +10,51 @@ export interface ServerNode extends Node {
   resolvedUrl?: string;
 }
 
+/** The servers an action node may use: its own, and those a message may choose by name (msg.server). */
+export interface ServerChoice {
+  server: string;
+  servers: readonly string[];
+}
+
 /**
- * The client of the config node an action node points at. Throws a clear error (which becomes
- * that message's Catch-able error) when the node has no server or the server config is broken.
+ * The client a message goes to: the node's own server, or the one `msg.server` names among the
+ * servers the user listed in the node's dialog (Node-RED's rule for database nodes: a message
+ * chooses among what the user configured, never a URL, credential or header of its own). Throws a
+ * clear error (which becomes that message's Catch-able error) when the node has no server, the
+ * server config is broken, or msg.server names no server the node may use.
  */
-export function clientFor(RED: NodeAPI, serverId: string | undefined): MindsDBClient {
+export function clientFor(RED: NodeAPI, choice: ServerChoice, msg?: Msg): MindsDBClient {
+  const named = msg?.server;
+  if (named === undefined || named === null || named === '') return clientOf(RED, choice.server);
+  return clientOf(RED, chosenServer(RED, choice, named));
+}
+
+/** The id of the server that msg.server names, among the node's own and those listed in its dialog. */
+function chosenServer(RED: NodeAPI, choice: ServerChoice, named: unknown): string {
+  if (typeof named !== 'string') {
+    throw inputError(`msg.server must be the name of a MindsDB server node (got ${describeType(named)})`);
+  }
+  if (choice.servers.length === 0) {
+    throw inputError(`msg.server is ${JSON.stringify(named)}, but this node lets no message choose its server: list the servers a message may choose in its dialog (Servers by msg.server), or remove msg.server`);
+  }
+  const allowed = new Map<string, string[]>();
+  for (const id of new Set([choice.server, ...choice.servers])) {
+    const name = (RED.nodes.getNode(id) as ServerNode | null)?.name;
+    if (typeof name === 'string' && name !== '') allowed.set(name, [...(allowed.get(name) ?? []), id]);
+  }
+  const ids = allowed.get(named);
+  if (!ids) {
+    const names = [...allowed.keys()].map((n) => JSON.stringify(n)).join(', ');
+    throw inputError(`msg.server ${JSON.stringify(named)} is not a server this node may use: ${names ? `choose one of ${names}` : 'none of the servers listed in its dialog has a name'} (a server node's name, as listed in the node's dialog)`);
+  }
+  if (ids.length > 1) {
+    throw inputError(`msg.server ${JSON.stringify(named)} names ${ids.length} of the servers this node may use: give each server node a name of its own`);
+  }
+  return ids[0];
+}
+
+/** The client of a server node, or the error that says why there is none. */
+function clientOf(RED: NodeAPI, serverId: string | undefined): MindsDBClient {
   const server = serverId ? (RED.nodes.getNode(serverId) as ServerNode | null) : null;
   if (!server) {
     throw new MindsDBError('no MindsDB server is configured for this node: open it and choose a server', { kind: 'input' });
@@ -23,4 +63,20 @@ export function clientFor(RED: NodeAPI, serverId: string | undefined): MindsDBCl
     throw new MindsDBError(`the MindsDB server configuration is not usable: ${server.configError ?? 'unknown problem'}`, { kind: 'input' });
   }
   return server.client;
+}
+
+const clientKeys = new WeakMap<MindsDBClient, string>();
+let nextClientKey = 0;
+
+/**
+ * A short text that tells one server's client from another's, for keys that must keep servers
+ * apart (a micro-batch goes to one server: messages that chose another never join it).
+ */
+export function clientKey(client: MindsDBClient): string {
+  let key = clientKeys.get(client);
+  if (key === undefined) {
+    key = String(nextClientKey++);
+    clientKeys.set(client, key);
+  }
+  return key;
 }
