@@ -72,7 +72,7 @@ export = function register(RED: NodeAPI): void {
     const status = new ThrottledStatus(node);
     const output = new SqlOutput(RED, node, status, texts, config);
     const incremental = config.incremental
-      ? new IncrementalMode(RED, node, { watermark: config.watermarkColumn, key: config.keyColumn }, texts,
+      ? new IncrementalMode(RED, node, { watermark: config.watermarkColumn, key: config.keyColumn }, texts, config.split && config.flowControl,
         config.nativeQuery ? 'incremental mode cannot be used with a native query: the node adds MindsDB SQL around the query, which a native query would hand to the data source unparsed' : undefined)
       : undefined;
     if (incremental) status.now(incremental.status());

@@ -43,7 +43,7 @@ export = function register(RED: NodeAPI): void {
     const output = new SqlOutput(RED, node, status, texts, config);
     // Incremental mode applies to the query operation (the view's rows); a node set to "msg" may query too.
     const incremental = config.incremental && (config.operation === 'query' || config.operation === 'msg')
-      ? new IncrementalMode(RED, node, { watermark: config.watermarkColumn, key: config.keyColumn }, texts)
+      ? new IncrementalMode(RED, node, { watermark: config.watermarkColumn, key: config.keyColumn }, texts, config.split && config.flowControl)
       : undefined;
     if (incremental) status.now(incremental.status());
 

@@ -284,4 +284,58 @@ describe('incremental mode: new rows since the last run', function () {
     assert.deepEqual(out, [1, 2, 3, 4]);
     await holdsFor(() => out.length === 4, { forMs: 100 });
   });
+
+  describe('under flow control (msg.tick): a part is kept as done when its tick comes back', () => {
+    const FC = { split: true, rowsPerMsg: 1, flowControl: true, partsAhead: 2 };
+    /** The ids of each part as it comes out. */
+    const watch = () => { const got = []; helper.getNode('out').on('input', (m) => got.push(m)); return got; };
+    const tickFor = (m) => helper.getNode('n1').receive({ tick: true, parts: m.parts });
+
+    it('parts sent but not acknowledged are sent again after a restart; acknowledged ones are not', async () => {
+      for (let i = 1; i <= 4; i++) add([i, i]);
+      await load(FC);
+      const got = watch();
+      helper.getNode('n1').receive({ payload: 1 });
+      await waitFor(() => got.length === 2, { what: () => `two parts out (${got.length})` });
+      tickFor(got[0]); // the flow has done with row 1 only
+      await waitFor(() => got.length === 3, { what: () => `a third part after the tick (${got.length})` });
+      await waitFor(() => stored().length === 1, { what: 'the first part kept' });
+      assert.deepEqual(stored().map((r) => r.tie_key), ['1'], 'only the acknowledged part is kept');
+      await helper.unload(); // Node-RED stops (a kill keeps no less: the position is on disk)
+      await load(FC);
+      const again = watch();
+      helper.getNode('n1').receive({ payload: 2 });
+      await waitFor(() => again.length === 2, { what: () => `parts again (${again.length})` });
+      assert.deepEqual(again.map((m) => m.payload[0].id), [2, 3], 'from the first part not acknowledged');
+    });
+
+    it('a run ends when every part is acknowledged: the next run waits for it, and reads after it', async () => {
+      for (let i = 1; i <= 3; i++) add([i, i]);
+      await load({ ...FC, partsAhead: 5 });
+      const got = watch();
+      helper.getNode('n1').receive({ payload: 1 });
+      helper.getNode('n1').receive({ payload: 2 });
+      await waitFor(() => got.length === 3, { what: () => `three parts out (${got.length})` });
+      await holdsFor(() => queries().length === 1, { forMs: 150, what: 'the second run waits for the ticks of the first' });
+      add([4, 4]);
+      for (const m of got.slice(0, 3)) tickFor(m);
+      await waitFor(() => got.length === 4, { what: () => `the second run's part (${got.length})` });
+      assert.deepEqual(got.map((m) => m.payload[0].id), [1, 2, 3, 4]);
+      assert.deepEqual(queries()[1].params, { incremental_watermark: T(3), incremental_key: 3 });
+    });
+
+    it('no tick for the last parts within the timeout: the run fails, and the next one sends them again', async () => {
+      for (let i = 1; i <= 2; i++) add([i, i]);
+      await load({ ...FC, partsAhead: 5 });
+      const got = watch();
+      const caught = nextMessage('caught');
+      helper.getNode('n1').receive({ payload: 1, timeout: 300 });
+      assert.match((await caught).error.message, /no msg\.tick came back within 300 ms for the last 2 part\(s\): their rows were not kept as done/);
+      assert.deepEqual(stored(), []);
+      helper.getNode('n1').receive({ payload: 2 });
+      await waitFor(() => got.length === 4, { what: () => `the two rows again (${got.length})` });
+      assert.deepEqual(got.map((m) => m.payload[0].id), [1, 2, 1, 2]);
+    });
+  });
 });
+

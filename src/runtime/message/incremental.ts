@@ -1,9 +1,10 @@
-import { incrementalQuery, inputError, isPlainObject, positionValue, type IncrementalColumns, type Position } from '../../client';
+import { incrementalQuery, inputError, isPlainObject, MindsDBError, positionValue, type IncrementalColumns, type Position } from '../../client';
 import type { StateStore, StoreLease } from '../../store';
 import { leaseNodeStore } from '../node/store';
 import type { Node, NodeAPI, NodeStatus } from '../node/red';
 import type { StatusTexts } from '../status/status-texts';
 import type { RowGate } from './sql-output';
+import type { Stoppable } from './stoppable';
 
 /**
  * Incremental mode of the sql and view nodes ("new rows since the last run"): each run reads only
@@ -53,9 +54,13 @@ export class IncrementalMode {
   /** Why the store cannot be used: every run fails with it (a position that cannot be kept is not kept in memory instead). */
   private readonly failure: Error | undefined;
 
-  /** `refusal`: why this node cannot run incrementally as configured (every run fails with it). */
+  /**
+   * `acknowledged`: the node sends parts under flow control, so a part's position is kept when its
+   * msg.tick comes back, not when it is sent (at least once instead of at most once across a kill).
+   * `refusal`: why this node cannot run incrementally as configured (every run fails with it).
+   */
   constructor(RED: NodeAPI, private readonly node: Node, private readonly columns: IncrementalColumns,
-    private readonly texts: StatusTexts<IncrementalStatus>, refusal?: string) {
+    private readonly texts: StatusTexts<IncrementalStatus>, private readonly acknowledged: boolean, refusal?: string) {
     if (!columns.watermark.trim() || !columns.key.trim()) refusal ??= 'incremental mode needs a watermark column (a timestamp or a growing number) and a key column (a unique id, to order the rows that share a watermark): set both in the node';
     if (refusal) {
       this.failure = inputError(refusal);
@@ -118,22 +123,69 @@ export class IncrementalMode {
     this.lease?.release();
   }
 
-  /** Rows pass through the gate right before they leave: the position after them is on disk first. */
+  /**
+   * Rows pass through the gate right before they leave. Without flow control the position after
+   * them is on disk first (a row is handed on at most once); under flow control it is kept as the
+   * tick for each part comes back, in order (a row is kept as done only once the flow said so, so
+   * after a kill what the flow had not acknowledged is sent again: at least once).
+   */
   private gate(): RowGate {
-    return {
+    let sent: Position | undefined = this.position;
+    const pending: Array<{ position: Position; rows: number }> = [];
+    let abandoned = false;
+    let failure: Error | undefined;
+    let wake: (() => void) | undefined;
+    const gate: RowGate = {
       pass: (columns, rows) => {
         if (rows.length === 0) return;
-        const last = rows[rows.length - 1];
-        const position = {
-          watermark: positionValue(last[this.column(columns, this.columns.watermark, 'watermark')], `the watermark ("${this.columns.watermark}")`),
-          key: positionValue(last[this.column(columns, this.columns.key, 'key')], `the key ("${this.columns.key}")`),
-        };
-        this.store.transaction(() => this.write(position, this.rowsSent + rows.length), 'keep an incremental position');
-        this.position = position;
-        this.rowsSent += rows.length;
+        sent = this.positionAfter(columns, rows);
+        if (this.acknowledged) pending.push({ position: sent, rows: rows.length });
+        else this.keep(sent, rows.length);
       },
-      answered: (rows) => (rows === 0 ? this.status() : this.texts.ok('newRows', { count: rows, position: shown(this.position as Position) })),
+      answered: (rows) => (rows === 0 ? this.status() : this.texts.ok('newRows', { count: rows, position: shown(sent as Position) })),
     };
+    if (!this.acknowledged) return gate;
+    gate.acknowledged = {
+      acked: () => {
+        const part = abandoned ? undefined : pending.shift();
+        if (!part) return;
+        try { this.keep(part.position, part.rows); } catch (err) { failure = err instanceof Error ? err : new Error(String(err)); }
+        wake?.();
+      },
+      settled: (timeoutMs: number, run: Stoppable) => new Promise<void>((resolve, reject) => {
+        const over = (): boolean => {
+          if (failure) reject(failure);
+          else if (pending.length === 0) resolve();
+          else return false;
+          return true;
+        };
+        if (over()) return;
+        const timer = setTimeout(() => {
+          wake = undefined;
+          reject(new MindsDBError(`no msg.tick came back within ${timeoutMs} ms for the last ${pending.length} part(s): their rows were not kept as done, and the next run sends them again`, { kind: 'timeout', code: 'ETICK' }));
+        }, timeoutMs);
+        wake = () => { if (over()) { clearTimeout(timer); wake = undefined; } };
+        run.whenStopped(() => { clearTimeout(timer); wake = undefined; reject(run.reason); });
+      }),
+      abandon: () => { abandoned = true; pending.length = 0; },
+    };
+    return gate;
+  }
+
+  /** The position after the last of `rows`, checked before anything is kept or sent. */
+  private positionAfter(columns: readonly string[], rows: readonly unknown[][]): Position {
+    const last = rows[rows.length - 1];
+    return {
+      watermark: positionValue(last[this.column(columns, this.columns.watermark, 'watermark')], `the watermark ("${this.columns.watermark}")`),
+      key: positionValue(last[this.column(columns, this.columns.key, 'key')], `the key ("${this.columns.key}")`),
+    };
+  }
+
+  /** Keeps a position on disk (one transaction), then in memory. */
+  private keep(position: Position, rows: number): void {
+    this.store.transaction(() => this.write(position, this.rowsSent + rows), 'keep an incremental position');
+    this.position = position;
+    this.rowsSent += rows;
   }
 
   /** Where the column is in the answer's rows: its exact name, else the one name that differs only in case. */

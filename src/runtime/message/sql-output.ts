@@ -1,4 +1,4 @@
-import { inputError, rowsToObjects, type MindsDBClient, type MindsDBError, type SqlAnswer, type SqlRequest } from '../../client';
+import { inputError, MindsDBError, rowsToObjects, type MindsDBClient, type SqlAnswer, type SqlRequest } from '../../client';
 import type { Outcome } from './input';
 import { setOutput } from './output';
 import type { Msg, Node, NodeAPI, NodeStatus, Send } from '../node/red';
@@ -36,6 +36,17 @@ export type Starter = <T>(start: (request: SqlRequest) => Promise<T>) => Promise
 export interface RowGate {
   pass(columns: readonly string[], rows: readonly unknown[][]): void;
   answered(rows: number): NodeStatus;
+  /**
+   * With flow control: a part sent is kept only when its msg.tick comes back (`acked`, once per
+   * part, in order), and the run ends once every part is acknowledged (`settled`, which fails
+   * after `timeoutMs` without the ticks, or when the run is stopped).
+   */
+  acknowledged?: {
+    acked(): void;
+    settled(timeoutMs: number, run: Stoppable): Promise<void>;
+    /** The run ended without its parts acknowledged: later ticks keep nothing. */
+    abandon(): void;
+  };
 }
 
 /**
@@ -48,6 +59,10 @@ export class SqlOutput {
   readonly window: TickWindow | undefined;
   /** Sequences under way, and incremental runs waiting for their answer: what msg.reset stops. */
   private readonly runs = new StoppableSet();
+  /** Incremental sequences under flow control whose parts are kept as their ticks come back: id → the gate's ack. */
+  private readonly acks = new Map<string, () => void>();
+  /** Runs read to the end, waiting for the ticks of their last parts (a redeploy ends the wait). */
+  private readonly settling = new Set<Stoppable>();
   private readonly asArrays: boolean;
   private readonly rowsPerMsg: number;
   private readonly requesting;
@@ -71,7 +86,8 @@ export class SqlOutput {
   tookTick(msg: Msg, refusal: string): boolean {
     if (!msg.tick) return false;
     if (!this.window) throw inputError(refusal);
-    this.window.tick(msg.parts);
+    const id = this.window.tick(msg.parts);
+    if (id !== undefined) this.acks.get(id)?.();
     return true;
   }
 
@@ -118,6 +134,7 @@ export class SqlOutput {
 
   close(): void {
     this.window?.close();
+    for (const run of this.settling) run.stop(new MindsDBError('the node was stopped (redeploy) while waiting for msg.tick; the parts not acknowledged will be sent again by the next run', { kind: 'closed' }));
   }
 
   /** Split off: one request, one message. With a gate (incremental), msg.reset may drop its answer. */
@@ -146,15 +163,32 @@ export class SqlOutput {
   /** Split on: the answer is read as it arrives and sent as a message sequence, which msg.reset may stop. */
   private async streamed(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter, gate?: RowGate): Promise<void> {
     const run = this.runs.add();
+    // Under flow control, incremental mode keeps each part when its tick comes back.
+    const acknowledged = this.window ? gate?.acknowledged : undefined;
+    const id = this.RED.util.generateId();
+    if (acknowledged) this.acks.set(id, () => acknowledged.acked());
     try {
-      await this.streamedRun(msg, send, client, timeoutMs, starter, run, gate);
+      await this.streamedRun(msg, send, client, timeoutMs, starter, run, gate, acknowledged ? id : undefined);
+      if (acknowledged) {
+        // The answer is read and its connection free: the run ends when the flow has acknowledged every part.
+        this.settling.add(run);
+        await acknowledged.settled(timeoutMs ?? client.requestTimeoutMs, run);
+      }
+    } catch (err) {
+      acknowledged?.abandon();
+      throw err;
     } finally {
+      if (acknowledged) {
+        this.settling.delete(run);
+        this.acks.delete(id);
+        this.window?.finish(id);
+      }
       run.done();
     }
   }
 
   private async streamedRun(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter,
-    run: Stoppable, gate?: RowGate): Promise<void> {
+    run: Stoppable, gate?: RowGate, ackedId?: string): Promise<void> {
     const flowControl = this.window !== undefined;
     const stream = await starter((request) => client.sqlStream(request, { timeoutMs, flowControl }));
     // Stopped while the answer was on its way: its connection goes back at once, nothing is sent.
@@ -176,6 +210,8 @@ export class SqlOutput {
         progress: (n) => this.status.set(this.texts.busy('streaming', { count: n })),
         beforeSend: gate ? (columns, part) => gate.pass(columns, part) : undefined,
         stop: run,
+        id: ackedId,
+        awaitTicks: ackedId !== undefined,
       });
       this.status.set(gate ? gate.answered(rows) : this.texts.ok('rows', { count: rows }));
     } finally {

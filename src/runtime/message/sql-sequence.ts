@@ -22,6 +22,10 @@ export interface SequenceOptions {
   beforeSend?(columns: readonly string[], rows: readonly unknown[][]): void;
   /** msg.reset may stop the sequence: no part is sent after that, and the input msg ends with its reason. */
   stop?: Stoppable;
+  /** The sequence's id (msg.parts.id), when the caller follows its ticks; a new one otherwise. */
+  id?: string;
+  /** Flow control: the window keeps the sequence after its last part until every part's tick came back. */
+  awaitTicks?: boolean;
 }
 
 /**
@@ -36,11 +40,12 @@ export interface SequenceOptions {
  * `msg.mindsdb.partsSent`, so a flow can drop the incomplete group.
  */
 export async function sendSequence(RED: NodeAPI, msg: Msg, stream: SqlResultStream, send: Send, opts: SequenceOptions): Promise<number> {
-  const id = RED.util.generateId();
+  const id = opts.id ?? RED.util.generateId();
   const columns = stream.columns;
   const { rowsPerMsg, window, stop } = opts;
   let index = 0;
   let rows = 0;
+  let whole = false;
   window?.start(id);
   // A stop ends a wait for a tick at once (the stream's close ends a wait for data).
   stop?.whenStopped(() => window?.stop(id, stop.reason as Error));
@@ -72,7 +77,7 @@ export async function sendSequence(RED: NodeAPI, msg: Msg, stream: SqlResultStre
       rows += current.length;
       index++;
       opts.progress(rows);
-      if (last) return rows;
+      if (last) { whole = true; return rows; }
       current = next;
     }
   } catch (err) {
@@ -80,6 +85,7 @@ export async function sendSequence(RED: NodeAPI, msg: Msg, stream: SqlResultStre
     // Stopped: whatever the stop caused (a closed stream's read, a tick wait) is the stop.
     throw stop?.reason ?? err;
   } finally {
-    window?.finish(id);
+    // A sequence sent whole waits for the ticks of its parts still out (when asked); a broken one does not.
+    window?.finish(id, opts.awaitTicks && whole);
   }
 }

@@ -13,6 +13,8 @@ interface Sequence {
   wake: (() => void) | undefined;
   /** Why the sequence was stopped (msg.reset), if it was: its wait for a tick ends with this. */
   stopped?: Error;
+  /** It sent its last part, and is kept only until the ticks for its parts still out come back. */
+  finished?: boolean;
 }
 
 /**
@@ -21,12 +23,14 @@ interface Sequence {
  * before the next one. A tick whose `msg.parts` (or a `msg.parts.parts` nested by a split
  * downstream) names a sequence acknowledges a part of that sequence; one that names a sequence
  * that recently ended (the tick for its last part) is dropped; any other tick acknowledges a part
- * of the oldest sequence with parts out.
+ * of the oldest sequence with parts out. A sequence that counts its acknowledgements (incremental
+ * mode keeps its position as ticks come back) stays after its last part until every part is
+ * acknowledged; `tick` says which sequence a tick acknowledged.
  */
 export class TickWindow {
   private readonly sequences = new Map<string, Sequence>();
   /** Ids of the last sequences that ended, so their late ticks are not taken for another's. */
-  private readonly ended: string[] = [];
+  private readonly endedIds: string[] = [];
   private closedError: MindsDBError | undefined;
 
   constructor(private readonly window: number) {}
@@ -66,24 +70,36 @@ export class TickWindow {
     if (seq) seq.unacked++;
   }
 
-  finish(id: string): void {
-    this.sequences.delete(id);
-    this.ended.push(id);
-    if (this.ended.length > ENDED_KEPT) this.ended.shift();
+  /**
+   * Sequence `id` sent its last part. With `awaitTicks`, it stays until the ticks for its parts
+   * still out have come back (each one is then still reported by `tick`).
+   */
+  finish(id: string, awaitTicks = false): void {
+    const seq = this.sequences.get(id);
+    if (seq && awaitTicks && seq.unacked > 0 && !seq.stopped && !this.closedError) {
+      seq.finished = true;
+      return;
+    }
+    if (seq || !this.endedIds.includes(id)) this.ended(id);
   }
 
-  /** A message with a truthy `tick` came back; `parts` is its msg.parts. */
-  tick(parts: unknown): void {
+  /**
+   * A message with a truthy `tick` came back; `parts` is its msg.parts. Returns the id of the
+   * sequence it acknowledged a part of, or undefined when it was dropped.
+   */
+  tick(parts: unknown): string | undefined {
     let seq: Sequence | undefined;
     for (let p = parts, depth = 0; isParts(p) && depth < 8 && !seq; p = p.parts, depth++) {
       if (typeof p.id !== 'string') continue;
-      if (this.ended.includes(p.id)) return;
+      if (this.endedIds.includes(p.id)) return undefined;
       seq = this.sequences.get(p.id);
     }
     if (!seq) for (const s of this.sequences.values()) { if (s.unacked > 0) { seq = s; break; } }
-    if (!seq || seq.unacked === 0) return;
+    if (!seq || seq.unacked === 0) return undefined;
     seq.unacked--;
-    if (seq.wake && seq.unacked < this.window) seq.wake();
+    if (seq.finished && seq.unacked === 0) this.ended(seq.id);
+    else if (seq.wake && seq.unacked < this.window) seq.wake();
+    return seq.id;
   }
 
   /** Sequence `id` is stopped (msg.reset): its wait for a tick, now or later, ends with `reason`. */
@@ -92,6 +108,12 @@ export class TickWindow {
     if (!seq) return;
     seq.stopped = reason;
     seq.wake?.();
+  }
+
+  private ended(id: string): void {
+    this.sequences.delete(id);
+    this.endedIds.push(id);
+    if (this.endedIds.length > ENDED_KEPT) this.endedIds.shift();
   }
 
   /** The node is closing: every waiting sequence fails now rather than at its tick timeout. */
