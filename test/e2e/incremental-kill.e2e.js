@@ -96,7 +96,7 @@ describe('e2e: incremental mode through a SIGKILL, against a real MindsDB and Po
         const to = Math.min(ROWS, written + BATCH);
         await psqlAsync(`INSERT INTO ${T} SELECT g, TIMESTAMP '2024-01-01' + ((g - 1) / ${PER_TIMESTAMP}) * INTERVAL '1 millisecond', 's' || (g % 7), g * 0.5 FROM generate_series(${written + 1}, ${to}) g`);
         written = to;
-        await new Promise((resolve) => { setTimeout(resolve, 60); });
+        await new Promise((resolve) => { setTimeout(resolve, 60); }); // fault: the writer's pace, about 400 rows a second, so that runs meet rows still being written
       }
     })();
 

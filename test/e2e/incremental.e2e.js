@@ -14,6 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { ok, fails, realMindsDB, eachCaseInNodeRed } = require('./outcomes');
 const { helper, node, catchNode, flowWith, collect } = require('../support/nr');
+const { waitFor } = require('../support/wait');
 
 const URL_ = process.env.MINDSDB_URL || 'http://127.0.0.1:47334';
 const run = `s33_${Date.now().toString(36).slice(-6)}`;
@@ -129,11 +130,11 @@ describe('e2e: incremental mode against a real MindsDB and PostgreSQL', function
     assert.deepEqual(ids(await ok({ payload: 2 })), [8, 9]);
   });
 
-  /** Sends a msg.reset and waits until the node has taken it (it sends nothing). */
+  /** Sends a msg.reset and waits until the node has taken it (it sends nothing, and says where it stands). */
   async function resetTo(reset) {
     const n1 = helper.getNode('n1');
     const calls = n1.status.callCount;
     n1.receive({ reset });
-    for (let i = 0; i < 200 && n1.status.callCount === calls; i++) await new Promise((r) => { setTimeout(r, 5); });
+    await waitFor(() => n1.status.callCount > calls, { timeoutMs: 5000, what: 'the reset taken' });
   }
 });

@@ -8,12 +8,11 @@
  * node is told to, and never into a log.
  */
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { helper, node, catchNode, completeNode, flowWith, nextMessage } = require('../support/nr');
+const { helper, node, catchNode, completeNode, flowWith, nextMessage, userDirEachCase } = require('../support/nr');
 const { leaseStore } = require('../../nodes/store');
+const { waitFor } = require('../support/wait');
 
 const nodes = ['mindsdb-server', 'mindsdb-agent'].map(node).concat([catchNode, completeNode]);
 const AGENT = { type: 'mindsdb-agent', operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'a1', itemNameType: 'str', streamMode: 'final', memory: true, conversationKey: 'topic', maxTurns: 20, idleMinutes: 60, historyOut: false };
@@ -21,21 +20,17 @@ const AGENT = { type: 'mindsdb-agent', operation: 'completions', project: 'minds
 for (const version of ['25.14.1', '26.1.0']) {
   describe(`agent memory: conversations kept per msg.topic (MindsDB ${version})`, function () {
     let fake;
-    let dir;
     beforeEach(async () => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-conv-'));
-      helper.settings({ userDir: dir });
       fake = await createFakeMindsDB({ version }).listen();
       fake.state.agents.set('mindsdb/a1', { id: 1, name: 'a1', project: 'mindsdb' });
       await new Promise((r) => helper.startServer(r));
     });
     afterEach(async () => {
       await helper.unload();
-      helper.settings({});
       await new Promise((r) => helper.stopServer(r));
       await fake.close();
-      fs.rmSync(dir, { recursive: true, force: true });
     });
+    const userDir = userDirEachCase('mindsdb-conv-');
     const load = (def = {}) => helper.load(nodes, flowWith({ ...AGENT, ...def }, { url: fake.url }));
     const ask = async (topic, payload, extra = {}) => {
       const got = nextMessage('out');
@@ -90,7 +85,7 @@ for (const version of ['25.14.1', '26.1.0']) {
       await ask('c', 'old');
       await ask('d', 'recent');
       // The turn of "c" was two minutes ago.
-      const lease = leaseStore(path.join(dir, 'node-red-mindsdb.sqlite'));
+      const lease = leaseStore(path.join(userDir.dir, 'node-red-mindsdb.sqlite'));
       lease.store.statement("UPDATE agent_turn SET at = at - 120000 WHERE conversation = 'c'").run();
       lease.release();
       await ask('c', 'new');
@@ -104,7 +99,7 @@ for (const version of ['25.14.1', '26.1.0']) {
       helper.getNode('out').on('input', (m) => outs.push(m));
       helper.getNode('n1').receive({ topic: 'c', payload: 'first' });
       helper.getNode('n1').receive({ topic: 'c', payload: 'second' });
-      await new Promise((resolve) => { const t = setInterval(() => { if (outs.length === 2) { clearInterval(t); resolve(); } }, 5); });
+      await waitFor(() => outs.length === 2, { what: () => `two answers (${outs.length})` });
       assert.deepEqual(sent(), [[{ question: 'first', answer: null }], [...turns('first'), { question: 'second', answer: null }]]);
     });
 
@@ -117,7 +112,7 @@ for (const version of ['25.14.1', '26.1.0']) {
       const askAll = async (q) => {
         const from = outs.length;
         n1.receive({ topic: 'c', payload: q });
-        for (let i = 0; i < 400 && !outs.slice(from).some((m) => m.complete); i++) await new Promise((resolve) => { setTimeout(resolve, 5); });
+        await waitFor(() => outs.slice(from).some((m) => m.complete), { what: `the answer to ${q}` });
         return outs.slice(from).find((m) => m.complete);
       };
       await askAll('SECRET-EARLIER-QUESTION');
@@ -172,11 +167,13 @@ for (const version of ['25.14.1', '26.1.0']) {
       await load();
       await ask('c', 'kept?');
       // The next answer is slow: the reset comes first.
-      fake.fault((req, res) => new Promise((resolve) => { setTimeout(() => resolve(false), 300); }));
+      let release;
+      fake.fault(() => new Promise((resolve) => { release = () => resolve(false); })); // held until the reset was taken
       const caught = nextMessage('caught');
       helper.getNode('n1').receive({ topic: 'c', payload: 'slow' });
-      await new Promise((resolve) => { setTimeout(resolve, 50); });
+      await waitFor(() => release !== undefined, { what: 'the slow question at the server' });
       helper.getNode('n1').receive({ topic: 'c', reset: true });
+      release();
       const err = await caught;
       assert.equal(err.mindsdbError.kind, 'reset');
       assert.match(err.error.message, /forgot its conversation/);
@@ -187,7 +184,7 @@ for (const version of ['25.14.1', '26.1.0']) {
     it('when the store cannot keep the turn, the answer is not sent (nothing leaves that was not kept)', async () => {
       await load();
       await ask('c', 'q1');
-      const lease = leaseStore(path.join(dir, 'node-red-mindsdb.sqlite'));
+      const lease = leaseStore(path.join(userDir.dir, 'node-red-mindsdb.sqlite'));
       lease.store.statement('PRAGMA query_only = ON').get();
       const caught = nextMessage('caught');
       helper.getNode('n1').receive({ topic: 'c', payload: 'q2' });

@@ -125,7 +125,7 @@ describe('control messages: msg.flush and msg.reset', function () {
       } : null);
     });
     const closedSoon = (socket) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the answer\'s connection is still open 1 s after the reset')), 1000); // deadline
+      const timer = setTimeout(() => reject(new Error('the answer\'s connection is still open 1 s after the reset')), 1000); // deadline: the socket must close within a second
       socket.on('close', () => { clearTimeout(timer); resolve(); });
       if (socket.destroyed) { clearTimeout(timer); resolve(); }
     });
@@ -168,7 +168,7 @@ describe('control messages: msg.flush and msg.reset', function () {
     it('a whole SQL answer (split off) is not a sequence: msg.reset leaves it to finish', async () => {
       await load({ ...sqlDef, split: false });
       fake.state.sql = () => ({ type: 'table', column_names: COLUMNS, data: [[1]] });
-      fake.state.faultPlan = (entry) => (entry.path.includes('/sql/query') ? () => new Promise((resolve) => setTimeout(() => resolve(false), 100)) : null);
+      fake.state.faultPlan = (entry) => (entry.path.includes('/sql/query') ? () => new Promise((resolve) => setTimeout(() => resolve(false), 100)) : null); // fault: a slow answer, still on its way at the reset
       const out = nextMessage('out');
       n1().receive({ payload: 1 });
       await flushDeliveries();
@@ -188,8 +188,8 @@ describe('control messages: msg.flush and msg.reset', function () {
         n1().receive({ payload: 'a question', marker: 'q' });
         const socket = await answer;
         const sent = await chunks;
-        // In final mode nothing comes out: give the node time to read the events that came.
-        if (streamMode === 'final') await new Promise((resolve) => { setTimeout(resolve, 100); });
+        // In final mode nothing comes out while the answer is held: the node reads the events that came meanwhile.
+        if (streamMode === 'final') await nothingAt('caught', 100);
         const resetAt = Date.now();
         n1().receive({ reset: true });
         const err = await caught;

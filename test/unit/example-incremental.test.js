@@ -7,11 +7,10 @@
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { selectFrom } = require('../support/sql-table');
-const { helper, node, coreNode, catchNode } = require('../support/nr');
+const { helper, node, coreNode, catchNode, userDirEachCase } = require('../support/nr');
 const { waitFor, holdsFor } = require('../support/wait');
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -21,26 +20,20 @@ const CORE = ['common/20-inject.js', 'common/21-debug.js', 'common/90-comment.js
 describe('examples: incremental report, chat that remembers', function () {
   this.timeout(20000);
   let fake;
-  let dir;
-  beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-example-'));
-    helper.settings({ userDir: dir });
-    await new Promise((r) => helper.startServer(r));
-  });
+  beforeEach(async () => { await new Promise((r) => helper.startServer(r)); });
   afterEach(async () => {
     await helper.unload();
-    helper.settings({});
     await new Promise((r) => helper.stopServer(r));
     await fake.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
+  const userDir = userDirEachCase('mindsdb-example-');
 
   it('the hourly report appends each new reading once, in order, across runs and a restart; "start over" reports them all again', async () => {
     fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
     const readings = [];
     fake.state.sql = selectFrom({ 'iot_pg.iot_readings': readings }, ['sensor', 'read_at', 'temperature', 'humidity']);
     const add = (n) => { for (let i = 0; i < n; i++) { const k = readings.length; readings.push({ sensor: `s${k % 3}`, read_at: `2026-01-01T00:${String(Math.floor(k / 3)).padStart(2, '0')}:00.000Z`, temperature: k, humidity: 40 }); } };
-    const file = path.join(dir, 'report.csv');
+    const file = path.join(userDir.dir, 'report.csv');
     const flow = example('incremental-report', (n) => {
       if (n.type === 'mindsdb-server') return { ...n, url: fake.url };
       if (n.type === 'file') return { ...n, filename: file };

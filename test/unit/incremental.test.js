@@ -7,12 +7,10 @@
  * store in a temporary user directory, as it would in Node-RED's.
  */
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { selectFrom } = require('../support/sql-table');
-const { helper, node, catchNode, completeNode, flowWith, nextMessage, collect } = require('../support/nr');
+const { helper, node, catchNode, completeNode, flowWith, nextMessage, collect, userDirEachCase } = require('../support/nr');
 const { waitFor, holdsFor } = require('../support/wait');
 const { leaseStore } = require('../../nodes/store');
 
@@ -23,12 +21,9 @@ const T = (s) => `2024-01-01 10:00:${String(s).padStart(2, '0')}.000000`;
 
 describe('incremental mode: new rows since the last run', function () {
   let fake;
-  let dir;
   /** The table the stand-in reads: rows {ts, id, v} in insertion order (not sorted). */
   let table;
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-incr-'));
-    helper.settings({ userDir: dir });
     table = [];
     fake = await createFakeMindsDB().listen();
     fake.state.sql = selectFrom({ 'pg.readings': table, 'mindsdb.v1': table }, COLUMNS);
@@ -36,11 +31,10 @@ describe('incremental mode: new rows since the last run', function () {
   });
   afterEach(async () => {
     await helper.unload();
-    helper.settings({});
     await new Promise((r) => helper.stopServer(r));
     await fake.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
+  const userDir = userDirEachCase('mindsdb-incr-');
   const load = (def = {}, extra = []) => helper.load(nodes, flowWith({ ...SQL, ...def }, { url: fake.url }, extra));
   const add = (...rows) => { for (const [s, id] of rows) table.push({ ts: T(s), id, v: `r${id}` }); };
   /** Runs the node once (an inject's message) and resolves with the rows it sent, by id. */
@@ -51,7 +45,7 @@ describe('incremental mode: new rows since the last run', function () {
   };
   const queries = () => fake.requestsTo('/sql/query').map((r) => r.body);
   const stored = () => {
-    const lease = leaseStore(path.join(dir, 'node-red-mindsdb.sqlite'));
+    const lease = leaseStore(path.join(userDir.dir, 'node-red-mindsdb.sqlite'));
     try { return lease.store.statement('SELECT node, watermark, tie_key, rows_sent FROM incremental_position ORDER BY node').all().map((r) => ({ ...r })); } finally { lease.release(); }
   };
 
@@ -106,7 +100,7 @@ describe('incremental mode: new rows since the last run', function () {
     assert.deepEqual(await runOnce(), [1, 2]);
     add([3, 3]);
     // The store refuses writes (a read-only disk: SQLite's query_only on the node's shared connection).
-    const lease = leaseStore(path.join(dir, 'node-red-mindsdb.sqlite'));
+    const lease = leaseStore(path.join(userDir.dir, 'node-red-mindsdb.sqlite'));
     lease.store.statement('PRAGMA query_only = ON').get();
     const outputs = [];
     helper.getNode('out').on('input', (m) => outputs.push(m));
