@@ -22,7 +22,11 @@ const port = await new Promise((r) => server.stdout.once('data', (d) => r(Number
 const N = Number(n || 20000);
 async function run(name) {
   const client = new builds[name].MindsDBClient({ baseUrl: `http://127.0.0.1:${port}`, maxInFlight: 8 });
-  const one = () => client.sql({ query: 'SELECT * FROM sensors' });
+  const q = { query: 'SELECT * FROM sensors' };
+  // A build whose client.sql hands its answer to a callback (three parameters), or an older one's promise.
+  const one = client.sql.length >= 3
+    ? () => new Promise((resolve, reject) => client.sql(q, undefined, (err, answer) => (err ? reject(err) : resolve(answer))))
+    : () => client.sql(q);
   for (let i = 0; i < 2000; i += 32) await Promise.all(Array.from({ length: 32 }, one));
   const cpu0 = process.cpuUsage(); const t0 = process.hrtime.bigint();
   await new Promise((resolve, reject) => { let sent = 0, done = 0; const next = () => { if (sent >= N) return; sent++; one().then(() => { if (++done === N) resolve(); else next(); }, reject); }; for (let i = 0; i < 32; i++) next(); });

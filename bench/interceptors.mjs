@@ -15,7 +15,14 @@ await ensureFloor(); // the package needs Node >= 22.19 (undici 8)
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const { Pool, interceptors } = require('undici');
-const { exchangeText } = require(path.join(here, '..', 'nodes', 'client', 'exchange', 'text-exchange.js'));
+const { HttpExchange } = require(path.join(here, '..', 'nodes', 'client', 'exchange', 'http-exchange.js'));
+
+/** One whole answer through our transport (HttpExchange) on `dispatcher`, as a promise. */
+function exchangeText(dispatcher, origin, req, maxBytes) {
+  return new Promise((resolve, reject) => {
+    new HttpExchange({ dispatcher, origin, proxy: undefined }, req, maxBytes, 'whole', { answered: resolve, opened: resolve, failed: reject });
+  });
+}
 
 const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i >= 0 ? Number(process.argv[i + 1]) : dflt; };
 const ROUNDS = arg('--rounds', 5);

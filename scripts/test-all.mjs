@@ -15,6 +15,8 @@
 //             MINDSDB_26_AUTH_PORT, by default the same ports + 200, so neither reuses the other
 //   browser   the editor in Debian's Chromium on Node-RED 4.1 and 3.1 (Node 22), and 5.0 (Node 22)
 //             (Chromium installed with apt when missing and we are root)
+//   sidebar   the MindsDB sidebar, SQL completion and preview in Chromium against a real MindsDB 25.14.1
+//             and then 26.1.0 (started and seeded when they do not answer), on Node-RED 4.1 and 5.0, Node 22
 //   dashboards the example dashboards in Chromium against a real MindsDB 25.14.1 (at MINDSDB_URL,
 //             started and seeded when it does not answer), on Node-RED 4.1 and on 5.0, Node 22
 // The suites that are not per leg run on Node 22, the oldest line every Node-RED here runs on.
@@ -56,8 +58,8 @@ const nodes = { 22: nodeOf(22), 24: nodeOf(24), 26: nodeOf(26) };
 const node22Path = nodes[22];
 /** Why a leg has no Node binary: the error of the Node its name says it runs on. */
 const notRun = (name) => nodeErrors.get(Number((/Node (\d+)/.exec(name) ?? [])[1])) ?? [...nodeErrors.values()].join('; ');
-/** A command through scripts/with-mindsdb.mjs, its tests on Node 22; none without Node 22 (the leg then says why). */
-const withMindsDB = (...args) => (node22Path ? [process.execPath, 'scripts/with-mindsdb.mjs', ...args, node22Path, mocha] : [null]);
+/** A command through scripts/with-mindsdb.mjs (its seeding uses the package's client), both on Node 22; none without Node 22 (the leg then says why). */
+const withMindsDB = (...args) => (node22Path ? [node22Path, 'scripts/with-mindsdb.mjs', ...args, node22Path, mocha] : [null]);
 const e2e = [...withMindsDB('--seed', '--auth'), '--config', 'test/e2e/.mocharc.json'];
 const base = new URL(process.env.MINDSDB_URL || 'http://127.0.0.1:47334');
 const authPort = Number(process.env.MINDSDB_AUTH_PORT) || 47336;
@@ -83,6 +85,9 @@ const suites = [
   ['browser (Node-RED 4.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], {}],
   ['browser (Node-RED 3.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
   ['browser (Node-RED 5.0, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
+  // The sidebar, completion and preview against each real MindsDB line, Node-RED 4.1 then 5.0 (Node 22).
+  ['sidebar (real MindsDB 25.14.1; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/sidebar/.mocharc.json'], { MINDSDB_VERSION: '25.14.1' }],
+  ['sidebar (real MindsDB 26.1.0; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/sidebar/.mocharc.json'], { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26 }],
   // One MindsDB for both runtimes: the suite starts Node-RED 4.1, then 5.0, both on Node 22.
   ['dashboards (real MindsDB 25.14.1; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/dashboards/.mocharc.json'], { MINDSDB_VERSION: '25.14.1' }],
 ];
@@ -90,7 +95,7 @@ const suites = [
 try { ensureChromium(); } catch (err) { console.error(`[setup] could not install chromium: ${err.message}`); }
 
 /** The lanes: the first needs no MindsDB; the second runs the real servers and the browsers. */
-const isMindsDBOrBrowser = ([name]) => /^(e2e|browser|dashboards)/.test(name);
+const isMindsDBOrBrowser = ([name]) => /^(e2e|browser|sidebar|dashboards)/.test(name);
 const lanes = Number(process.env.TEST_LANES) === 1
   ? [suites]
   : [suites.filter((s) => !isMindsDBOrBrowser(s)), suites.filter(isMindsDBOrBrowser)];

@@ -1,4 +1,4 @@
-import { inputError, positionalToNamed, type SqlRequest } from './client';
+import { inputError, isPlainObject, plainJson, positionalToNamed, type SqlRequest } from './client';
 import { SQL_NODE, type SqlNodeConfig } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { CLOSE_GRACE_MS, handleInputWith, timeoutFrom, type Outcome } from './runtime/message/input';
@@ -51,11 +51,14 @@ function fromOwnOrMsg(own: string | undefined, msg: Msg): string | undefined {
 function withParams(query: string, msg: Msg): { query: string; params?: Record<string, unknown> } {
   const p = msg.params;
   if (p === undefined || p === null) return { query };
-  if (Array.isArray(p)) return positionalToNamed(query, p);
   if (typeof p !== 'object') {
     throw inputError(`msg.params must be an object ({"min": 5} for ":min") or an array (for "?" placeholders), not ${describeType(p)}`);
   }
-  return { query, params: p as Record<string, unknown> };
+  // The values by the one rule for what is not plain JSON (a Date as its ISO text …), named by their place in msg.params.
+  const values = plainJson(p, 'msg.params');
+  if (Array.isArray(values)) return positionalToNamed(query, values);
+  if (!isPlainObject(values)) throw inputError(`msg.params must be an object ({"min": 5} for ":min") or an array (for "?" placeholders), not ${describeType(values)}`);
+  return { query, params: values };
 }
 
 /**

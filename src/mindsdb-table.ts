@@ -5,7 +5,7 @@ import { handleInput, timeoutFrom } from './runtime/message/input';
 import { controlBatch, controlOf } from './runtime/message/control';
 import { MicroBatcher } from './runtime/message/micro-batcher';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { describeType, isPlainObject, nameFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor, clientKey } from './runtime/node/server';
@@ -88,11 +88,14 @@ export = function register(RED: NodeAPI): void {
       // msg.flush sends the open micro-batch now, msg.reset drops it: a control message, not a request.
       const control = controlOf(msg);
       if (control) { controlBatch(batcher, control); return; }
-      const client = clientFor(RED, config, msg);
       const operation = operationOf(config.operation, msg, OPERATIONS, 'table');
+      describe(msg, { operation });
       const database = await nameFrom(RED, node, config.database, msg, 'database');
+      describe(msg, { database });
       if (!database) throw inputError('no database: set the data source in the node or in msg.database');
       const table = operation === 'list' ? undefined : await nameFrom(RED, node, config.table, msg, 'table');
+      if (operation !== 'list') describe(msg, { table });
+      const client = clientFor(RED, config, msg);
       if (operation !== 'list' && !table) throw inputError('no table: set it in the node or in msg.table');
       const timeoutMs = timeoutFrom(msg) ?? client.requestTimeoutMs;
       const api = new TablesApi(client);
@@ -109,9 +112,10 @@ export = function register(RED: NodeAPI): void {
         case 'create': {
           const select = selectFrom(config.select, msg.payload);
           status.set(texts.busy('requesting'));
-          result = await api.create(database, table as string, select, config.replace, { timeoutMs });
-          msg.mindsdb = { operation, database, table };
-          status.set(texts.ok('created', { name: table as string }));
+          const created = await api.create(database, table as string, select, config.replace, { timeoutMs });
+          result = created;
+          msg.mindsdb = { operation, database: created.database, table: created.name };
+          status.set(texts.ok('created', { name: created.name }));
           break;
         }
         case 'delete': {

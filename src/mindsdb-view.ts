@@ -2,9 +2,10 @@ import { inputError, ViewsApi } from './client';
 import { VIEW_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { CLOSE_GRACE_MS, handleInput, timeoutFrom } from './runtime/message/input';
-import { operationOf, operationsOf } from './runtime/message/operation';
+import { operationsOf } from './runtime/message/operation';
 import { setOutput } from './runtime/message/output';
-import { describeType, nameFrom, projectFrom } from './runtime/message/properties';
+import { projectItemOf } from './runtime/message/project-item';
+import { describeType } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
 import { controlOf } from './runtime/message/control';
@@ -15,7 +16,6 @@ import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
 const OPERATIONS = operationsOf(VIEW_NODE.fields.operation);
-type Operation = typeof OPERATIONS[number];
 
 const TICK_WITHOUT_FLOW_CONTROL_TEXT = 'msg.tick came to a view node whose flow control ("Wait for a msg.tick back") is off: it is not a request, and there is no sequence for it to acknowledge; turn flow control on, or do not wire the tick back to this node';
 
@@ -51,11 +51,9 @@ export = function register(RED: NodeAPI): void {
       if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) return;
       const control = controlOf(msg);
       if (control) { sqlControl(control, output, incremental, status); return; }
+      const { operation, project, name } = await projectItemOf(RED, node, msg, 'view', { configured: config.operation, allowed: OPERATIONS, what: 'view' }, config);
       const client = clientFor(RED, config, msg);
       const api = new ViewsApi(client);
-      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'view');
-      const project = await projectFrom(RED, node, config.project, msg);
-      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       if (operation !== 'list' && !name) throw inputError('no view name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       const query = operation === 'create' || operation === 'update' ? queryFrom(config.query, msg) : undefined;

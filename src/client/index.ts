@@ -5,7 +5,7 @@
  */
 export * from './shared';
 export { SqlResultStream, rowsToObjects, parseExplainColumns, targetFromRows, SseParser } from './answers';
-export type { TlsOptions } from './exchange';
+export type { TlsOptions, ProxyOptions } from './exchange';
 export type { AuthOptions, HttpAuthType } from './exchange';
 export * from './connection';
 export * from './resources';

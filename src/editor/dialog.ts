@@ -1,9 +1,9 @@
 import { catalogue } from './catalogue';
 import { blankOrJsonObject } from './checks';
 import { declared, editorRows } from './declarations';
+import { FROM_MSG_AND_CONTEXT, literalValue } from './shared/typed-input';
+import { sqlAssist } from './sql-assist';
 
-/** The TypedInput types a field that may take its value from elsewhere offers after its own. */
-export const FROM_MSG_AND_CONTEXT = ['msg', 'flow', 'global', 'env'];
 
 /** Inputs of properties the saved node lacks (a hand-written or older flow) start at their defaults. */
 export function fillMissingDefaults(type: string, node: EditorNode, prefix: string): void {
@@ -102,7 +102,11 @@ function sqlEditors(node: EditorNode, fields: string[]): void {
   const editors: Record<string, CodeEditor> = {};
   for (const field of fields) {
     const value = node[field];
-    editors[field] = RED.editor.createEditor({ id: `node-input-${field}-editor`, mode: 'ace/mode/sql', value: typeof value === 'string' ? value : '' });
+    const id = `node-input-${field}-editor`;
+    editors[field] = RED.editor.createEditor({ id, mode: 'ace/mode/sql', value: typeof value === 'string' ? value : '' });
+    // The view's query previews in its project; every SQL row completes names.
+    const preview = node.type === 'mindsdb-view' && field === 'query' ? { database: () => literalValue('node-input-project') } : undefined;
+    sqlAssist(id, () => editors[field], preview ? { preview } : {});
   }
   node.mindsdbSqlEditors = editors;
 }

@@ -12,8 +12,9 @@ import { catalogue, labelStyle } from './catalogue';
 import { credentials, defaults } from './checks';
 import { conditionalRows, fillMissingDefaults } from './dialog';
 import { buildForm } from './form';
-import { literalValue } from './name-picker';
+import { literalValue } from './shared/typed-input';
 import { actionNode, resourceNode } from './node-definitions';
+import { sqlAssist } from './sql-assist';
 import { statusValues, translateStatuses } from './status';
 
 const editorApi = {
@@ -30,6 +31,7 @@ const editorApi = {
   fillMissingDefaults,
   labelStyle,
   literalValue,
+  sqlAssist,
   statusValues,
 };
 

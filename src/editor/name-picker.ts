@@ -1,5 +1,5 @@
-import { FROM_MSG_AND_CONTEXT } from './dialog';
-import { postJson, selectedServer, serverRequest } from './server-choice';
+import { postJson, selectedServer, serverRequest } from './shared/server-choice';
+import { FROM_MSG_AND_CONTEXT } from './shared/typed-input';
 
 /** Names containing `typed` (case-insensitive), as autoComplete suggestions. */
 function suggestions(items: string[], typed: string): Suggestion[] {
@@ -75,10 +75,4 @@ export function namePicker(): NamePicker {
   };
   $('#node-input-server').on('change', () => { cache = {}; });
   return { list, stringType, nameInput, textInput };
-}
-
-/** The literal text of a string-typed TypedInput, or "" when it takes its value from msg/context. */
-export function literalValue(inputId: string): string {
-  const input = $(`#${inputId}`);
-  return input.typedInput('type') === 'str' ? String(input.typedInput('value') || '').trim() : '';
 }

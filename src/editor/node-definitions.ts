@@ -2,7 +2,8 @@ import { catalogue, i18n, labelStyle } from './catalogue';
 import { credentials, defaults } from './checks';
 import { declaration, declared, items } from './declarations';
 import { cancelEditors, prepare, saveEditors } from './dialog';
-import { literalValue, namePicker, type NamePicker } from './name-picker';
+import { namePicker, type NamePicker } from './name-picker';
+import { literalValue } from './shared/typed-input';
 
 /** What an action node's .html says of itself (see actionNode). */
 export interface ActionSpec {

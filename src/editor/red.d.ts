@@ -102,6 +102,7 @@ interface NodeRedEditor {
     node(id: string): EditorNode | undefined;
     eachConfig(callback: (node: EditorNode) => boolean | void): void;
     add(node: EditorNode): EditorNode;
+    eachNode(callback: (node: EditorNode) => boolean | void): void;
     dirty(dirty: boolean): void;
     id(): string;
   };
@@ -111,15 +112,17 @@ interface NodeRedEditor {
   editor: {
     createEditor(options: { id: string; mode: string; value: string }): CodeEditor;
     editJSON(options: { value: string; focus: boolean; complete: (value: string) => void }): void;
+    validateNode?(node: EditorNode): boolean;
   };
   comms: { subscribe(topic: string, callback: (topic: string, msg: { text?: unknown } | undefined) => void): void };
   view: {
     redrawStatus(node: EditorNode): void;
     redraw(full?: boolean): void;
     select(selection: { nodes: EditorNode[] } | string): void;
-    importNodes(nodes: object[], options?: { generateIds?: boolean; addFlow?: boolean; touchImport?: boolean; applyNodeDefaults?: boolean }): void;
-    /** The canvas position under a page position (Node-RED 3.1 and later). */
-    getScaleFactor?(): number;
+    /** The canvas's zoom. */
+    scale?(): number;
+    /** A new node of `type` at (x, y) on the open flow, not yet added (3.1 and later), as a palette drop makes it. */
+    createNode?(type: string, x?: number, y?: number, z?: string): { node: EditorNode; historyEvent: Record<string, unknown> };
   };
   workspaces: { active(): string };
   history: { push(event: Record<string, unknown>): void };

@@ -57,16 +57,16 @@ const sqlRowsOut = () => ({
 });
 /**
  * Incremental mode of the sql and view nodes: each run sends only the rows after the last
- * (watermark, key) it sent on, kept in the store (src/runtime/message/incremental.ts). Their
- * dialog rows follow sql-rows-out in each node's template.
+ * (watermark, key) it sent on, kept in the store (src/runtime/message/incremental.ts). The
+ * watermark grows for new rows (a timestamp, a serial number); the key orders rows that share one.
  */
-const incremental = () => ({
-  incremental: flag(false),
-  /** The column that grows for new rows (a timestamp or a serial number). */
-  watermarkColumn: text(),
-  /** The column that orders rows sharing a watermark (a unique id). */
-  keyColumn: text(),
-});
+const incremental = () => ({ incremental: flag(false), watermarkColumn: text(), keyColumn: text() });
+/**
+ * The agent's completions with memory (src/runtime/message/agent-answers.ts): the msg property
+ * that names a conversation, the turns kept, the idle minutes before one is forgotten, and whether
+ * the turns go out as msg.mindsdb.conversation.
+ */
+const agentMemory = () => ({ memory: flag(false), conversationKey: msgProperty('topic'), maxTurns: count(20), idleMinutes: count(60), historyOut: flag(false) });
 /** A name the node may leave blank for msg.<name> to fill. */
 const name = () => typed('', 'str');
 /** The name of what the node's operation acts on (the dialog labels the node with it and suggests names for it), blank for msg to fill. */
@@ -94,6 +94,9 @@ export const SERVER_NODE = defineNode('mindsdb-server', 1, {
   maxQueue: number(1000, { integer: true, min: 1 }, { required: true }),
   maxResponseMB: number(64, { above: 0 }, { required: true }),
   tls: configNode('tls-config', false),
+  /** Where requests go through a proxy: the environment (HTTP_PROXY …, as core does), core's http proxy node, or never (runtime/node/proxy.ts); optional in the dialog check, because flows saved before it lack it (they get env). */
+  proxyMode: oneOf(['env', 'none', 'node'], 'env', { optional: true }),
+  proxy: configNode('http proxy', false),
 }, {
   session: password(),
   username: plainCredential(),
@@ -168,16 +171,7 @@ export const AGENT_NODE = defineNode('mindsdb-agent', 1, {
   itemName: item(),
   /** completions: one message with the answer, or a message sequence of the streamed chunks. */
   streamMode: oneOf(['final', 'chunks'], 'final', { optional: true }),
-  /** completions: keep each conversation's turns and send them with its next question (src/runtime/message/agent-answers.ts). */
-  memory: flag(false),
-  /** The msg property whose value names the conversation. */
-  conversationKey: msgProperty('topic'),
-  /** Turns kept per conversation, the oldest dropped first. */
-  maxTurns: count(20),
-  /** A conversation without a question for this many minutes is forgotten. */
-  idleMinutes: count(60),
-  /** Put the conversation's turns on the output as msg.mindsdb.conversation (off: they never leave the node). */
-  historyOut: flag(false),
+  ...agentMemory(),
   outputProperty: msgProperty(),
 });
 

@@ -2,8 +2,9 @@
 /**
  * The editor endpoints behind Node-RED's adminAuth, in the real node-red binary (README,
  * "Reliability and security"): without a token they answer 401; a read-only user may list names
- * through a deployed server node as deployed (mindsdb-server.read), but neither test connections
- * nor list with dialog values (mindsdb-server.write), and never through another node's id; only
+ * through a deployed server node as deployed (mindsdb-server.read), and see the sidebar's tree,
+ * but neither test connections nor list with dialog values (mindsdb-server.write), nor preview
+ * SQL (flows.write), and never through another node's id; only
  * JSON bodies are accepted; a stored password never reaches a server the request chose.
  */
 const assert = require('node:assert/strict');
@@ -127,6 +128,37 @@ describe('editor endpoints with adminAuth on', function () {
     assert.equal((await call('mindsdb/test', admin, `url=${encodeURIComponent(attacker.url)}`, 'application/x-www-form-urlencoded')).status, 415);
     assert.equal((await call('mindsdb/test', admin, JSON.stringify(TEST_BODY()), 'text/plain')).status, 415);
     assert.equal(attacker.requests.length, 0);
+  });
+
+  it('the sidebar\'s tree takes the read permission, as the name pickers do; dialog values take write', async function () {
+    assert.equal((await call('mindsdb/tree', null, { server: 'srv' })).status, 401);
+    const viewer = await tokenFor('viewer');
+    const tree = await call('mindsdb/tree', viewer, { server: 'srv' });
+    assert.equal(tree.status, 200);
+    assert.deepEqual((await tree.json()).items.map((i) => i.name), ['mindsdb']);
+    const before = open.requests.length;
+    assert.equal((await call('mindsdb/tree', viewer, { server: 'srv', config: TEST_BODY() })).status, 401);
+    assert.equal(open.requests.length, before, 'the refused request never reached MindsDB');
+  });
+
+  it('the preview takes flows.write: a read-only user is refused before anything is sent; an admin previews', async function () {
+    const viewer = await tokenFor('viewer');
+    const sent = () => fake.requestsTo('/sql/query').length;
+    const before = sent();
+    assert.equal((await call('mindsdb/preview', null, { server: 'srv', query: 'SELECT 1' })).status, 401);
+    assert.equal((await call('mindsdb/preview', viewer, { server: 'srv', query: 'SELECT 1' })).status, 401);
+    assert.equal(sent(), before, 'no statement reached MindsDB');
+    const admin = await tokenFor('admin');
+    const body = await (await call('mindsdb/preview', admin, { server: 'srv', query: 'SELECT 1 AS one' })).json();
+    assert.equal(body.ok, true, body.error);
+    assert.deepEqual(body.rows, [[1]]);
+    const refused = await (await call('mindsdb/preview', admin, { server: 'srv', query: 'DROP TABLE pg.readings' })).json();
+    assert.equal(refused.refused, true);
+    assert.equal(sent(), before + 1, 'only the SELECT was sent');
+    assert.equal((await call('mindsdb/preview', admin, 'query=SELECT%201&server=srv', 'application/x-www-form-urlencoded')).status, 415);
+    const attacked = await (await call('mindsdb/preview', admin, { server: 'srv', config: ATTACK_CONFIG(), query: 'SELECT 1' })).json();
+    assert.equal(attacked.ok, false);
+    assert.equal(attackerSawPassword(), false);
   });
 
   it('lets a user with write permission test a connection and list with dialog values', async function () {

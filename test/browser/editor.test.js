@@ -512,6 +512,31 @@ describe('the editor in Chromium', function () {
     }
   });
 
+  // Last but one: after Chromium's native drag and drop, a later fill() of a textarea in the same
+  // page appended to its text instead of replacing it (Node-RED 5's plain code editor test).
+  it('has the MindsDB sidebar (an editor plugin): the server\'s tree, and a model dragged onto the canvas makes a predict node', async function () {
+    await page.evaluate(() => RED.sidebar.show('mindsdb'));
+    const row = (name) => `#mindsdb-sidebar-tree .mindsdb-tree-row[data-name="${name}"]`;
+    await page.waitForSelector(row('mindsdb'), { timeout: 20000 }).catch(async (err) => { throw new Error(`${err.message}: the sidebar shows ${await page.textContent('#red-ui-sidebar')}`); });
+    assert.equal(await page.$eval('#mindsdb-sidebar-server', (s) => s.value), SERVER_ID);
+    await page.click(row('mindsdb'));
+    await page.waitForSelector(`${row('home_rentals')}[data-kind="model"]`, { timeout: 20000 });
+    assert.match(await page.textContent(row('home_rentals')), /complete · v1 · byom/);
+    const before = await page.evaluate(() => { const ids = []; RED.nodes.eachNode((n) => { ids.push(n.id); }); return ids; });
+    await page.dragAndDrop(row('home_rentals'), '#red-ui-workspace-chart', { targetPosition: { x: 400, y: 500 } });
+    const made = await page.evaluate((known) => {
+      let node;
+      RED.nodes.eachNode((n) => { if (!known.includes(n.id)) node = n; });
+      if (!node) return null;
+      const seen = { type: node.type, server: node.server, project: node.project, model: node.model, valid: node.valid };
+      RED.nodes.remove(node.id);
+      RED.view.redraw(true);
+      return seen;
+    }, before);
+    assert.deepEqual(made, { type: 'mindsdb-predict', server: SERVER_ID, project: 'mindsdb', model: 'home_rentals', valid: true });
+    await page.evaluate(() => RED.sidebar.show('info'));
+  });
+
   it('logged no error in the browser', function () {
     assert.deepEqual(problems, []);
   });

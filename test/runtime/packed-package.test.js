@@ -70,6 +70,19 @@ describe(`the packed package in a real Node-RED ${nodeRedVersion} on Node.js ${p
     assert.ok(fs.realpathSync(path.join(red.userDir, 'node_modules', ...pkg.name.split('/'))).startsWith(fs.realpathSync(red.userDir)), 'installed, not linked to this checkout');
   });
 
+  it('loads the sidebar plugin from the tarball, its editor script and its texts', async function () {
+    const res = await fetch(`${red.url}plugins`, { headers: { accept: 'application/json' } });
+    assert.equal(res.status, 200);
+    const plugins = (await res.json()).filter((p) => p.module === pkg.name);
+    assert.deepEqual(plugins.map((p) => p.plugins.map((q) => q.id)).flat(), Object.keys(pkg['node-red'].plugins));
+    for (const p of plugins) assert.equal(p.err, undefined, `${p.id} failed to load`);
+    const html = await (await fetch(`${red.url}plugins`, { headers: { accept: 'text/html' } })).text();
+    assert.match(html, /mindsdb-sidebar\.js/, 'the editor is told to load the sidebar script');
+    assert.equal((await fetch(`${red.url}resources/${pkg.name}/mindsdb-sidebar.js`)).status, 200);
+    const texts = await (await fetch(`${red.url}plugins/messages?lng=de`)).json();
+    assert.equal(texts[`${pkg.name}/mindsdb-sidebar`].preview.button, 'Vorschau');
+  });
+
   it('runs a message through a deployed flow: http in → mindsdb-sql → http response', async function () {
     const deploy = await fetch(`${red.url}flows`, {
       method: 'POST',

@@ -38,4 +38,9 @@ async function portBelowEphemeral() {
   throw new Error(`no free loopback port between ${low} and ${high}`);
 }
 
-module.exports = { portBelowEphemeral, ephemeralLow };
+/** A loopback URL where nothing listens (a port below the ephemeral range, free now). */
+async function closedPortUrl() {
+  return `http://127.0.0.1:${await portBelowEphemeral()}`;
+}
+
+module.exports = { closedPortUrl, portBelowEphemeral, ephemeralLow };

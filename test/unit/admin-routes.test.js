@@ -7,18 +7,8 @@
  */
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const net = require('node:net');
+const { closedPortUrl: freePortUrl } = require('../support/ports');
 const { helper, allNodes, coreNode } = require('../support/nr');
-
-/** A loopback URL where nothing listens. */
-function freePortUrl() {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(`http://127.0.0.1:${port}`));
-    });
-  });
-}
 
 const USER = 'nodered';
 const PASSWORD = 'pw-SECRET-admin-4321';

@@ -4,6 +4,7 @@
  * version would reject refused before anything is sent (src/client/resources/agent-body.ts).
  */
 const assert = require('node:assert/strict');
+const { fakeClient } = require('../support/client-fixture');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { portBelowEphemeral } = require('../support/ports');
 const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
@@ -56,23 +57,17 @@ describe('agent settings → the body of the server\'s version', () => {
 });
 
 describe('agents against a fake 26.1 server', () => {
-  let fake;
-  let client;
+  const t = fakeClient({ retries: 0 }, { fake: { version: '26.1.0' }, client: true });
   let api;
-  beforeEach(async () => {
-    fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
-    client = new MindsDBClient({ baseUrl: fake.url, retries: 0 });
-    api = new ResourcesApi(client);
-  });
-  afterEach(async () => { await client.close(0); await fake.close(); });
-  const posts = () => fake.requests.filter((r) => r.method !== 'GET');
+  beforeEach(() => { api = new ResourcesApi(t.client); });
+  const posts = () => t.fake.requests.filter((r) => r.method !== 'GET');
 
   it('creates with the nested model from top-level settings, and asks the version once', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: { ...LLM, prompt_template: 'p' } });
-    assert.deepEqual(fake.requests.at(-1).body, { agent: { model: LLM, prompt_template: 'p', name: 'a1' } });
+    assert.deepEqual(t.fake.requests.at(-1).body, { agent: { model: LLM, prompt_template: 'p', name: 'a1' } });
     await api.run('agent', 'update', { project: 'mindsdb', name: 'a1', payload: { prompt_template: 'q' } });
     await api.run('agent', 'update', { project: 'mindsdb', name: 'a1', payload: { params: { timeout: 10 } } });
-    assert.equal(fake.requestsTo('/status').length, 1);
+    assert.equal(t.fake.requestsTo('/status').length, 1);
   });
 
   it('a refused body sends nothing', async () => {
@@ -81,16 +76,16 @@ describe('agents against a fake 26.1 server', () => {
     assert.deepEqual(posts(), []);
   });
 
-  it('the same settings the 25.x way would have been a 404 there: proof the fake is strict like the real server', async () => {
-    const raw = await fetch(`${fake.url}/api/projects/mindsdb/agents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent: { name: 'a2', model_name: 'gpt-4o', provider: 'openai', params: { api_key: 'k' } } }) });
+  it('the same settings the 25.x way would have been a 404 there: proof the t.fake is strict like the real server', async () => {
+    const raw = await fetch(`${t.fake.url}/api/projects/mindsdb/agents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent: { name: 'a2', model_name: 'gpt-4o', provider: 'openai', params: { api_key: 'k' } } }) });
     assert.equal(raw.status, 404);
   });
 
   it('completions go to the stream (26.1.0\'s plain endpoint fails every answer), once', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: LLM });
-    const r = await completeAgent(client, 'mindsdb', 'a1', toAgentMessages('How warm?'));
+    const r = await completeAgent(t.client, 'mindsdb', 'a1', toAgentMessages('How warm?'));
     assert.equal(r.answer, 'answer to: How warm?');
-    const calls = fake.requests.filter((q) => q.path.includes('/completions'));
+    const calls = t.fake.requests.filter((q) => q.path.includes('/completions'));
     assert.deepEqual(calls.map((q) => q.path), ['/api/projects/mindsdb/agents/a1/completions/stream']);
   });
 
@@ -102,16 +97,16 @@ describe('agents against a fake 26.1 server', () => {
 
   it('forgets the version when the server goes away (it may come back as another version)', async () => {
     // Its own server, on a port no outgoing connection can take while nothing listens there.
-    await client.close(0);
-    await fake.close();
+    await t.client.close(0);
+    await t.fake.close();
     const port = await portBelowEphemeral();
-    fake = await createFakeMindsDB({ version: '26.1.0' }).listen(port);
-    client = new MindsDBClient({ baseUrl: fake.url, retries: 0 });
-    assert.equal(await client.serverVersion(), '26.1.0');
-    await fake.close();
-    await assert.rejects(client.request('GET', '/projects'));
-    fake = await createFakeMindsDB({ version: '25.14.1' }).listen(port);
-    assert.equal(await client.serverVersion(), '25.14.1');
+    t.fake = await createFakeMindsDB({ version: '26.1.0' }).listen(port);
+    t.make({ retries: 0 });
+    assert.equal(await t.client.serverVersion(), '26.1.0');
+    await t.fake.close();
+    await assert.rejects(t.client.request('GET', '/projects'));
+    t.fake = await createFakeMindsDB({ version: '25.14.1' }).listen(port);
+    assert.equal(await t.client.serverVersion(), '25.14.1');
   });
 });
 

@@ -128,6 +128,11 @@ describe('architecture: imports run one way between the rooms of docs/architectu
     for (const allowed of rooms.values()) for (const r of allowed) assert.ok(rooms.has(r), `unknown room ${r} in a may-import column`);
   });
 
+  it('no source file of src/ is over 300 lines (a file that grows past it holds more than one job)', () => {
+    const long = tsFiles(src).map((file) => [path.relative(root, file), fs.readFileSync(file, 'utf8').split('\n').length - 1]).filter(([, n]) => n > 300);
+    assert.deepEqual(long, []);
+  });
+
   it('no file of src/ imports itself through a circle of others', () => {
     const files = tsFiles(src);
     const edges = new Map(files.map((file) => [file, importsOf(fs.readFileSync(file, 'utf8')).filter((s) => s.startsWith('.')).map((s) => resolveLocal(file, s)).filter(Boolean)]));

@@ -6,6 +6,7 @@
  * and small servers built for one misbehaviour each.
  */
 const assert = require('node:assert/strict');
+const { fakeClient, sql } = require('../support/client-fixture');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { faultOn, notStatus, lostAnswer, serve } = require('../support/exchange-faults');
 const { MindsDBClient, KnowledgeBasesApi, FilesApi, DatabasesApi, ResourcesApi, JobsApi, ModelsApi, completeAgent, streamAgent } = require('../../nodes/client');
@@ -119,7 +120,7 @@ describe('exchange policy', function () {
       server = await serve((req, res) => { n++; res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/json' }); res.end('{"title":"Too Many Requests"}'); });
       client = new MindsDBClient({ baseUrl: server.url, retries: 2 });
       const t0 = Date.now();
-      await assert.rejects(client.sql({ query: 'SELECT 1' }, { timeoutMs: 2000 }), (e) => e.status === 429 && /asked to wait 30 s/.test(e.message));
+      await assert.rejects(sql(client, { query: 'SELECT 1' }, { timeoutMs: 2000 }), (e) => e.status === 429 && /asked to wait 30 s/.test(e.message));
       assert.equal(n, 1);
       assert.ok(elapsed(t0) < 1500, `took ${elapsed(t0)} ms: it waited for a retry that could not come in time`);
     });
@@ -144,44 +145,41 @@ describe('exchange policy', function () {
   });
 
   describe('retries only where they cannot change the outcome', () => {
-    let fake;
-    beforeEach(async () => { fake = await createFakeMindsDB().listen(); });
-    afterEach(async () => { await fake.close(); });
-    const make = (o = {}) => (client = new MindsDBClient({ baseUrl: fake.url, retries: 2, retryBaseDelayMs: 5, timeoutMs: 3000, ...o }));
+    const t = fakeClient({ retries: 2, retryBaseDelayMs: 5, timeoutMs: 3000 });
 
     it('backs a 429 off for its Retry-After (seconds), then sends even a POST again', async () => {
-      make();
+      t.make();
       const at = [];
-      faultOn(fake, (e) => e.path.endsWith('/sql/query'), (req, res) => {
+      faultOn(t.fake, (e) => e.path.endsWith('/sql/query'), (req, res) => {
         at.push(Date.now());
         res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
         res.end('{"title":"Too Many Requests"}');
       });
-      fake.state.sql = () => { at.push(Date.now()); return null; };
-      assert.equal((await client.sql({ query: 'SELECT 1' })).type, 'table');
-      assert.equal(fake.requestsTo('/sql/query').length, 2);
+      t.fake.state.sql = () => { at.push(Date.now()); return null; };
+      assert.equal((await sql(t.client, { query: 'SELECT 1' })).type, 'table');
+      assert.equal(t.fake.requestsTo('/sql/query').length, 2);
       assert.ok(at[1] - at[0] >= 950, `waited ${at[1] - at[0]} ms for Retry-After: 1`);
     });
 
     it('reads a Retry-After given as an HTTP date', async () => {
-      make();
-      faultOn(fake, notStatus, (req, res) => {
+      t.make();
+      faultOn(t.fake, notStatus, (req, res) => {
         res.writeHead(503, { 'retry-after': new Date(Date.now() + 2000).toUTCString() });
         res.end();
       });
       const t0 = Date.now();
-      assert.equal((await client.sql({ query: 'SELECT 1' })).type, 'table');
+      assert.equal((await sql(t.client, { query: 'SELECT 1' })).type, 'table');
       assert.ok(elapsed(t0) >= 900, `it waited ${elapsed(t0)} ms for a date 1-2 s ahead`);
     });
 
     it('never repeats a knowledge-base insert whose answer was lost: the rows are stored once (instance 8)', async () => {
-      make({ retryPost: true });
-      fake.state.kbs.set('mindsdb/kb', { record: { name: 'kb', project: 'mindsdb' }, rows: [] });
-      faultOn(fake, (e) => e.method === 'PUT', lostAnswer);
-      const api = new KnowledgeBasesApi(client);
+      t.make({ retryPost: true });
+      t.fake.state.kbs.set('mindsdb/kb', { record: { name: 'kb', project: 'mindsdb' }, rows: [] });
+      faultOn(t.fake, (e) => e.method === 'PUT', lostAnswer);
+      const api = new KnowledgeBasesApi(t.client);
       await assert.rejects(api.insert('mindsdb', 'kb', { rows: [{ content: 'a' }, { content: 'b' }] }), (e) => e.kind === 'network');
-      assert.equal(fake.requests.filter((r) => r.method === 'PUT').length, 1);
-      assert.equal(fake.state.kbs.get('mindsdb/kb').rows.length, 2);
+      assert.equal(t.fake.requests.filter((r) => r.method === 'PUT').length, 1);
+      assert.equal(t.fake.state.kbs.get('mindsdb/kb').rows.length, 2);
     });
 
     for (const [what, setup, remove] of [
@@ -193,93 +191,91 @@ describe('exchange policy', function () {
       ['a model', (f) => f.state.trained.set('mindsdb/m1', [{ name: 'm1', version: 1 }]), (c) => new ModelsApi(c).delete('mindsdb', 'm1')],
     ]) {
       it(`reports a DELETE of ${what} as done when a retry finds it gone after the first attempt landed (instance 8)`, async () => {
-        make();
-        setup(fake);
-        faultOn(fake, (e) => e.method === 'DELETE', lostAnswer);
-        await remove(client);
-        assert.equal(fake.requests.filter((r) => r.method === 'DELETE').length, 2);
+        t.make();
+        setup(t.fake);
+        faultOn(t.fake, (e) => e.method === 'DELETE', lostAnswer);
+        await remove(t.client);
+        assert.equal(t.fake.requests.filter((r) => r.method === 'DELETE').length, 2);
         // with no earlier attempt that may have deleted it, "not there" is still an error
-        setup(fake);
-        await remove(client);
-        await assert.rejects(remove(client));
+        setup(t.fake);
+        await remove(t.client);
+        await assert.rejects(remove(t.client));
       });
     }
 
     it('repeats an idempotent PUT (a database update) whose answer was lost', async () => {
-      make();
-      fake.state.databases.set('d1', { name: 'd1', engine: 'postgres', connection_data: {} });
-      faultOn(fake, (e) => e.method === 'PUT', lostAnswer);
-      await new DatabasesApi(client).update({ name: 'd1', parameters: { host: 'h' } }, false);
-      assert.equal(fake.requests.filter((r) => r.method === 'PUT').length, 2);
+      t.make();
+      t.fake.state.databases.set('d1', { name: 'd1', engine: 'postgres', connection_data: {} });
+      faultOn(t.fake, (e) => e.method === 'PUT', lostAnswer);
+      await new DatabasesApi(t.client).update({ name: 'd1', parameters: { host: 'h' } }, false);
+      assert.equal(t.fake.requests.filter((r) => r.method === 'PUT').length, 2);
     });
 
     it('never repeats an agent completion that may have reached the server, even with Retry POST', async () => {
-      make({ retryPost: true });
-      fake.state.agents.set('mindsdb/a1', { id: 1, name: 'a1', project: 'mindsdb', model_name: 'gpt-4', provider: 'openai' });
-      faultOn(fake, (e) => e.path.endsWith('/completions'), lostAnswer);
-      await assert.rejects(completeAgent(client, 'mindsdb', 'a1', [{ question: 'q', answer: null }]), (e) => e.kind === 'network');
-      assert.equal(fake.requestsTo('/projects/mindsdb/agents/a1/completions').length, 1);
+      t.make({ retryPost: true });
+      t.fake.state.agents.set('mindsdb/a1', { id: 1, name: 'a1', project: 'mindsdb', model_name: 'gpt-4', provider: 'openai' });
+      faultOn(t.fake, (e) => e.path.endsWith('/completions'), lostAnswer);
+      await assert.rejects(completeAgent(t.client, 'mindsdb', 'a1', [{ question: 'q', answer: null }]), (e) => e.kind === 'network');
+      assert.equal(t.fake.requestsTo('/projects/mindsdb/agents/a1/completions').length, 1);
     });
 
     it('reports a redirect to another host once, with its own kind', async () => {
-      make();
-      faultOn(fake, notStatus, (req, res) => { res.writeHead(307, { location: 'http://127.0.0.1:9/api/projects/' }); res.end(); });
-      await assert.rejects(client.request('GET', '/projects/'), (e) => e.kind === 'redirect' && /another host/.test(e.message));
-      assert.equal(fake.requests.length, 1);
+      t.make();
+      faultOn(t.fake, notStatus, (req, res) => { res.writeHead(307, { location: 'http://127.0.0.1:9/api/projects/' }); res.end(); });
+      await assert.rejects(t.client.request('GET', '/projects/'), (e) => e.kind === 'redirect' && /another host/.test(e.message));
+      assert.equal(t.fake.requests.length, 1);
     });
 
     it('reports a Location that is not a URL once (a GET is not retried for it)', async () => {
-      make();
-      fake.fault((req, res) => { res.writeHead(308, { location: 'http://[oops' }); res.end(); }, 3);
-      await assert.rejects(client.request('GET', '/projects/'), (e) => e.kind === 'redirect' && /not a URL/.test(e.message));
-      assert.equal(fake.requests.length, 1);
+      t.make();
+      t.fake.fault((req, res) => { res.writeHead(308, { location: 'http://[oops' }); res.end(); }, 3);
+      await assert.rejects(t.client.request('GET', '/projects/'), (e) => e.kind === 'redirect' && /not a URL/.test(e.message));
+      assert.equal(t.fake.requests.length, 1);
     });
 
     it('reports a 302 and a redirect loop as redirects, not as HTTP errors', async () => {
-      make();
-      fake.fault((req, res) => { res.writeHead(302, { location: '/api/other' }); res.end(); });
-      await assert.rejects(client.request('GET', '/projects/'), (e) => e.kind === 'redirect' && e.status === 302);
-      fake.fault((req, res) => { res.writeHead(307, { location: '/api/projects/' }); res.end(); }, 10);
-      await assert.rejects(client.request('GET', '/projects/'), (e) => e.kind === 'redirect' && /more than 3 redirects/.test(e.message));
-      assert.equal(fake.requests.length, 1 + 4);
+      t.make();
+      t.fake.fault((req, res) => { res.writeHead(302, { location: '/api/other' }); res.end(); });
+      await assert.rejects(t.client.request('GET', '/projects/'), (e) => e.kind === 'redirect' && e.status === 302);
+      t.fake.fault((req, res) => { res.writeHead(307, { location: '/api/projects/' }); res.end(); }, 10);
+      await assert.rejects(t.client.request('GET', '/projects/'), (e) => e.kind === 'redirect' && /more than 3 redirects/.test(e.message));
+      assert.equal(t.fake.requests.length, 1 + 4);
     });
 
     it('reports a request undici cannot send (a token with a line break) once, as an input error', async () => {
-      make({ auth: { mode: 'token', token: 'abc\r\nx-evil: 1' } });
-      await assert.rejects(client.request('GET', '/projects/'), (e) => e.kind === 'input');
-      assert.equal(fake.requests.length, 0);
+      t.make({ auth: { mode: 'token', token: 'abc\r\nx-evil: 1' } });
+      await assert.rejects(t.client.request('GET', '/projects/'), (e) => e.kind === 'input');
+      assert.equal(t.fake.requests.length, 0);
     });
   });
 
   describe('slots are never held while waiting on the flow', () => {
-    let fake;
-    beforeEach(async () => { fake = await createFakeMindsDB({ version: '26.1.0' }).listen(); });
-    afterEach(async () => { await fake.close(); });
+    const t = fakeClient({}, { fake: { version: '26.1.0' } });
     const rows = (n) => () => ({ type: 'table', column_names: ['i'], data: Array.from({ length: n }, (_, i) => [i]) });
 
     it('a flow-controlled stream gives its slot back while it waits, and reads on after', async () => {
-      fake.state.sql = (body) => (/FROM t/.test(body.query) ? rows(6)() : null);
-      client = new MindsDBClient({ baseUrl: fake.url, retries: 0, maxInFlight: 1, timeoutMs: 2000 });
-      const stream = await client.sqlStream({ query: 'SELECT i FROM t' }, { flowControl: true });
+      t.fake.state.sql = (body) => (/FROM t/.test(body.query) ? rows(6)() : null);
+      t.make({ retries: 0, maxInFlight: 1, timeoutMs: 2000 });
+      const stream = await t.client.sqlStream({ query: 'SELECT i FROM t' }, { flowControl: true });
       assert.deepEqual(await stream.read(2), [[0], [1]]);
       // while the reader waits on the flow, another request on the only slot runs
-      const other = await stream.waitOnFlow(() => client.sql({ query: 'SELECT 1' }));
+      const other = await stream.waitOnFlow(() => sql(t.client, { query: 'SELECT 1' }));
       assert.deepEqual(other.data, [[1]]);
-      assert.equal(client.load.inFlight, 1, 'the stream has its slot again');
+      assert.equal(t.client.load.inFlight, 1, 'the stream has its slot again');
       assert.deepEqual(await stream.read(10), [[2], [3], [4], [5]]);
       stream.close();
-      assert.equal(client.load.inFlight, 0);
+      assert.equal(t.client.load.inFlight, 0);
     });
 
     it('bounds the streams that may wait on the flow: one more waits for a place, holding nothing', async () => {
-      fake.state.sql = rows(4);
-      client = new MindsDBClient({ baseUrl: fake.url, retries: 0, maxInFlight: 1, timeoutMs: 2000 });
-      const a = await client.sqlStream({ query: 'SELECT i' }, { flowControl: true });
+      t.fake.state.sql = rows(4);
+      t.make({ retries: 0, maxInFlight: 1, timeoutMs: 2000 });
+      const a = await t.client.sqlStream({ query: 'SELECT i' }, { flowControl: true });
       let bOpened = false;
-      const b = client.sqlStream({ query: 'SELECT i' }, { flowControl: true }).then((s) => { bOpened = true; return s; });
+      const b = t.client.sqlStream({ query: 'SELECT i' }, { flowControl: true }).then((s) => { bOpened = true; return s; });
       await a.waitOnFlow(async () => {
         // a holds no slot now, so a whole request runs; b still waits for a's place
-        assert.equal((await client.sql({ query: 'SELECT 1' })).type, 'table');
+        assert.equal((await sql(t.client, { query: 'SELECT 1' })).type, 'table');
         assert.equal(bOpened, false);
       });
       a.close();

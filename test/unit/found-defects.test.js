@@ -5,6 +5,7 @@
  * while the exchange policy was rebuilt; each of these tests failed on the code before its fix.
  */
 const assert = require('node:assert/strict');
+const { sql } = require('../support/client-fixture');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { FAULTS } = require('../support/faults');
 const { NODE_CASES, flowFor, observeOutcomes } = require('../support/node-cases');
@@ -67,7 +68,7 @@ describe('defects found by the stricter suites, held fixed', function () {
     process.on('unhandledRejection', onRejection);
     const client = new MindsDBClient({ baseUrl: fake.url, auth: { mode: 'login', username: 'u', password: 'wrong' } });
     try {
-      await Promise.all([1, 2, 3].map(() => assert.rejects(client.sql({ query: 'SELECT 1' }), /login to MindsDB as "u" failed \(HTTP 401\)/)));
+      await Promise.all([1, 2, 3].map(() => assert.rejects(sql(client, { query: 'SELECT 1' }), /login to MindsDB as "u" failed \(HTTP 401\)/)));
       // Node reports an unhandled rejection after the turn's microtasks: none may come.
       await holdsFor(() => unhandled.length === 0, { forMs: 300, what: () => `no unhandled rejection (got: ${unhandled.map((e) => e.message).join(' | ')})` });
     } finally {
@@ -81,7 +82,7 @@ describe('defects found by the stricter suites, held fixed', function () {
     const client = new MindsDBClient({ baseUrl: fake.url, retries: 2, retryBaseDelayMs: 1, auth: { mode: 'login', username: 'u', password: 'right' } });
     try {
       fake.state.faultPlan = (entry) => (entry.path.endsWith('/login') ? FAULTS['HTTP 502'] : null);
-      const err = await client.sql({ query: 'SELECT 1' }).then(() => null, (e) => e);
+      const err = await sql(client, { query: 'SELECT 1' }).then(() => null, (e) => e);
       assert.ok(err, 'the request fails');
       assert.equal(err.kind, 'http');
       assert.equal(err.status, 502);

@@ -182,6 +182,22 @@ describe('locales', function () {
     for (const lang of REQUIRED) assert.ok(LANGS.includes(lang) && fs.existsSync(path.join(localesDir, lang)), `nodes/locales/${lang}/`);
   });
 
+  // The editor plugin's texts (the sidebar, completion, preview): one catalogue per language.
+  for (const plugin of Object.keys(pkg['node-red'].plugins)) {
+    describe(`${plugin} (editor plugin)`, function () {
+      it(`has a catalogue in ${REFERENCE}`, function () {
+        assert.ok(exists(REFERENCE, `${plugin}.json`), `nodes/locales/${REFERENCE}/${plugin}.json`);
+      });
+      for (const lang of LANGS.filter((l) => l !== REFERENCE)) {
+        it(`has the same catalogue keys, placeholders and code in ${lang}`, function () {
+          assert.ok(exists(lang, `${plugin}.json`), `nodes/locales/${lang}/${plugin}.json is missing`);
+          const problems = catalogueDifferences(JSON.parse(read(REFERENCE, `${plugin}.json`)), JSON.parse(read(lang, `${plugin}.json`)));
+          assert.deepEqual(problems, [], `nodes/locales/${lang}/${plugin}.json:\n  ${problems.join('\n  ')}`);
+        });
+      }
+    });
+  }
+
   for (const type of TYPES) {
     describe(type, function () {
       it(`has a catalogue and help in ${REFERENCE}`, function () {

@@ -7,6 +7,7 @@
  * one gets an error that names the version.
  */
 const assert = require('node:assert/strict');
+const { sql } = require('../support/client-fixture');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { helper, node, catchNode, allNodes, flowWith, nextMessage } = require('../support/nr');
 const { MindsDBClient, nativeQueryRefusal } = require('../../nodes/client');
@@ -32,7 +33,7 @@ describe('MindsDB 26.2 from its source', function () {
     it('sends the statement unparsed, with native_query and the database in the context, to 26.2.0', async () => {
       const fake = await fakeOf({ version: '26.2.0' });
       const client = clientOf({ baseUrl: fake.url });
-      const answer = await client.sql({ query: POSTGRES_ONLY, context: { db: 'pg' }, native: true });
+      const answer = await sql(client, { query: POSTGRES_ONLY, context: { db: 'pg' }, native: true });
       assert.deepEqual(answer.data, [[POSTGRES_ONLY]], 'the data source got the text as it was');
       const sent = fake.requestsTo('/sql/query')[0];
       assert.deepEqual(sent.body, { query: POSTGRES_ONLY, context: { db: 'pg', native_query: true } });
@@ -41,7 +42,7 @@ describe('MindsDB 26.2 from its source', function () {
 
     it('runs on 26.0.1 too, where the flag came in', async () => {
       const fake = await fakeOf({ version: '26.0.1' });
-      const answer = await clientOf({ baseUrl: fake.url }).sql({ query: POSTGRES_ONLY, context: { db: 'pg' }, native: true });
+      const answer = await sql(clientOf({ baseUrl: fake.url }), { query: POSTGRES_ONLY, context: { db: 'pg' }, native: true });
       assert.deepEqual(answer.data, [[POSTGRES_ONLY]]);
     });
 
@@ -68,7 +69,7 @@ describe('MindsDB 26.2 from its source', function () {
       it(`refuses on ${version} with an error naming the version, and sends nothing`, async () => {
         const fake = await fakeOf({ version });
         const client = clientOf({ baseUrl: fake.url });
-        await assert.rejects(client.sql({ query: POSTGRES_ONLY, context: { db: 'pg' }, native: true }), (err) => {
+        await assert.rejects(sql(client, { query: POSTGRES_ONLY, context: { db: 'pg' }, native: true }), (err) => {
           assert.equal(err.kind, 'unsupported');
           assert.match(err.message, pattern);
           return true;
@@ -97,15 +98,15 @@ describe('MindsDB 26.2 from its source', function () {
     it('needs a database and takes no bound parameters (input errors, nothing sent)', async () => {
       const fake = await fakeOf({ version: '26.2.0' });
       const client = clientOf({ baseUrl: fake.url });
-      await assert.rejects(client.sql({ query: 'SELECT 1', native: true }), { kind: 'input', message: /a native query needs a database/ });
-      await assert.rejects(client.sql({ query: 'SELECT :a', params: { a: 1 }, context: { db: 'pg' }, native: true }), { kind: 'input', message: /takes no msg\.params/ });
+      await assert.rejects(sql(client, { query: 'SELECT 1', native: true }), { kind: 'input', message: /a native query needs a database/ });
+      await assert.rejects(sql(client, { query: 'SELECT :a', params: { a: 1 }, context: { db: 'pg' }, native: true }), { kind: 'input', message: /takes no msg\.params/ });
       assert.equal(fake.requestsTo('/sql/query').length, 0);
     });
 
     it('a server whose version cannot be learnt is not guessed at', async () => {
       const fake = await fakeOf({ version: '26.2.0' });
       fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"environment": "local"}'); });
-      await assert.rejects(clientOf({ baseUrl: fake.url }).sql({ query: 'SELECT 1', context: { db: 'pg' }, native: true }),
+      await assert.rejects(sql(clientOf({ baseUrl: fake.url }), { query: 'SELECT 1', context: { db: 'pg' }, native: true }),
         /a native query needs to know the MindsDB version first/);
       assert.equal(fake.requestsTo('/sql/query').length, 0);
     });
@@ -151,7 +152,7 @@ describe('MindsDB 26.2 from its source', function () {
       const a = clientOf({ baseUrl: tenant.url, auth: { mode: 'login', username: 'u', password: 'p-1' }, tenant: { companyId: 'acme-7', userId: ' 42 ' } });
       const b = clientOf({ baseUrl: other.url });
       await a.request('GET', '/projects/');
-      await a.sql({ query: 'SELECT 1' });
+      await sql(a, { query: 'SELECT 1' });
       await a.status();
       await b.request('GET', '/projects/');
       const paths = tenant.requests.map((r) => r.path);

@@ -52,10 +52,22 @@ describe('the npm package', function () {
     assert.deepEqual(missing, []);
   });
 
-  it('ships the editor scripts every dialog loads, and every example', function () {
+  it('ships the sidebar plugin: its runtime, its editor file and its texts in every language', function () {
+    const missing = [];
+    for (const [name, js] of Object.entries(pkg['node-red'].plugins)) {
+      for (const f of [js, js.replace(/\.js$/, '.html'), ...['en-US', 'de', 'ja', 'zh-CN'].map((lang) => `nodes/locales/${lang}/${name}.json`)]) {
+        if (!files.includes(f)) missing.push(f);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  it('ships the editor scripts every dialog and the sidebar plugin load, and every example', function () {
+    const plugins = Object.values(pkg['node-red'].plugins).map((js) => js.replace(/\.js$/, '.html'));
     for (const html of files.filter((f) => /^nodes\/[\w-]+\.html$/.test(f))) {
       const srcs = [...fs.readFileSync(path.join(root, html), 'utf8').matchAll(/<script[^>]+src="resources\/[^/]+\/[^/]+\/([^"]+)"/g)].map((m) => m[1]);
-      assert.deepEqual(srcs, ['mindsdb-editor.js', 'mindsdb-defaults.js'], `${html} loads the shared editor script and the node declarations`);
+      if (plugins.includes(html)) assert.deepEqual(srcs, ['mindsdb-sidebar.js'], `${html} loads the sidebar's script`);
+      else assert.deepEqual(srcs, ['mindsdb-editor.js', 'mindsdb-defaults.js'], `${html} loads the shared editor script and the node declarations`);
       for (const src of srcs) assert.ok(files.includes(`resources/${src}`), `resources/${src} is shipped`);
     }
     const examples = fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.json')).map((f) => `examples/${f}`);

@@ -4,6 +4,7 @@
  * written back to the server (a get → edit → update round trip).
  */
 const assert = require('node:assert/strict');
+const { fakeClient } = require('../support/client-fixture');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { MindsDBClient, DatabasesApi, ResourcesApi, redactSecretFields, isSecretKey, MASK } = require('../../nodes/client');
 
@@ -44,32 +45,26 @@ describe('redaction', () => {
   });
 
   describe('never sends a masked value back', () => {
-    let fake;
-    let client;
-    beforeEach(async () => {
-      fake = await createFakeMindsDB().listen();
-      client = new MindsDBClient({ baseUrl: fake.url, retries: 0 });
-    });
-    afterEach(async () => { await client.close(0); await fake.close(); });
+    const t = fakeClient({ retries: 0 }, { client: true });
 
     it('database update with a password from a get', async () => {
-      const api = new DatabasesApi(client);
+      const api = new DatabasesApi(t.client);
       await api.create({ name: 'pg', engine: 'postgres', parameters: { host: 'h', password: 'real-pw' } }, false);
       const got = redactSecretFields(await api.get('pg'));
       await assert.rejects(api.update({ name: 'pg', parameters: { ...got.connection_data, port: 5433 } }, false),
         (err) => err.kind === 'input' && /password/.test(err.message) && /never sent back/.test(err.message));
-      assert.equal(fake.requests.filter((r) => r.method === 'PUT').length, 0, 'nothing was sent');
+      assert.equal(t.fake.requests.filter((r) => r.method === 'PUT').length, 0, 'nothing was sent');
     });
 
     it('agent update with an api_key from a get, and a URI with a masked password', async () => {
-      const api = new ResourcesApi(client);
+      const api = new ResourcesApi(t.client);
       await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: { model_name: 'gpt', provider: 'openai', params: { api_key: 'sk-real' } } });
       const got = redactSecretFields(await api.run('agent', 'get', { project: 'mindsdb', name: 'a1' }));
       await assert.rejects(api.run('agent', 'update', { project: 'mindsdb', name: 'a1', payload: { params: got.params } }),
         (err) => err.kind === 'input' && /params\.api_key/.test(err.message));
       await assert.rejects(api.run('chatbot', 'create', { project: 'mindsdb', name: 'c1', payload: { params: { uri: `postgres://u:${MASK}@h/db` } } }),
         (err) => err.kind === 'input');
-      assert.equal(fake.requests.filter((r) => r.method === 'PUT' || (r.method === 'POST' && r.path.includes('chatbots'))).length, 0);
+      assert.equal(t.fake.requests.filter((r) => r.method === 'PUT' || (r.method === 'POST' && r.path.includes('chatbots'))).length, 0);
     });
   });
 });

@@ -1,5 +1,6 @@
 'use strict';
 const assert = require('node:assert/strict');
+const { fakeClient } = require('../support/client-fixture');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { MindsDBClient, ResourcesApi, SseParser, toAgentMessages, completeAgent, streamAgent } = require('../../nodes/client');
 
@@ -11,16 +12,10 @@ const settings = {
 const collection = { chatbot: 'chatbots', skill: 'skills', agent: 'agents' };
 
 describe('chatbot / skill / agent client (the RESOURCES table)', function () {
-  let fake;
-  let client;
+  const t = fakeClient({ retries: 0 }, { client: true });
   let api;
-  beforeEach(async () => {
-    fake = await createFakeMindsDB().listen();
-    client = new MindsDBClient({ baseUrl: fake.url, retries: 0 });
-    api = new ResourcesApi(client);
-  });
-  afterEach(async () => { await client.close(0); await fake.close(); });
-  const last = () => fake.requests.at(-1);
+  beforeEach(() => { api = new ResourcesApi(t.client); });
+  const last = () => t.fake.requests.at(-1);
 
   for (const kind of ['chatbot', 'skill', 'agent']) {
     const coll = `/api/projects/mindsdb/${collection[kind]}`;
@@ -81,16 +76,16 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
   });
 
   it('agent delete falls back to the singular /agent/ path only when the plural route does not exist', async () => {
-    fake.fault((req, res) => { res.writeHead(405, { 'content-type': 'text/html' }); res.end('<h1>Method Not Allowed</h1>'); });
-    fake.fault((req, res) => { res.writeHead(204); res.end(); });
+    t.fake.fault((req, res) => { res.writeHead(405, { 'content-type': 'text/html' }); res.end('<h1>Method Not Allowed</h1>'); });
+    t.fake.fault((req, res) => { res.writeHead(204); res.end(); });
     await api.run('agent', 'delete', { project: 'mindsdb', name: 'a1' });
-    assert.deepEqual(fake.requests.map((r) => `${r.method} ${r.path}`), ['DELETE /api/projects/mindsdb/agents/a1', 'DELETE /api/projects/mindsdb/agent/a1']);
+    assert.deepEqual(t.fake.requests.map((r) => `${r.method} ${r.path}`), ['DELETE /api/projects/mindsdb/agents/a1', 'DELETE /api/projects/mindsdb/agent/a1']);
   });
 
   it('agent delete does not fall back on a JSON 404 (agent not found)', async () => {
     await assert.rejects(api.run('agent', 'delete', { project: 'mindsdb', name: 'ghost' }), (e) => e.status === 404);
     // only the listing that looks for a stored spelling of "ghost" follows, never /agent/ghost
-    assert.deepEqual(fake.requests.map((r) => `${r.method} ${r.path}`), ['DELETE /api/projects/mindsdb/agents/ghost', 'GET /api/projects/mindsdb/agents']);
+    assert.deepEqual(t.fake.requests.map((r) => `${r.method} ${r.path}`), ['DELETE /api/projects/mindsdb/agents/ghost', 'GET /api/projects/mindsdb/agents']);
   });
 
   it('records are found by name only, as on the real server (an id is just an unknown name)', async () => {
@@ -113,11 +108,9 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
   });
 
   it('a MindsDB 26 server: every skill operation says the server has no skills', async () => {
-    await fake.close();
-    fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
-    await client.close(0);
-    client = new MindsDBClient({ baseUrl: fake.url, retries: 0 });
-    api = new ResourcesApi(client);
+    await t.replaceFake({ version: '26.1.0' });
+    t.make({ retries: 0 });
+    api = new ResourcesApi(t.client);
     for (const op of ['list', 'get', 'create', 'update', 'delete']) {
       await assert.rejects(api.run('skill', op, { project: 'mindsdb', name: 's', payload: settings.skill }),
         (e) => e.kind === 'unsupported' && /has no skills \(skills were removed in MindsDB 26\.0\)/.test(e.message), op);
@@ -126,7 +119,7 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
 
   it('agent completions: question/answer messages, answer from message.content', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    const r = await completeAgent(client, 'mindsdb', 'a1', toAgentMessages('How many?'));
+    const r = await completeAgent(t.client, 'mindsdb', 'a1', toAgentMessages('How many?'));
     assert.equal(r.answer, 'answer to: How many?');
     assert.deepEqual(last().body, { messages: [{ question: 'How many?', answer: null }] });
     assert.equal(last().path, '/api/projects/mindsdb/agents/a1/completions');
@@ -134,32 +127,30 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
 
   it('agent completions never repeat a question that reached the server (a 500 is reported, not re-posted)', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    fake.state.completionsFail = true;
-    await assert.rejects(completeAgent(client, 'mindsdb', 'a1', toAgentMessages('Q')), (err) => err.status === 500 && /trace_id/.test(err.message));
-    assert.equal(fake.requests.filter((r) => r.path.includes('/completions')).length, 1, 'asked once, never through /stream as well');
+    t.fake.state.completionsFail = true;
+    await assert.rejects(completeAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q')), (err) => err.status === 500 && /trace_id/.test(err.message));
+    assert.equal(t.fake.requests.filter((r) => r.path.includes('/completions')).length, 1, 'asked once, never through /stream as well');
   });
 
   it('agent completions use the stream only when the server has no plain completions route', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    fake.fault((req, res) => { res.writeHead(405, { 'content-type': 'text/html' }); res.end('<h1>Method Not Allowed</h1>'); });
-    const r = await completeAgent(client, 'mindsdb', 'a1', toAgentMessages('Q'));
+    t.fake.fault((req, res) => { res.writeHead(405, { 'content-type': 'text/html' }); res.end('<h1>Method Not Allowed</h1>'); });
+    const r = await completeAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q'));
     assert.equal(r.answer, 'answer to: Q');
-    assert.deepEqual(fake.requests.filter((x) => x.path.includes('/completions')).map((x) => x.path),
+    assert.deepEqual(t.fake.requests.filter((x) => x.path.includes('/completions')).map((x) => x.path),
       ['/api/projects/mindsdb/agents/a1/completions', '/api/projects/mindsdb/agents/a1/completions/stream']);
   });
 
   it('an agent stream after a server restart logs in again once and asks once more (login mode)', async () => {
-    await client.close(0);
-    await fake.close();
-    fake = await createFakeMindsDB({ auth: { username: 'user', password: 'pw-123', type: 'token' } }).listen();
-    client = new MindsDBClient({ baseUrl: fake.url, retries: 0, auth: { mode: 'login', username: 'user', password: 'pw-123' } });
-    api = new ResourcesApi(client);
+    await t.replaceFake({ auth: { username: 'user', password: 'pw-123', type: 'token' } });
+    t.make({ retries: 0, auth: { mode: 'login', username: 'user', password: 'pw-123' } });
+    api = new ResourcesApi(t.client);
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    fake.restart(); // the token the client holds is gone: the next request gets a 401
-    const r = await streamAgent(client, 'mindsdb', 'a1', toAgentMessages('Q'), () => undefined);
+    t.fake.restart(); // the token the t.client holds is gone: the next request gets a 401
+    const r = await streamAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q'), () => undefined);
     assert.equal(r.answer, 'answer to: Q');
-    assert.equal(fake.requestsTo('/login').length, 2, 'one login at start, one after the restart');
-    const asked = fake.requests.filter((x) => x.path.endsWith('/completions/stream'));
+    assert.equal(t.fake.requestsTo('/login').length, 2, 'one login at start, one after the restart');
+    const asked = t.fake.requests.filter((x) => x.path.endsWith('/completions/stream'));
     assert.equal(asked.length, 2, 'the 401, then the question once more');
     assert.doesNotMatch(JSON.stringify(r), /pw-123/);
   });
@@ -168,7 +159,7 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
     const text = 'Grüße, 温度 21 °C 🌡️';
     const bytes = Buffer.from(`data: ${JSON.stringify({ type: 'data', text })}\n\ndata: {"type": "end"}\n\n`, 'utf8');
-    fake.fault((req, res) => {
+    t.fake.fault((req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       // Cut inside "ü", "温" and the emoji: each piece leaves on its own.
       const cuts = [bytes.indexOf(Buffer.from('ü')) + 1, bytes.indexOf(Buffer.from('温')) + 2, bytes.indexOf(Buffer.from('🌡')) + 3];
@@ -181,24 +172,24 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
       };
       next();
     });
-    const r = await streamAgent(client, 'mindsdb', 'a1', toAgentMessages('Q'), () => undefined);
+    const r = await streamAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q'), () => undefined);
     assert.equal(r.answer, text);
     assert.ok(!r.answer.includes('\uFFFD'));
   });
 
   it('streams v26-shaped chunks and stops at the first end', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    fake.state.stream = [{ type: 'context', content: 'planning' }, { type: 'data', text: 'forty-two', trace_id: '' }, { type: 'end', trace_id: '' }, { type: 'end' }];
+    t.fake.state.stream = [{ type: 'context', content: 'planning' }, { type: 'data', text: 'forty-two', trace_id: '' }, { type: 'end', trace_id: '' }, { type: 'end' }];
     const chunks = [];
-    const r = await streamAgent(client, 'mindsdb', 'a1', toAgentMessages('Q'), (c) => chunks.push(c));
+    const r = await streamAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q'), (c) => chunks.push(c));
     assert.equal(r.answer, 'forty-two');
     assert.deepEqual(chunks.map((c) => c.type), ['context', 'data']);
   });
 
   it('an in-band stream error becomes an error', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    fake.state.stream = [{ type: 'start' }, { type: 'error', content: 'Agent streaming failed: no LLM', trace_id: '' }];
-    await assert.rejects(streamAgent(client, 'mindsdb', 'a1', toAgentMessages('Q'), () => undefined), /the agent failed: Agent streaming failed: no LLM/);
+    t.fake.state.stream = [{ type: 'start' }, { type: 'error', content: 'Agent streaming failed: no LLM', trace_id: '' }];
+    await assert.rejects(streamAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q'), () => undefined), /the agent failed: Agent streaming failed: no LLM/);
   });
 
   it('role/content conversations become question/answer pairs', () => {

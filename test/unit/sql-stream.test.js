@@ -5,6 +5,7 @@
  * limit, the idle deadline, and retries only before the answer started.
  */
 const assert = require('node:assert/strict');
+const { fakeClient } = require('../support/client-fixture');
 const http = require('node:http');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { FAULTS } = require('../support/faults');
@@ -126,44 +127,42 @@ describe('streamed SQL answers', function () {
   });
 
   describe('client.sqlStream', () => {
-    let fake;
-    let client;
-    afterEach(async () => { if (client) await client.close(0); client = undefined; if (fake) await fake.close(); fake = undefined; });
+    const t = fakeClient({ retries: 0 });
 
     for (const version of ['25.14.1', '26.1.0']) {
       it(`reads rows in order on MindsDB ${version} (${version.startsWith('26') ? 'jsonlines' : 'JSON body'})`, async () => {
-        fake = await createFakeMindsDB({ version }).listen();
-        fake.state.sql = () => ({ type: 'table', column_names: ['i'], data: Array.from({ length: 7 }, (_, i) => [i]) });
-        client = new MindsDBClient({ baseUrl: fake.url, retries: 0 });
-        const stream = await client.sqlStream({ query: 'SELECT i' });
+        await t.replaceFake({ version });
+        t.fake.state.sql = () => ({ type: 'table', column_names: ['i'], data: Array.from({ length: 7 }, (_, i) => [i]) });
+        t.make({ retries: 0 });
+        const stream = await t.client.sqlStream({ query: 'SELECT i' });
         assert.deepEqual(stream.columns, ['i']);
         const got = [];
         for (let rows = await stream.read(3); rows.length; rows = await stream.read(3)) got.push(rows.map((r) => r[0]));
         stream.close();
         assert.deepEqual(got, [[0, 1, 2], [3, 4, 5], [6]]);
-        const sent = fake.requestsTo('/sql/query')[0].body;
+        const sent = t.fake.requestsTo('/sql/query')[0].body;
         assert.equal(sent.response_format, version.startsWith('26') ? 'jsonlines' : undefined);
-        assert.equal(fake.requestsTo('/status').length, 1);
-        // the version is asked once per client
-        (await client.sqlStream({ query: 'SELECT i' })).close();
-        assert.equal(fake.requestsTo('/status').length, 1);
+        assert.equal(t.fake.requestsTo('/status').length, 1);
+        // the version is asked once per t.client
+        (await t.client.sqlStream({ query: 'SELECT i' })).close();
+        assert.equal(t.fake.requestsTo('/status').length, 1);
       });
     }
 
     it('rejects an SQL error answer before any row, and frees its slot', async () => {
-      fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
-      client = new MindsDBClient({ baseUrl: fake.url, retries: 0, maxInFlight: 1 });
-      await assert.rejects(client.sqlStream({ query: 'SELECT * FROM nope' }), (e) => e.kind === 'sql' && /not found/.test(e.message));
-      const s = await client.sqlStream({ query: 'SELECT 1' });
+      await t.replaceFake({ version: '26.1.0' });
+      t.make({ retries: 0, maxInFlight: 1 });
+      await assert.rejects(t.client.sqlStream({ query: 'SELECT * FROM nope' }), (e) => e.kind === 'sql' && /not found/.test(e.message));
+      const s = await t.client.sqlStream({ query: 'SELECT 1' });
       assert.deepEqual(await s.read(10), [[1]]);
       s.close();
-      await waitFor(() => client.load.inFlight === 0, { what: () => `the stream's slot freed (${client.load.inFlight} in flight)` });
+      await waitFor(() => t.client.load.inFlight === 0, { what: () => `the stream's slot freed (${t.client.load.inFlight} in flight)` });
     });
 
     it('stops reading the socket while no rows are asked for (memory stays bounded)', async () => {
       // A server that writes a 200 MB answer as fast as the socket takes it, counting what it wrote.
       let written = 0;
-      let held = false; // the server waits for 'drain': the client stopped taking bytes
+      let held = false; // the server waits for 'drain': the t.client stopped taking bytes
       const row = JSON.stringify(Array.from({ length: 50 }, () => ['abcdefghij', 12345, 6.789, null, true]));
       const server = http.createServer((req, res) => {
         if (req.url.endsWith('/status')) { res.end(JSON.stringify({ mindsdb_version: '26.1.0' })); return; }
@@ -179,18 +178,18 @@ describe('streamed SQL answers', function () {
         pump();
       });
       await new Promise((r) => server.listen(0, '127.0.0.1', r));
-      client = new MindsDBClient({ baseUrl: `http://127.0.0.1:${server.address().port}`, retries: 0 });
+      t.make({ baseUrl: `http://127.0.0.1:${server.address().port}`, retries: 0 });
       try {
-        const stream = await client.sqlStream({ query: 'SELECT big' });
+        const stream = await t.client.sqlStream({ query: 'SELECT big' });
         assert.equal((await stream.read(10)).length, 10);
         // Held back, and no longer moving: the client's buffers are full too (it may read a little
         // after the first hold before its own stream pauses).
         let last = -1;
         await waitFor(() => { const still = held && written === last; last = written; return still; }, {
-          timeoutMs: 5000, intervalMs: 50, what: () => `the server to be held back by the client (${written} bytes written)`,
+          timeoutMs: 5000, intervalMs: 50, what: () => `the server to be held back by the t.client (${written} bytes written)`,
         });
         const afterPause = written;
-        await holdsFor(() => held && written === afterPause, { forMs: 300, what: 'nothing more is written while the client does not read' });
+        await holdsFor(() => held && written === afterPause, { forMs: 300, what: 'nothing more is written while the t.client does not read' });
         assert.ok(written < 16 * 2 ** 20, `only socket buffers' worth was written (${written} bytes)`);
         let total = 10;
         for (let i = 0; i < 100; i++) total += (await stream.read(1000)).length;
@@ -203,12 +202,12 @@ describe('streamed SQL answers', function () {
     });
 
     it('times out when the answer stalls after it started, with the idle deadline', async () => {
-      fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
+      await t.replaceFake({ version: '26.1.0' });
       // 1 s: the first row must come within it on a loaded CI machine too; the stall lasts 8 s.
-      client = new MindsDBClient({ baseUrl: fake.url, retries: 0, timeoutMs: 1000 });
-      await client.serverVersion();
-      fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/jsonlines' }); res.write('{"type":"table","column_names":["a"]}\n[[1]]\n'); setTimeout(() => req.socket.destroy(), 8000).unref(); }); // fault: the answer stalls after its first row
-      const stream = await client.sqlStream({ query: 'SELECT 1' });
+      t.make({ retries: 0, timeoutMs: 1000 });
+      await t.client.serverVersion();
+      t.fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/jsonlines' }); res.write('{"type":"table","column_names":["a"]}\n[[1]]\n'); setTimeout(() => req.socket.destroy(), 8000).unref(); }); // fault: the answer stalls after its first row
+      const stream = await t.client.sqlStream({ query: 'SELECT 1' });
       const t0 = Date.now();
       await assert.rejects(stream.read(5), (e) => e.kind === 'timeout');
       assert.ok(Date.now() - t0 < 4000, `took ${Date.now() - t0} ms for a 1000 ms idle deadline`); // the stall ends only at 8000 ms
@@ -216,15 +215,15 @@ describe('streamed SQL answers', function () {
     });
 
     it('reports a connection broken mid-answer as a network error', async () => {
-      fake = await createFakeMindsDB().listen();
-      client = new MindsDBClient({ baseUrl: fake.url, retries: 2, retryBaseDelayMs: 5, retryPost: true });
-      await client.serverVersion();
-      fake.fault(FAULTS['reset mid-body']);
+      await t.replaceFake();
+      t.make({ retries: 2, retryBaseDelayMs: 5, retryPost: true });
+      await t.client.serverVersion();
+      t.fake.fault(FAULTS['reset mid-body']);
       await assert.rejects(async () => {
-        const s = await client.sqlStream({ query: 'SELECT 1' });
+        const s = await t.client.sqlStream({ query: 'SELECT 1' });
         try { await s.read(100); } finally { s.close(); }
       }, (e) => e.kind === 'network' || e.kind === 'invalid-response');
-      assert.equal(fake.requestsTo('/sql/query').length, 1, 'never repeated once the answer started');
+      assert.equal(t.fake.requestsTo('/sql/query').length, 1, 'never repeated once the answer started');
     });
 
     it('follows a same-origin redirect and refuses one to another host, as sql() does', async () => {
@@ -242,8 +241,8 @@ describe('streamed SQL answers', function () {
       });
       await new Promise((r) => server.listen(0, '127.0.0.1', r));
       try {
-        client = new MindsDBClient({ baseUrl: `http://127.0.0.1:${server.address().port}`, retries: 0 });
-        const s = await client.sqlStream({ query: 'SELECT a' });
+        t.make({ baseUrl: `http://127.0.0.1:${server.address().port}`, retries: 0 });
+        const s = await t.client.sqlStream({ query: 'SELECT a' });
         assert.deepEqual(await s.read(5), [[1], [2]]);
         s.close();
         server.removeAllListeners('request');
@@ -251,7 +250,7 @@ describe('streamed SQL answers', function () {
           if (req.url.endsWith('/status')) { res.end(JSON.stringify({ mindsdb_version: '26.1.0' })); return; }
           res.writeHead(307, { location: `http://127.0.0.1:${other.address().port}/api/sql/query` }); res.end();
         });
-        await assert.rejects(client.sqlStream({ query: 'SELECT a' }), (e) => /redirected .* to another host/.test(e.message));
+        await assert.rejects(t.client.sqlStream({ query: 'SELECT a' }), (e) => /redirected .* to another host/.test(e.message));
       } finally {
         server.closeAllConnections(); other.closeAllConnections();
         await new Promise((r) => server.close(r));
@@ -260,14 +259,14 @@ describe('streamed SQL answers', function () {
     });
 
     it('retries before the answer starts (503 with retryPost), as sql() does', async () => {
-      fake = await createFakeMindsDB().listen();
-      client = new MindsDBClient({ baseUrl: fake.url, retries: 2, retryBaseDelayMs: 5, retryPost: true });
-      await client.serverVersion();
-      fake.fault(FAULTS['HTTP 503'], 1);
-      const s = await client.sqlStream({ query: 'SELECT 1' });
+      await t.replaceFake();
+      t.make({ retries: 2, retryBaseDelayMs: 5, retryPost: true });
+      await t.client.serverVersion();
+      t.fake.fault(FAULTS['HTTP 503'], 1);
+      const s = await t.client.sqlStream({ query: 'SELECT 1' });
       assert.deepEqual(await s.read(5), [[1]]);
       s.close();
-      assert.equal(fake.requestsTo('/sql/query').length, 2);
+      assert.equal(t.fake.requestsTo('/sql/query').length, 2);
     });
   });
 });

@@ -1,10 +1,7 @@
 'use strict';
 /** TLS: certificates are verified by default; a core tls-config node adds a CA or turns checks off. */
 const assert = require('node:assert/strict');
-const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
+const { selfSignedCertificate } = require('../support/certificate');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { helper, allNodes, coreNode, flowWith, nextMessage } = require('../support/nr');
 
@@ -12,16 +9,12 @@ const tlsNode = coreNode('network/05-tls.js');
 
 describe('TLS', function () {
   this.timeout(20000);
-  let dir;
+  let certificate;
   let fake;
-  before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
-  });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  before(() => { certificate = selfSignedCertificate(); });
+  after(() => certificate.remove());
   beforeEach(async () => {
-    fake = await createFakeMindsDB({ tls: { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) } }).listen();
+    fake = await createFakeMindsDB({ tls: { key: certificate.key, cert: certificate.cert } }).listen();
     await new Promise((r) => helper.startServer(r));
   });
   afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
@@ -38,7 +31,7 @@ describe('TLS', function () {
   });
 
   it('trusts the server with its CA from a tls-config node', async () => {
-    await helper.load([...allNodes(), tlsNode], [...flowWith(sql, { url: fake.url, tls: 'tls1' }), tlsConfig({ ca: path.join(dir, 'cert.pem') })]);
+    await helper.load([...allNodes(), tlsNode], [...flowWith(sql, { url: fake.url, tls: 'tls1' }), tlsConfig({ ca: certificate.certPath })]);
     const out = nextMessage('out');
     helper.getNode('n1').receive({});
     assert.deepEqual((await out).payload, [{ 1: 1 }]);

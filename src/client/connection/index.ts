@@ -5,7 +5,7 @@
  */
 export { MindsDBClient, checkSqlAnswer, nativeQueryRefusal, supportsJsonLines } from './client';
 export { versionAtLeast } from './versions';
-export type { ClientOptions, RequestOptions, SqlStreamOptions, ServerStatus, SqlRequest, SqlAnswer } from './client';
+export type { ClientOptions, RequestOptions, SqlStreamOptions, ServerStatus, SqlRequest, SqlAnswer, SqlDone, OpenedAnswer } from './client';
 export type { Repeat } from '../exchange';
 /** Whether a network error proves the request never reached the server (a write that failed so was not stored). */
 export { isNotSent } from '../exchange';

@@ -1,5 +1,5 @@
 import { MindsDBError } from '../shared';
-import type { TextResponse } from './transport';
+import type { TextResponse } from './http-exchange';
 
 /**
  * A MindsDB server's `auth.http_auth_type` (25.11+): what its login hands out and what it accepts

@@ -1,5 +1,5 @@
 import { MindsDBError, type Redactor } from '../shared';
-import type { TextResponse } from './text-exchange';
+import type { TextResponse } from './http-exchange';
 import { unfollowedRedirect } from './redirects';
 
 /** Parses a 2xx body: JSON, or null for an empty body (204, or `""` from some MindsDB routes). */

@@ -1,3 +1,4 @@
+import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { rowsToObjects } from '../answers';
 import { ident, inputError, isPlainObject, MindsDBError, redactSecretFields, refuseMaskedValues, sqlUsing } from '../shared';
@@ -77,7 +78,7 @@ export class MLEnginesApi {
   }
 
   async list(opts?: RequestOptions): Promise<MLEngine[]> {
-    const answer = await this.client.sql({ query: 'SHOW ML_ENGINES' }, opts);
+    const answer = await sqlOf(this.client, { query: 'SHOW ML_ENGINES' }, opts);
     if (answer.type !== 'table') return [];
     return rowsToObjects(answer.column_names, answer.data).map((row) => {
       const value = (key: string): unknown => Object.entries(row).find(([k]) => k.toLowerCase() === key)?.[1];
@@ -96,7 +97,7 @@ export class MLEnginesApi {
     refuseMaskedValues(spec.settings, 'the ML engine settings');
     const query = `CREATE ML_ENGINE ${ident(spec.name, 'the ML engine name')} FROM ${handler}${sqlUsing(spec.settings)}`;
     try {
-      await this.client.sql({ query }, opts);
+      await sqlOf(this.client, { query }, opts);
     } catch (err) {
       if (!(err instanceof MindsDBError) || err.kind !== 'sql') throw err;
       const said = err.serverMessage ?? '';
@@ -117,7 +118,7 @@ export class MLEnginesApi {
   delete(name: string, options?: RequestOptions): Promise<{ deleted: true; name: string }> {
     const opts = this.client.withDeadline(options);
     return withStoredName(this.client, { resource: 'ml_engine' }, name, async (stored) => {
-      await this.client.sql({ query: `DROP ML_ENGINE ${ident(stored, 'the ML engine name')}` }, opts);
+      await sqlOf(this.client, { query: `DROP ML_ENGINE ${ident(stored, 'the ML engine name')}` }, opts);
       return { deleted: true as const, name: stored };
     }, { request: opts });
   }

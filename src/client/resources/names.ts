@@ -1,3 +1,4 @@
+import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { ambiguousNameError, foldCase, matchName, MindsDBError, segment, storedNameText } from '../shared';
 
@@ -64,7 +65,7 @@ export async function storedNames(client: MindsDBClient, scope: NameScope, opts?
     case 'table':
       return namesOf(await client.request('GET', `/databases/${segment(scope.database, 'database')}/tables`, undefined, opts));
     case 'ml_engine': {
-      const answer = await client.sql({ query: 'SHOW ML_ENGINES' }, opts);
+      const answer = await sqlOf(client, { query: 'SHOW ML_ENGINES' }, opts);
       if (answer.type !== 'table') return [];
       const column = answer.column_names.findIndex((c) => c.toLowerCase() === 'name');
       return [...new Set(answer.data.map((row) => row[column < 0 ? 0 : column]).filter((n): n is string => typeof n === 'string'))];
@@ -166,4 +167,21 @@ export function withStoredNames<T>(client: MindsDBClient, scope: NameScope & ({ 
 /** Whether a name has capitals, so that a server that lower-cases it would store another spelling. */
 export function hasCapitals(name: string): boolean {
   return foldCase(name) !== name;
+}
+
+/**
+ * MindsDB (25.14.1 and 26.1.0) keeps a project whose name has capitals, but its REST routes and
+ * stores look a project up lower-cased: views, knowledge bases and chatbots cannot be made there
+ * (500 `Can not find project`, `'list' object has no attribute 'data'` on 25.x, `'NoneType' …` on
+ * 26.x; nothing is made), and a model made there by SQL trains but cannot be read or asked through
+ * REST (the same 500). Measured in docs/real-mindsdb.md ("Names and capitals").
+ */
+export function capitalsProjectText(what: string, project: string): string {
+  return `MindsDB cannot keep ${what} in project "${project}": it looks a project up lower-cased there, so a project whose name has capitals can hold no ${what} that its REST interface can use; use a project with a lower-case name`;
+}
+
+/** Whether an error is MindsDB failing to find a project stored with capitals (see capitalsProjectText). */
+export function isCapitalsProjectError(err: unknown, project: string): boolean {
+  return err instanceof MindsDBError && err.status === 500 && hasCapitals(project)
+    && /can ?not find project|object has no attribute 'data'/i.test(err.serverMessage ?? '');
 }

@@ -1,16 +1,14 @@
 import {
-  DatabasesApi, FilesApi, integrationCapabilities, JobsApi, KnowledgeBasesApi, MindsDBClient, MLEnginesApi, ModelsApi,
-  ResourcesApi, storedNames, TablesApi, ViewsApi, type ResourceKind,
-  isPlainObject as isObject,
+  DatabasesApi, FilesApi, integrationCapabilities, isPlainObject as isObject, JobsApi, KnowledgeBasesApi, MindsDBClient, MLEnginesApi,
+  ModelsApi, ResourcesApi, storedNames, TablesApi, ViewsApi, type ResourceKind,
 } from '../../client';
 import { DEFAULT_PROJECT } from '../../schema';
+import { registerExplorerRoutes } from './admin-explorer';
+import { deployedServer, jsonOnly, needs, temporaryClient, withServer, writeForDialogValues, type Handler, type Req, type Res } from './admin-guards';
 import { DialogTarget, scrubbed } from './admin-target';
 import type { NodeAPI } from '../node/red';
-import type { ServerNode } from '../node/server';
 
-const ADMIN_TIMEOUT_MS = 10_000;
-
-interface ListRequest {
+interface ListRequest extends Record<string, unknown> {
   server?: unknown;
   project?: unknown;
   /** The server node's current dialog values, when it is new or changed and not yet deployed. */
@@ -55,61 +53,25 @@ const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
   ['ml_handlers', async (c) => names(await new MLEnginesApi(c).handlers())],
 ]);
 
-/** The slice of Express that these routes use. */
-interface Req {
-  body?: unknown;
-  params: Record<string, string>;
-  is(type: string): string | false | null;
-}
-interface Res {
-  json(body: unknown): void;
-  status(code: number): Res;
-}
-type Next = (err?: unknown) => void;
-type Handler = (req: Req, res: Res, next: Next) => void;
-
 /**
  * Editor endpoints: "Test connection" for the server dialog and name pickers for the action
- * dialogs. They run inside the user's Node-RED with its secrets, so (README, "Reliability and
- * security"):
- * - only application/json bodies: a cross-site HTML form can post urlencoded or text bodies
- *   without a CORS preflight, never JSON;
- * - a read permission lists names through a deployed server node exactly as deployed; dialog
- *   values (a new or changed server) need mindsdb-server.write, as Test connection does;
- * - stored credentials come only from a deployed mindsdb-server node and only for its deployed
- *   URL, API prefix, auth mode and TLS node (src/runtime/editor/admin-target.ts);
- * - no answer carries a secret or a value resolved from `${VAR}`.
+ * dialogs, under the guards every editor endpoint has (./admin-guards.ts): JSON bodies only; a
+ * read permission lists names through a deployed server node exactly as deployed, and dialog
+ * values need mindsdb-server.write, as Test connection does; stored credentials only where the
+ * node is deployed to; no secret in an answer. The sidebar's tree and the SQL preview are in
+ * ./admin-explorer.ts.
  */
 export function registerAdminRoutes(RED: NodeAPI): void {
-  const needsRead = RED.auth.needsPermission('mindsdb-server.read') as Handler;
-  const needsWrite = RED.auth.needsPermission('mindsdb-server.write') as Handler;
-
-  const jsonOnly: Handler = (req, res, next) => {
-    if (req.is('application/json')) { next(); return; }
-    res.status(415).json({ ok: false, error: 'the MindsDB editor endpoints accept only application/json bodies' });
-  };
-  /** Dialog values make the runtime connect where the request says: that takes write permission. */
-  const writeForDialogValues: Handler = (req, res, next) => {
-    if (isObject(req.body) && (req.body as ListRequest).config !== undefined) needsWrite(req, res, next);
-    else next();
-  };
+  const needsRead = needs(RED, 'mindsdb-server.read');
+  const needsWrite = needs(RED, 'mindsdb-server.write');
   const knownList: Handler = (req, res, next) => {
     if (LISTERS.has(req.params.what)) { next(); return; }
     res.status(404).json({ ok: false, error: `cannot list "${req.params.what}"` });
   };
 
-  const deployedServer = (id: unknown): ServerNode | undefined => {
-    if (typeof id !== 'string' || id === '') return undefined;
-    const node = RED.nodes.getNode(id) as ServerNode | null;
-    return node && node.type === 'mindsdb-server' ? node : undefined;
-  };
-
-  const temporaryClient = (target: DialogTarget): MindsDBClient =>
-    new MindsDBClient({ ...target.clientOptions(), timeoutMs: ADMIN_TIMEOUT_MS, retries: 0, maxInFlight: 2, maxQueue: 10 });
-
   RED.httpAdmin.post('/mindsdb/test', jsonOnly, needsWrite, async (req: Req, res: Res) => {
     const body = isObject(req.body) ? req.body : {};
-    const target = new DialogTarget(RED, body, deployedServer(body.id));
+    const target = new DialogTarget(RED, body, deployedServer(RED, body.id));
     let client: MindsDBClient | undefined;
     try {
       client = temporaryClient(target);
@@ -125,7 +87,9 @@ export function registerAdminRoutes(RED: NodeAPI): void {
         (err: unknown) => ({ ok: false, error: scrubbed(err, sensitive) }));
       // Learnt from the login's answer (login mode only): which credentials this server takes.
       const authType = client.httpAuthType;
-      res.json({ ok: true, version: status.mindsdb_version ?? 'unknown', authEnabled, authConfirmed: authEnabled, ...(authType ? { authType } : {}), integrations });
+      // Through a proxy: said by where it came from (a variable's name or the proxy node), never by its URL.
+      const proxy = client.proxy ? { proxy: target.proxySource ?? 'proxy' } : {};
+      res.json({ ok: true, version: status.mindsdb_version ?? 'unknown', authEnabled, authConfirmed: authEnabled, ...(authType ? { authType } : {}), ...proxy, integrations });
     } catch (err) {
       res.json({ ok: false, error: scrubbed(err, target.sensitiveValues()) });
     } finally {
@@ -133,27 +97,12 @@ export function registerAdminRoutes(RED: NodeAPI): void {
     }
   });
 
-  RED.httpAdmin.post('/mindsdb/list/:what', jsonOnly, needsRead, knownList, writeForDialogValues, async (req: Req, res: Res) => {
+  RED.httpAdmin.post('/mindsdb/list/:what', jsonOnly, needsRead, knownList, writeForDialogValues(RED), async (req: Req, res: Res) => {
     const lister = LISTERS.get(req.params.what) as Lister;
     const body: ListRequest = isObject(req.body) ? req.body : {};
     const project = typeof body.project === 'string' && body.project !== '' ? body.project : DEFAULT_PROJECT;
-    const deployed = deployedServer(body.server);
-    const target = body.config !== undefined
-      ? new DialogTarget(RED, isObject(body.config) ? body.config : {}, deployed)
-      : undefined;
-    let temporary: MindsDBClient | undefined;
-    try {
-      const client = target ? (temporary = temporaryClient(target)) : deployed?.client;
-      if (!client) {
-        const why = deployed ? `the MindsDB server node is not usable: ${deployed.configError ?? 'unknown problem'}` : 'choose a deployed MindsDB server first';
-        res.json({ ok: false, error: scrubbed(why, DialogTarget.deployedSecrets(RED, deployed)) });
-        return;
-      }
-      res.json({ ok: true, items: await lister(client, project) });
-    } catch (err) {
-      res.json({ ok: false, error: scrubbed(err, target ? target.sensitiveValues() : DialogTarget.deployedSecrets(RED, deployed)) });
-    } finally {
-      temporary?.close(0).catch(() => undefined);
-    }
+    await withServer(RED, body, res, async (client) => ({ items: await lister(client, project) }));
   });
+
+  registerExplorerRoutes(RED);
 }

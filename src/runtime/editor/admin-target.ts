@@ -3,6 +3,7 @@ import { parseConfig, SERVER_NODE, type ServerNodeCredentials } from '../../sche
 import type { NodeAPI } from '../node/red';
 import { RuntimeEnv } from './runtime-env';
 import type { ServerNode } from '../node/server';
+import { proxyFor } from '../node/proxy';
 import { clientOptionsFrom } from '../node/server-options';
 
 /** Node-RED shows a stored password to the editor as this placeholder, never the secret itself. */
@@ -14,7 +15,7 @@ const CREDENTIAL_KEYS = ['session', 'username', 'password', 'token'] as const;
  * options under the editor endpoints' rules:
  * - stored credentials fill the dialog's gaps only from a deployed mindsdb-server node, and only
  *   while the dialog still points where that node is deployed to (URL, API prefix, auth mode, TLS
- *   node): a changed target must bring its own secrets, so no request can send a stored password
+ *   node, proxy): a changed target must bring its own secrets, so no request can send a stored password
  *   to a URL it chose;
  * - `${VAR}` is resolved exactly as the runtime resolves it for a deployed node, through its own
  *   lookup and with its `envVarExcludes` (./runtime-env.ts); the routes build a DialogTarget only
@@ -24,6 +25,8 @@ const CREDENTIAL_KEYS = ['session', 'username', 'password', 'token'] as const;
 export class DialogTarget {
   private readonly sensitive = new Set<string>();
   private readonly env: RuntimeEnv;
+  /** Where the proxy of the last clientOptions() came from (an environment variable's name, or the proxy node). */
+  proxySource: string | undefined;
 
   constructor(private readonly RED: NodeAPI, private readonly values: Record<string, unknown>, private readonly deployed?: ServerNode) {
     this.env = new RuntimeEnv(RED, deployed);
@@ -45,20 +48,27 @@ export class DialogTarget {
         placeholderWithoutStore = true;
       }
     }
-    // The connection the dialog describes; the request settings are the admin routes' own.
+    // The connection the dialog describes, its timeout and answer limit (the preview keeps them);
+    // the other request settings are the admin routes' own.
     const { config } = parseConfig(SERVER_NODE, {
+      timeout: this.values.timeout,
+      maxResponseMB: this.values.maxResponseMB,
       url: this.resolve(text(this.values.url)),
       apiPrefix: this.resolve(text(this.values.apiPrefix) || '/api'),
       authMode: text(this.values.authMode) || 'none',
       tls: text(this.values.tls),
+      proxyMode: text(this.values.proxyMode) || 'env',
+      proxy: text(this.values.proxy),
       companyId: this.resolve(text(this.values.companyId)),
       userId: this.resolve(text(this.values.userId)),
     });
     try {
-      return clientOptionsFrom(this.RED, config, creds);
+      const options = clientOptionsFrom(this.RED, config, creds);
+      this.proxySource = options.proxy ? proxyFor(this.RED, config.url.trim(), config.proxyMode, config.proxy).source : undefined;
+      return options;
     } catch (err) {
       if (!placeholderWithoutStore) throw err;
-      throw new Error('a stored secret is used only with the server node\'s deployed URL, API prefix, auth mode, TLS settings and tenant: type it again to test or list with changed settings');
+      throw new Error('a stored secret is used only with the server node\'s deployed URL, API prefix, auth mode, TLS settings, proxy and tenant: type it again to test or list with changed settings');
     }
   }
 
@@ -104,7 +114,7 @@ function deployedConfig(RED: NodeAPI, id: string): Record<string, unknown> | und
 }
 
 /**
- * The dialog points where the node is deployed to: the same URL, API prefix, auth mode, TLS node
+ * The dialog points where the node is deployed to: the same URL, API prefix, auth mode, TLS node, proxy
  * and tenant (a stored password must not open another tenant of a multi-tenant server either).
  */
 function sameTarget(deployed: Record<string, unknown>, dialog: Record<string, unknown>): boolean {
@@ -113,6 +123,9 @@ function sameTarget(deployed: Record<string, unknown>, dialog: Record<string, un
     && normalisePrefix(text(deployed.apiPrefix) || '/api') === normalisePrefix(text(dialog.apiPrefix) || '/api')
     && (text(deployed.authMode) || 'none') === (text(dialog.authMode) || 'none')
     && text(deployed.tls) === text(dialog.tls)
+    // The proxy sees a plain http request whole, credentials included.
+    && (text(deployed.proxyMode) || 'env') === (text(dialog.proxyMode) || 'env')
+    && text(deployed.proxy) === text(dialog.proxy)
     && text(deployed.companyId).trim() === text(dialog.companyId).trim()
     && text(deployed.userId).trim() === text(dialog.userId).trim();
 }

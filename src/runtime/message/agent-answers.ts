@@ -1,5 +1,5 @@
 import {
-  completeAgent, describeType, inputError, redactSecretFields, streamAgent, toAgentMessages,
+  completeAgent, describeType, inputError, plainJson, redactSecretFields, streamAgent, toAgentMessages,
   type AgentMessage, type Completion, type MindsDBClient,
 } from '../../client';
 import type { AgentNodeConfig } from '../../schema';
@@ -58,7 +58,8 @@ export class AgentAnswers {
 
   /** Asks the agent the question in `msg` and puts the answer on it; with chunks, each chunk goes out first as a part. */
   async ask(msg: Msg, send: Send, client: MindsDBClient, project: string, agent: string, timeoutMs: number | undefined): Promise<Completion> {
-    if (!this.config.memory) return this.once(msg, send, client, project, agent, timeoutMs, toAgentMessages(msg.payload));
+    // Values by the one rule for what is not plain JSON, named by their place in the msg.
+    if (!this.config.memory) return this.once(msg, send, client, project, agent, timeoutMs, toAgentMessages(plainJson(msg.payload, 'msg.payload')));
     const key = this.conversationOf(msg);
     const question = questionOf(msg.payload);
     const memory = this.kept();

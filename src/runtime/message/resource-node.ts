@@ -1,10 +1,11 @@
-import { inputError, redactSecretFields, ResourcesApi, type ResourceKind, type ResourceOperation } from '../../client';
+import { inputError, plainJson, redactSecretFields, ResourcesApi, type ResourceKind, type ResourceOperation } from '../../client';
 import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../../schema';
 import { startNode, type SavedConfig } from '../node/config';
 import { CLOSE_GRACE_MS, handleInput, timeoutFrom } from './input';
 import { setOutput } from './output';
-import { operationOf, operationsOf } from './operation';
-import { isPlainObject, msgText, nameFrom, projectFrom, nonEmptyString } from './properties';
+import { projectItemOf } from './project-item';
+import { operationsOf } from './operation';
+import { isPlainObject, msgText, nonEmptyString } from './properties';
 import { AgentAnswers } from './agent-answers';
 import { controlOf } from './control';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from '../node/red';
@@ -37,15 +38,10 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
       // The agent node's msg.reset stops answers under way (and forgets a conversation): a control message, not a request.
       const control = answers ? controlOf(msg) : undefined;
       if (answers && control) { answers.control(msg, control); return; }
+      const { operation, project, name } = await projectItemOf(RED, node, msg, kind, { configured: config.operation, allowed: operations, what: kind }, config);
       const client = clientFor(RED, config, msg);
-      const operation = operationOf(config.operation, msg, operations, kind);
-      // Node fields win; a msg field fills a blank one and must then be text (a number or object
-      // silently becoming "mindsdb" could point a delete at the default project).
-      const project = await projectFrom(RED, node, config.project, msg);
-      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
-      msg.mindsdb = { resource: kind, operation, project, name };
       status.set(texts.busy('requesting'));
 
       if (operation === 'completions') {
@@ -58,7 +54,9 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
         return;
       }
 
-      if ((operation === 'create' || operation === 'update') && msg.payload !== undefined && !isPlainObject(msg.payload)) {
+      // Settings by the one rule for values that are not plain JSON (a Date as its ISO text …), named by their place in msg.payload.
+      const settings = (operation === 'create' || operation === 'update') && msg.payload !== undefined ? plainJson(msg.payload, 'msg.payload') : undefined;
+      if (settings !== undefined && !isPlainObject(settings)) {
         throw inputError(`msg.payload must be an object of the ${kind}'s settings for ${operation}`);
       }
       const agent = kind === 'skill' && operation === 'list'
@@ -66,7 +64,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
         : undefined;
       const result = await new ResourcesApi(client).run(kind, operation, {
         project, name, agent,
-        payload: isPlainObject(msg.payload) ? msg.payload : undefined,
+        payload: isPlainObject(settings) ? settings : undefined,
       }, { timeoutMs });
       setOutput(RED, msg, outputProperty, redactSecretFields(result));
       send(msg);

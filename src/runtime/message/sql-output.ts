@@ -112,7 +112,7 @@ export class SqlOutput {
   /**
    * `run` for a node that sends one request it knows in full (the sql node), reporting through
    * `outcome`. Split off, this is the per-message hot path: no promise from the msg to its answer
-   * (client.sqlTo); the answer is shaped and sent in the callback.
+   * (client.sql's callback); the answer is shaped and sent in it.
    */
   runTo(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, request: SqlRequest, outcome: Outcome): void {
     this.status.set(this.requesting);
@@ -120,7 +120,7 @@ export class SqlOutput {
       this.streamed(msg, send, client, timeoutMs, (start) => start(request)).then(() => outcome.ok(), (err: unknown) => outcome.fail(err));
       return;
     }
-    client.sqlTo(request, timeoutMs === undefined ? undefined : { timeoutMs }, (err: MindsDBError | null, answer?: SqlAnswer) => {
+    client.sql(request, timeoutMs === undefined ? undefined : { timeoutMs }, (err: MindsDBError | null, answer?: SqlAnswer) => {
       if (err || !answer) { outcome.fail(err); return; }
       try {
         this.sendWhole(msg, send, answer);
@@ -140,7 +140,10 @@ export class SqlOutput {
   /** Split off: one request, one message. With a gate (incremental), msg.reset may drop its answer. */
   private whole(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter, gate?: RowGate): Promise<void> {
     const run = gate ? this.runs.add() : undefined;
-    return starter((request) => client.sql(request, { timeoutMs }))
+    const sql = (request: SqlRequest) => new Promise<SqlAnswer>((resolve, reject) => {
+      client.sql(request, { timeoutMs }, (err, answer) => (err ? reject(err) : resolve(answer as SqlAnswer)));
+    });
+    return starter(sql)
       .then((answer) => { run?.check(); this.sendWhole(msg, send, answer, gate); })
       .finally(() => run?.done());
   }

@@ -1,5 +1,5 @@
 import { rowsToObjects, type SqlResultStream } from '../../client';
-import { setOutput } from './output';
+import { describe, setOutput } from './output';
 import type { NodeMessageParts } from 'node-red';
 import type { Msg, NodeAPI, Send } from '../node/red';
 import type { Stoppable } from './stoppable';
@@ -81,7 +81,7 @@ export async function sendSequence(RED: NodeAPI, msg: Msg, stream: SqlResultStre
       current = next;
     }
   } catch (err) {
-    if (index > 0) msg.mindsdb = { type: 'table', columns, partsId: id, partsSent: index };
+    if (index > 0) describe(msg, { type: 'table', columns, partsId: id, partsSent: index });
     // Stopped: whatever the stop caused (a closed stream's read, a tick wait) is the stop.
     throw stop?.reason ?? err;
   } finally {

@@ -1,5 +1,6 @@
 import type { AuthOptions, ClientOptions, TlsOptions } from '../../client';
 import type { AuthMode, ServerNodeConfig, ServerNodeCredentials } from '../../schema';
+import { proxyFor } from './proxy';
 import type { Node, NodeAPI } from './red';
 
 /** Core's tls-config node, as far as we use it. */
@@ -21,6 +22,7 @@ export function clientOptionsFrom(RED: NodeAPI, config: ServerNodeConfig, creds:
     maxQueue: config.maxQueue,
     maxResponseBytes: config.maxResponseMB * 1024 * 1024,
     tls: tlsFrom(RED, config.tls),
+    proxy: proxyFor(RED, config.url.trim(), config.proxyMode, config.proxy).proxy,
   };
 }
 

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The transport's whole-answer path (TextExchange on undici's dispatch API), against a real HTTP
+ * The transport (HttpExchange on undici's dispatch API, controller interface), against a real HTTP
  * server that misbehaves in the ways a proxy or an overloaded MindsDB can: a body that trickles
  * past the deadline, a chunked body over the size limit, a redirect loop, a reset mid-body, a BOM
  * and multi-byte characters cut between chunks.
@@ -9,9 +9,9 @@ const assert = require('node:assert/strict');
 const http = require('node:http');
 const { HttpTransport } = require('../../nodes/client/exchange');
 const { MindsDBClient } = require('../../nodes/client');
-const { waitFor, flushDeliveries } = require('../support/wait');
+const { waitFor, holdsFor, flushDeliveries } = require('../support/wait');
 
-describe('transport: an answer read whole as text', function () {
+describe('transport: one exchange, read whole or as it arrives', function () {
   let server;
   let transport;
   let handler;
@@ -27,10 +27,13 @@ describe('transport: an answer read whole as text', function () {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
-  const send = (o = {}, maxBytes = 1024) => {
+  const exchange = (o = {}, maxBytes = 1024, mode = 'whole') => {
     const timeoutMs = o.timeoutMs ?? 2000;
-    return transport.send({ method: 'POST', path: '/api/sql/query', headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs, deadlineAt: Date.now() + timeoutMs, ...o }, maxBytes);
+    return new Promise((resolve, reject) => transport.exchange(
+      { method: 'POST', path: '/api/sql/query', headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs, deadlineAt: Date.now() + timeoutMs, ...o },
+      maxBytes, mode, { answered: resolve, opened: resolve, failed: reject }));
   };
+  const send = (o, maxBytes) => exchange(o, maxBytes, 'whole');
 
   it('keeps one deadline for the whole exchange, even while the body keeps trickling in', async () => {
     handler = (_req, res) => {
@@ -60,6 +63,13 @@ describe('transport: an answer read whole as text', function () {
   it('refuses a declared content-length over the limit before reading the body', async () => {
     handler = (_req, res) => { res.writeHead(200, { 'content-length': 5000 }); res.end('y'.repeat(5000)); };
     await assert.rejects(send(), (e) => e.kind === 'too-large');
+  });
+
+  it('reports an error answer over the limit by its status, its text cut at the limit', async () => {
+    handler = (_req, res) => { res.writeHead(502, { 'content-type': 'text/html' }); res.end(`<h1>Bad Gateway</h1>${'p'.repeat(5000)}`); }; // chunked, no content-length
+    const res = await send();
+    assert.equal(res.status, 502);
+    assert.ok(res.text.startsWith('<h1>Bad Gateway</h1>') && res.text.length <= 1024, `${res.text.length} characters`);
   });
 
   it('follows at most 3 same-origin redirects, then hands back the last redirect answer', async () => {
@@ -134,5 +144,59 @@ describe('transport: an answer read whole as text', function () {
     } finally {
       await client.close(0);
     }
+  });
+
+  it('hands a streamed 2xx body over as it arrives, under the deadline for the whole stream', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: 1\n\n');
+      const timer = setInterval(() => res.write('data: more\n\n'), 20); // fault: the stream never ends
+      res.on('close', () => clearInterval(timer));
+    };
+    const res = await exchange({ timeoutMs: 300 }, 1024, 'stream');
+    assert.equal(res.status, 200);
+    const t0 = Date.now();
+    await assert.rejects((async () => { for await (const _chunk of res.body) { /* read on */ } })(), (e) => e.kind === 'timeout' && /within 300 ms/.test(e.message));
+    assert.ok(Date.now() - t0 < 3000, `took ${Date.now() - t0} ms`);
+    res.release();
+  });
+
+  it('ends the deadline of a paced stream once it started: a reader under flow control may wait', async () => {
+    handler = (_req, res) => { res.writeHead(200); res.write('first'); setTimeout(() => res.end('last'), 400); }; // fault: the rest comes after the 150 ms deadline
+    const res = await exchange({ timeoutMs: 150 }, 1024, 'paced');
+    let text = '';
+    for await (const chunk of res.body) text += chunk;
+    assert.equal(text, 'firstlast');
+    res.release();
+  });
+
+  it('reads an error answer of a streamed request whole, and reports its status', async () => {
+    handler = (_req, res) => { res.writeHead(503, { 'content-type': 'application/json' }); res.end('{"title":"busy"}'); };
+    const res = await exchange({}, 1024, 'stream');
+    assert.equal(res.status, 503);
+    assert.equal(res.text, '{"title":"busy"}');
+  });
+
+  it('stops reading a streamed body nobody reads (the socket is paused), and aborts it when released', async () => {
+    let written = 0;
+    let blocked = false;
+    let closed = false;
+    handler = (_req, res) => {
+      res.writeHead(200);
+      const chunk = 'z'.repeat(64 * 1024);
+      const pump = () => {
+        while (written < 64 * 1024 * 1024 && res.write(chunk)) written += chunk.length;
+        if (written < 64 * 1024 * 1024) { blocked = true; res.once('drain', () => { blocked = false; written += chunk.length; pump(); }); }
+      };
+      res.on('close', () => { closed = true; });
+      pump();
+    };
+    const res = await exchange({ timeoutMs: 10000 }, 1024, 'paced');
+    await waitFor(() => blocked, { what: 'the server\'s writes blocked by a reader that reads nothing' });
+    // An eager reader would drain the socket within milliseconds; this one stays blocked.
+    await holdsFor(() => blocked, { forMs: 300, what: 'the server\'s writes blocked' });
+    assert.ok(written < 16 * 1024 * 1024, `the server wrote ${written} bytes to a reader that read none`);
+    res.release();
+    await waitFor(() => closed, { what: 'the released answer\'s request ended' });
   });
 });
