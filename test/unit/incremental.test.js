@@ -113,6 +113,22 @@ describe('incremental mode: new rows since the last run', function () {
     assert.deepEqual(await runOnce(), [3]);
   });
 
+  it('when the store cannot be opened, the node says so in red and every run fails with the reason, nothing sent', async () => {
+    add([1, 1]);
+    // The user directory is a file: no folder can be made there for the store.
+    const blocked = path.join(userDir.dir, 'not-a-folder');
+    require('node:fs').writeFileSync(blocked, '');
+    helper.settings({ userDir: path.join(blocked, 'sub') });
+    await load();
+    const n1 = helper.getNode('n1');
+    assert.equal(n1.status.lastCall.args[0].fill, 'red');
+    assert.ok(n1.error.args.some((a) => /incremental mode cannot keep its position: the MindsDB nodes' store .* could not be opened/.test(String(a[0]))), JSON.stringify(n1.error.args));
+    const caught = nextMessage('caught');
+    n1.receive({ payload: 1 });
+    assert.match((await caught).error.message, /could not be opened/);
+    assert.equal(queries().length, 0, 'no query without a position to keep');
+  });
+
   describe('msg.reset', () => {
     beforeEach(() => add([1, 1], [2, 2], [2, 3], [3, 4]));
 

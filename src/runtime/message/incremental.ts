@@ -80,8 +80,9 @@ export class IncrementalMode {
     return (this.lease as StoreLease).store;
   }
 
-  /** The status that says where the node stands. */
+  /** The status that says where the node stands (the red ring of why it cannot, when the store cannot be used). */
   status(): NodeStatus {
+    if (this.failure) return this.texts.error(this.failure);
     return this.position ? this.texts.ok('position', { position: shown(this.position) }) : this.texts.ok('start');
   }
 
