@@ -8,7 +8,9 @@
 //   scale     examples/iot-scale-out.json on two Node-RED runtimes sharing an MQTT stream; and a
 //             Node-RED killed (SIGKILL) mid-stream and mid-batch, then started again (4.1, Node 22)
 //   e2e       against a real MindsDB 25.14.1 and then 26.1.0 (each started, seeded and stopped by
-//             scripts/with-mindsdb.mjs when its URL does not answer), each with a second one with
+//             scripts/with-mindsdb.mjs when its URL does not answer; test/e2e/incremental-kill.e2e.js
+//             runs a real Node-RED in incremental mode over 10,000 PostgreSQL rows and kills it
+//             with SIGKILL once, about 40 s a leg), each with a second one with
 //             authentication on. 25.14.1 at MINDSDB_URL / MINDSDB_AUTH_PORT; 26.1.0 at MINDSDB_26_URL /
 //             MINDSDB_26_AUTH_PORT, by default the same ports + 200, so neither reuses the other
 //   browser   the editor in Debian's Chromium on Node-RED 4.1 and 3.1 (Node 22), and 5.0 (Node 22)

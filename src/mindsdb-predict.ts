@@ -2,6 +2,7 @@ import { inputError, plainJson, parseExplainColumns, targetFromRows, withStoredN
 import { PREDICT_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
+import { controlBatch, controlOf } from './runtime/message/control';
 import { MicroBatcher, rowMayBeToBlame } from './runtime/message/micro-batcher';
 import { describe, setOutput } from './runtime/message/output';
 import { describeType, evaluateProperty, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
@@ -81,6 +82,9 @@ export = function register(RED: NodeAPI): void {
       : undefined;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
+      // msg.flush sends the open micro-batch now, msg.reset drops it: a control message, not a request.
+      const control = controlOf(msg);
+      if (control) { controlBatch(batcher, control); return; }
       const project = await projectFrom(RED, node, config.project, msg);
       describe(msg, { project });
       const model = await nameFrom(RED, node, config.model, msg, 'model');

@@ -2,6 +2,7 @@ import { inputError, insertMayHaveLanded, insertRows, MindsDBError, TablesApi, t
 import { TABLE_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
+import { controlBatch, controlOf } from './runtime/message/control';
 import { MicroBatcher } from './runtime/message/micro-batcher';
 import { operationOf, operationsOf } from './runtime/message/operation';
 import { describe, setOutput } from './runtime/message/output';
@@ -84,6 +85,9 @@ export = function register(RED: NodeAPI): void {
       : undefined;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
+      // msg.flush sends the open micro-batch now, msg.reset drops it: a control message, not a request.
+      const control = controlOf(msg);
+      if (control) { controlBatch(batcher, control); return; }
       const operation = operationOf(config.operation, msg, OPERATIONS, 'table');
       describe(msg, { operation });
       const database = await nameFrom(RED, node, config.database, msg, 'database');

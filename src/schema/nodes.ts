@@ -55,6 +55,18 @@ const sqlRowsOut = () => ({
   flowControl: flag(false),
   partsAhead: count(1),
 });
+/**
+ * Incremental mode of the sql and view nodes: each run sends only the rows after the last
+ * (watermark, key) it sent on, kept in the store (src/runtime/message/incremental.ts). The
+ * watermark grows for new rows (a timestamp, a serial number); the key orders rows that share one.
+ */
+const incremental = () => ({ incremental: flag(false), watermarkColumn: text(), keyColumn: text() });
+/**
+ * The agent's completions with memory (src/runtime/message/agent-answers.ts): the msg property
+ * that names a conversation, the turns kept, the idle minutes before one is forgotten, and whether
+ * the turns go out as msg.mindsdb.conversation.
+ */
+const agentMemory = () => ({ memory: flag(false), conversationKey: msgProperty('topic'), maxTurns: count(20), idleMinutes: count(60), historyOut: flag(false) });
 /** A name the node may leave blank for msg.<name> to fill. */
 const name = () => typed('', 'str');
 /** The name of what the node's operation acts on (the dialog labels the node with it and suggests names for it), blank for msg to fill. */
@@ -99,6 +111,7 @@ export const SQL_NODE = defineNode('mindsdb-sql', 1, {
   /** The statement goes unparsed to the Database's data source (context.native_query, MindsDB 26.0.1 and 26.2+). */
   nativeQuery: flag(false),
   ...sqlRowsOut(),
+  ...incremental(),
   outputProperty: msgProperty(),
 });
 
@@ -158,6 +171,7 @@ export const AGENT_NODE = defineNode('mindsdb-agent', 1, {
   itemName: item(),
   /** completions: one message with the answer, or a message sequence of the streamed chunks. */
   streamMode: oneOf(['final', 'chunks'], 'final', { optional: true }),
+  ...agentMemory(),
   outputProperty: msgProperty(),
 });
 
@@ -256,6 +270,7 @@ export const VIEW_NODE = defineNode('mindsdb-view', 1, {
   query: text(),
   /** query: the rows sent out as the sql node sends them. */
   ...sqlRowsOut(),
+  ...incremental(),
   outputProperty: msgProperty(),
 });
 

@@ -8,7 +8,7 @@ export type { DatabaseSpec, CreatedDatabase } from './databases';
 export { ResourcesApi, RESOURCES } from './records';
 export type { ResourceKind, ResourceOperation, ResourceRequest, ResourceSpec, DeletedRecord } from './records';
 export { completeAgent, streamAgent, toAgentMessages } from './agent-completions';
-export type { AgentMessage, Completion } from './agent-completions';
+export type { AgentMessage, AgentRequestOptions, Completion } from './agent-completions';
 export { agentBody, majorVersion, normaliseAgentSettings } from './agent-body';
 export type { AgentSettings } from './agent-body';
 export { FilesApi, fileContent, toCsv, checkFileName, multipartBody } from './files';

@@ -16,6 +16,7 @@ export type MindsDBErrorKind =
   | 'too-large'       // the body exceeds the configured maximum
   | 'queue-full'      // too many requests waiting for this server
   | 'closed'          // the client was closed (redeploy) before the request ran
+  | 'reset'           // msg.reset stopped or dropped the message's work (a batch, a sequence, an answer)
   | 'input';          // the message asked for something that cannot be sent
 
 export interface MindsDBErrorInit {

@@ -13,6 +13,8 @@ export { segment, normalisePrefix } from './paths';
 export { Redactor, redactSecretFields, refuseMaskedValues, maskedValuePaths, isSecretKey, maskUriPasswords, MASK } from './redact';
 export { positionalToNamed } from './sql-params';
 export { ident, sqlLiteral, sqlUsing, sqlSubquery } from './sql-text';
+export { incrementalQuery, positionValue, POSITION_PARAMS } from './incremental-sql';
+export type { Position, PositionValue, IncrementalColumns } from './incremental-sql';
 export { sqlPieces } from './sql-lexer';
 export { readOnlyStatement } from './sql-read-only';
 export type { ReadOnlyVerdict } from './sql-read-only';

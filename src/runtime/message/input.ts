@@ -21,7 +21,8 @@ export interface Outcome {
 /** A handler that reports each message's outcome through `outcome`, without a promise. */
 export type DirectInputHandler = (msg: Msg, send: Send, outcome: Outcome) => void;
 
-const CLOSE_GRACE_MS = 10_000;
+/** How long a closing node waits for its messages in flight (and a node that keeps state, for its last write). */
+export const CLOSE_GRACE_MS = 10_000;
 
 /**
  * Wires a node's input to an async handler with Node-RED's send/done contract:

@@ -1,25 +1,21 @@
-import {
-  completeAgent, inputError, plainJson, redactSecretFields, ResourcesApi, streamAgent, toAgentMessages,
-  type AgentMessage, type Completion, type MindsDBClient, type ResourceKind, type ResourceOperation,
-} from '../../client';
+import { inputError, plainJson, redactSecretFields, ResourcesApi, type ResourceKind, type ResourceOperation } from '../../client';
 import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../../schema';
 import { startNode, type SavedConfig } from '../node/config';
-import { handleInput, timeoutFrom } from './input';
+import { CLOSE_GRACE_MS, handleInput, timeoutFrom } from './input';
 import { setOutput } from './output';
 import { projectItemOf } from './project-item';
 import { operationsOf } from './operation';
 import { isPlainObject, msgText, nonEmptyString } from './properties';
-import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from '../node/red';
-
-/** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
-type SequenceParts = NodeMessageParts & { type: 'array'; parts?: unknown };
+import { AgentAnswers } from './agent-answers';
+import { controlOf } from './control';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from '../node/red';
 import { clientFor } from '../node/server';
 import { ThrottledStatus } from '../status/status';
 import { StatusTexts } from '../status/status-texts';
 
 type ResourceSchema = typeof CHATBOT_NODE | typeof SKILL_NODE | typeof AGENT_NODE;
-/** What the three nodes save alike, and what one of them adds (a skill's agent, an agent's stream mode). */
-type ResourceConfig = ConfigOf<ResourceSchema> & Partial<Pick<SkillNodeConfig, 'agent'> & Pick<AgentNodeConfig, 'streamMode'>>;
+/** What the three nodes save alike, and what one of them adds (a skill's agent, an agent's answers and memory). */
+type ResourceConfig = ConfigOf<ResourceSchema> & Partial<Pick<SkillNodeConfig, 'agent'>> & Partial<AgentNodeConfig>;
 
 /**
  * The one Node-RED implementation behind mindsdb-chatbot, mindsdb-skill and mindsdb-agent: the
@@ -36,8 +32,12 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
     const node = this;
     const status = new ThrottledStatus(node);
     const { outputProperty } = config;
+    const answers = kind === 'agent' ? new AgentAnswers(RED, node, config as AgentNodeConfig) : undefined;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
+      // The agent node's msg.reset stops answers under way (and forgets a conversation): a control message, not a request.
+      const control = answers ? controlOf(msg) : undefined;
+      if (answers && control) { answers.control(msg, control); return; }
       const { operation, project, name } = await projectItemOf(RED, node, msg, kind, { configured: config.operation, allowed: operations, what: kind }, config);
       const client = clientFor(RED, config, msg);
       const timeoutMs = timeoutFrom(msg);
@@ -45,10 +45,8 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
       status.set(texts.busy('requesting'));
 
       if (operation === 'completions') {
-        const messages = toAgentMessages(plainJson(msg.payload, 'msg.payload'));
-        const result = config.streamMode === 'chunks'
-          ? await streamInChunks(msg, send, client, project, name as string, messages, timeoutMs)
-          : await completeAgent(client, project, name as string, messages, { timeoutMs });
+        // Only the agent node has completions, and so its answers.
+        const result = await (answers as AgentAnswers).ask(msg, send, client, project, name as string, timeoutMs);
         (msg.mindsdb as Record<string, unknown>).response = redactSecretFields(result.response);
         setOutput(RED, msg, outputProperty, result.answer);
         send(msg);
@@ -71,40 +69,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
       setOutput(RED, msg, outputProperty, redactSecretFields(result));
       send(msg);
       status.set(operation === 'list' ? texts.ok('list', { count: Array.isArray(result) ? result.length : 0 }) : texts.ok(operation));
-    });
-
-    /**
-     * Chunk mode: one message per streamed event, each a part of a Join-compatible sequence
-     * (parts.id/index, an incoming msg.parts nested as parts.parts, the event at the Output
-     * property); the final answer is the input msg itself as the last part (parts.count,
-     * msg.complete). A stream that breaks after N events: the N messages already sent stay sent,
-     * and the input msg ends with one error to Catch, with msg.mindsdb.sequence = {id, chunks: N}
-     * naming the unfinished sequence; it never gets a last part.
-     */
-    async function streamInChunks(msg: Msg, send: Send, client: MindsDBClient, project: string, agent: string,
-      messages: AgentMessage[], timeoutMs: number | undefined): Promise<Completion> {
-      const id = RED.util.generateId();
-      const outer = msg.parts;
-      const partsAt = (index: number, count?: number): SequenceParts => ({
-        id, index, type: 'array', ...(count === undefined ? {} : { count }), ...(outer === undefined ? {} : { parts: outer }),
-      });
-      let index = 0;
-      try {
-        const result = await streamAgent(client, project, agent, messages, (event) => {
-          const part = RED.util.cloneMessage(msg) as Msg;
-          part.parts = partsAt(index++);
-          delete part.complete;
-          setOutput(RED, part, outputProperty, redactSecretFields(event));
-          send(part);
-        }, { timeoutMs });
-        msg.parts = partsAt(index, index + 1);
-        msg.complete = true;
-        return result;
-      } catch (err) {
-        if (index > 0) (msg.mindsdb as Record<string, unknown>).sequence = { id, chunks: index };
-        throw err;
-      }
-    }
+    }, () => answers?.close(CLOSE_GRACE_MS));
   }
 
   registerNodeType(RED, schema, MindsDBResourceNode);
