@@ -52,7 +52,7 @@ export = function register(RED: NodeAPI): void {
       const control = controlOf(msg);
       if (control) { sqlControl(control, output, incremental, status); return; }
       const { operation, project, name } = await projectItemOf(RED, node, msg, 'view', { configured: config.operation, allowed: OPERATIONS, what: 'view' }, config);
-      const client = clientFor(RED, config, msg);
+      const client = clientFor(RED, config, msg, incremental ? 'its incremental position' : undefined);
       const api = new ViewsApi(client);
       if (operation !== 'list' && !name) throw inputError('no view name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);

@@ -39,7 +39,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
       const control = answers ? controlOf(msg) : undefined;
       if (answers && control) { answers.control(msg, control); return; }
       const { operation, project, name } = await projectItemOf(RED, node, msg, kind, { configured: config.operation, allowed: operations, what: kind }, config);
-      const client = clientFor(RED, config, msg);
+      const client = clientFor(RED, config, msg, operation === 'completions' && (config as AgentNodeConfig).memory ? 'its conversations' : undefined);
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
       status.set(texts.busy('requesting'));
