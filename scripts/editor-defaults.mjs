@@ -45,6 +45,8 @@ export function editorDefaultsScript(root) {
 /** Writes resources/mindsdb-defaults.js; returns its path. */
 export function writeEditorDefaults(root) {
   const file = path.join(root, OUTPUT);
+  // resources/ holds only generated files, so a fresh clone has no such folder.
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, editorDefaultsScript(root));
   return file;
 }

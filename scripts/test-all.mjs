@@ -11,7 +11,9 @@
 //             MINDSDB_CHAOS_PORT / MINDSDB_CHAOS_26_PORT, default 47380 / 47580) stopped and started under
 //             20,000 MQTT readings while Node-RED is SIGKILLed twice; PostgreSQL and Mosquitto
 //   e2e       against a real MindsDB 25.14.1 and then 26.1.0 (each started, seeded and stopped by
-//             scripts/with-mindsdb.mjs when its URL does not answer), each with a second one with
+//             scripts/with-mindsdb.mjs when its URL does not answer; test/e2e/incremental-kill.e2e.js
+//             runs a real Node-RED in incremental mode over 10,000 PostgreSQL rows and kills it
+//             with SIGKILL once, about 40 s a leg), each with a second one with
 //             authentication on. 25.14.1 at MINDSDB_URL / MINDSDB_AUTH_PORT; 26.1.0 at MINDSDB_26_URL /
 //             MINDSDB_26_AUTH_PORT, by default the same ports + 200, so neither reuses the other
 //   browser   the editor in Debian's Chromium on Node-RED 4.1 and 3.1 (Node 22), and 5.0 (Node 22)
@@ -59,8 +61,8 @@ const nodes = { 22: nodeOf(22), 24: nodeOf(24), 26: nodeOf(26) };
 const node22Path = nodes[22];
 /** Why a leg has no Node binary: the error of the Node its name says it runs on. */
 const notRun = (name) => nodeErrors.get(Number((/Node (\d+)/.exec(name) ?? [])[1])) ?? [...nodeErrors.values()].join('; ');
-/** A command through scripts/with-mindsdb.mjs, its tests on Node 22; none without Node 22 (the leg then says why). */
-const withMindsDB = (...args) => (node22Path ? [process.execPath, 'scripts/with-mindsdb.mjs', ...args, node22Path, mocha] : [null]);
+/** A command through scripts/with-mindsdb.mjs (its seeding uses the package's client), both on Node 22; none without Node 22 (the leg then says why). */
+const withMindsDB = (...args) => (node22Path ? [node22Path, 'scripts/with-mindsdb.mjs', ...args, node22Path, mocha] : [null]);
 const e2e = [...withMindsDB('--seed', '--auth'), '--config', 'test/e2e/.mocharc.json'];
 const base = new URL(process.env.MINDSDB_URL || 'http://127.0.0.1:47334');
 const authPort = Number(process.env.MINDSDB_AUTH_PORT) || 47336;

@@ -16,6 +16,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { ensureFloor } from './node-version.mjs';
 import { seed } from './seed-mindsdb.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -109,6 +110,9 @@ export async function ensureMindsDB({ withSeed = false, withAuth = false, versio
 }
 
 async function main() {
+  // Seeding uses the package's client (undici 8, Node >= 22.19): on an older Node this script
+  // runs again on the pinned Node 22.
+  await ensureFloor();
   const args = process.argv.slice(2);
   const withSeed = args[0] === '--seed' ? (args.shift(), true) : false;
   const withAuth = args[0] === '--auth' ? (args.shift(), true) : false;

@@ -1,8 +1,8 @@
-import { DatabasesApi, inputError, Redactor, redactSecretFields, type DatabaseSpec } from './client';
+import { DatabasesApi, inputError, plainJson, Redactor, redactSecretFields, type DatabaseSpec } from './client';
 import { DATABASE_NODE, type DatabaseNodeConfig, type DatabaseNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { operationOf, operationsOf } from './runtime/message/operation';
 import { evaluateProperty, isPlainObject, jsonObjectText, msgText, nonEmptyString } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
@@ -53,10 +53,12 @@ export = function register(RED: NodeAPI): void {
       const ownName = nonEmptyString(await evaluateProperty(RED, node, config.dbName, msg));
       const payloadName = (operation === 'create' || operation === 'update') ? nonEmptyString(payload.name) : undefined;
       const name = ownName ?? payloadName ?? msgText(msg, 'name');
+      describe(msg, { name });
       if (!name) throw inputError('no database name: set it in the node, in msg.payload.name (create/update) or in msg.name');
       if (operation !== 'create' && operation !== 'update') return { name };
       if (nodeParameters instanceof Error) throw nodeParameters;
-      if (payload.parameters !== undefined && !isPlainObject(payload.parameters)) throw inputError('msg.payload.parameters must be an object');
+      const given = plainJson(payload.parameters, 'msg.payload.parameters');
+      if (given !== undefined && !isPlainObject(given)) throw inputError('msg.payload.parameters must be an object');
       // An update that names no host of its own keeps the existing database's: a name from the msg picks that host.
       const nameFromMsg = ownName === undefined || config.dbName.type === 'msg' || config.dbName.type === 'jsonata';
       const chosenByMsg = operation === 'update' && nameFromMsg && !Object.keys(nodeParameters).some(isDestinationKey)
@@ -66,7 +68,7 @@ export = function register(RED: NodeAPI): void {
       // password goes only with the node's own destination (./runtime/message/stored-secret.ts).
       const parameters = withStoredSecret({
         key: 'password', stored: password, what: 'the database password',
-        fromNode: nodeParameters, fromMsg: (payload.parameters as Record<string, unknown> | undefined) ?? {},
+        fromNode: nodeParameters, fromMsg: (given as Record<string, unknown> | undefined) ?? {},
         msgPath: 'msg.payload.parameters', chosenByMsg,
       });
       const engine = nonEmptyString(config.engine) ?? nonEmptyString(payload.engine);
@@ -75,8 +77,9 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new DatabasesApi(clientFor(RED, config, msg));
       const operation = operationOf(config.operation, msg, OPERATIONS, 'database');
+      describe(msg, { operation });
+      const api = new DatabasesApi(clientFor(RED, config, msg));
       const spec = await specFrom(msg, operation);
       const timeoutMs = timeoutFrom(msg);
       status.set(texts.busy('requesting'));

@@ -3,7 +3,7 @@ import { FILE_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { describeType, nameFrom, nonEmptyString } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -24,17 +24,18 @@ export = function register(RED: NodeAPI): void {
     const maxBytes = config.maxSizeMB * 1024 * 1024;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new FilesApi(clientFor(RED, config, msg));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'file');
+      describe(msg, { operation });
+      const name = operation === 'list' ? undefined : await nameFrom(RED, node, config.fileName, msg, 'name');
+      if (operation !== 'list') describe(msg, { name });
+      const api = new FilesApi(clientFor(RED, config, msg));
       const timeoutMs = timeoutFrom(msg);
       let result: unknown;
-      let name: string | undefined;
       if (operation === 'list') {
         status.set(texts.busy('requesting'));
         result = await api.list({ timeoutMs });
         status.set(texts.ok('files', { count: Array.isArray(result) ? result.length : 0 }));
       } else {
-        name = await nameFrom(RED, node, config.fileName, msg, 'name');
         if (!name) throw inputError('no file name: set it in the node or in msg.name (the table will be files.<name>)');
         if (operation === 'delete') {
           status.set(texts.busy('requesting'));

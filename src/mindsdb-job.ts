@@ -2,16 +2,16 @@ import { checkSchedule, inputError, JobsApi, jobDate, type JobSpec } from './cli
 import { JOB_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
-import { operationOf, operationsOf } from './runtime/message/operation';
+import { operationsOf } from './runtime/message/operation';
 import { setOutput } from './runtime/message/output';
-import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
+import { projectItemOf } from './runtime/message/project-item';
+import { describeType, isPlainObject } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
 const OPERATIONS = operationsOf(JOB_NODE.fields.operation);
-type Operation = typeof OPERATIONS[number];
 
 /** The first value that is set: a node field (text) wins over the message's. */
 function pick(nodeValue: string, ...msgValues: unknown[]): unknown {
@@ -58,10 +58,8 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
+      const { operation, project, name } = await projectItemOf(RED, node, msg, 'job', { configured: config.operation, allowed: OPERATIONS, what: 'job' }, config);
       const api = new JobsApi(clientFor(RED, config, msg));
-      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'job');
-      const project = await projectFrom(RED, node, config.project, msg);
-      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       if (operation !== 'list' && !name) throw inputError('no job name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       const spec = operation === 'create' ? specFrom(msg) : undefined;

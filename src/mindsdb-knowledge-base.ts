@@ -1,10 +1,11 @@
-import { inputError, knowledgeInsert, KnowledgeBasesApi, Redactor, redactSecretFields } from './client';
+import { inputError, plainJson, knowledgeInsert, KnowledgeBasesApi, Redactor, redactSecretFields } from './client';
 import { KNOWLEDGE_BASE_NODE, type KnowledgeBaseNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
-import { operationOf, operationsOf } from './runtime/message/operation';
+import { operationsOf } from './runtime/message/operation';
 import { setOutput } from './runtime/message/output';
-import { describeType, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
+import { projectItemOf } from './runtime/message/project-item';
+import { describeType, isPlainObject } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
@@ -14,7 +15,6 @@ import { singleWriter, startOutbox } from './runtime/message/outbox-node';
 import type { Outbox } from './runtime/message/outbox';
 
 const OPERATIONS = operationsOf(KNOWLEDGE_BASE_NODE.fields.operation);
-type Operation = typeof OPERATIONS[number];
 /** Rows a search returns when neither the node nor msg.limit says: the dialog's default. */
 const SEARCH_LIMIT = KNOWLEDGE_BASE_NODE.fields.limit.default;
 
@@ -48,7 +48,9 @@ export = function register(RED: NodeAPI): void {
     /** Node fields win; msg.payload ({embedding_model, storage, content_columns, …}) fills what the node leaves blank. */
     const settingsFrom = (msg: Msg): Record<string, unknown> => {
       // Only an object carries settings; anything else (an inject's timestamp) is ignored, as the database node does.
-      const p = isPlainObject(msg.payload) ? msg.payload : {};
+      // Values by the one rule for what is not plain JSON (a Date as its ISO text …), named by their place in msg.payload.
+      const given = isPlainObject(msg.payload) ? plainJson(msg.payload, 'msg.payload') : undefined;
+      const p = isPlainObject(given) ? given : {};
       if (p.embedding_model !== undefined && !isPlainObject(p.embedding_model)) throw inputError('msg.payload.embedding_model must be an object');
       const own: Record<string, unknown> = {};
       const put = (key: string, value: string) => { if (value.trim() !== '') own[key] = value.trim(); };
@@ -79,10 +81,8 @@ export = function register(RED: NodeAPI): void {
     let outbox: Outbox<KbInsert> | undefined;
 
     const ring = handleInput(node, status, texts, async (msg: Msg, send: Send) => {
+      const { operation, project, name } = await projectItemOf(RED, node, msg, 'knowledge_base', { configured: config.operation, allowed: OPERATIONS, what: 'knowledge base' }, config);
       const api = new KnowledgeBasesApi(clientFor(RED, config, msg));
-      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'knowledge base');
-      const project = await projectFrom(RED, node, config.project, msg);
-      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
       const kb = name as string;
       const timeoutMs = timeoutFrom(msg);
@@ -110,7 +110,7 @@ export = function register(RED: NodeAPI): void {
             break;
           }
           case 'insert': {
-            const what = config.insertQuery.trim() !== '' ? knowledgeInsert(config.insertQuery) : knowledgeInsert(msg.payload);
+            const what = config.insertQuery.trim() !== '' ? knowledgeInsert(config.insertQuery) : knowledgeInsert(plainJson(msg.payload, 'msg.payload'));
             if (outbox) {
               msg.mindsdb = meta;
               // 'kept': on disk, its output or error comes when MindsDB is back; this input ends now.

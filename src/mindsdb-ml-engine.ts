@@ -1,9 +1,9 @@
-import { checkHandler, inputError, isSecretKey, MLEnginesApi, Redactor, type MLEngineSpec } from './client';
+import { checkHandler, inputError, plainJson, isSecretKey, MLEnginesApi, Redactor, type MLEngineSpec } from './client';
 import { ML_ENGINE_NODE, type MLEngineNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { evaluateProperty, isPlainObject, jsonObjectText, msgText, nonEmptyString } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -35,7 +35,8 @@ export = function register(RED: NodeAPI): void {
     const specFrom = (msg: Msg, name: string): { spec: MLEngineSpec; secrets: string[] } => {
       if (nodeSettings instanceof Error) throw nodeSettings;
       const payload = isPlainObject(msg.payload) ? msg.payload : {};
-      if (payload.settings !== undefined && !isPlainObject(payload.settings)) throw inputError('msg.payload.settings must be an object of the engine\'s USING settings');
+      const msgSettings = plainJson(payload.settings, 'msg.payload.settings');
+      if (msgSettings !== undefined && !isPlainObject(msgSettings)) throw inputError('msg.payload.settings must be an object of the engine\'s USING settings');
       const ownHandler = nonEmptyString(config.handler);
       const msgHandler = ownHandler ? undefined : payload.handler;
       if (msgHandler !== undefined && typeof msgHandler !== 'string') throw inputError('msg.payload.handler must be a string (e.g. "openai")');
@@ -47,7 +48,7 @@ export = function register(RED: NodeAPI): void {
       const key = nonEmptyString(config.apiKeyParam)?.trim() ?? `${handler.toLowerCase()}_api_key`;
       const settings = withStoredSecret({
         key, stored: apiKey, what: 'the ML engine API key',
-        fromNode: nodeSettings, fromMsg: (payload.settings as Record<string, unknown> | undefined) ?? {},
+        fromNode: nodeSettings, fromMsg: (msgSettings as Record<string, unknown> | undefined) ?? {},
         msgPath: 'msg.payload.settings',
         chosenByMsg: ownHandler ? undefined : 'msg.payload.handler',
       });
@@ -57,15 +58,18 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new MLEnginesApi(clientFor(RED, config, msg));
+      describe(msg, { resource: 'ml_engine' });
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'ML engine');
-      const timeoutMs = timeoutFrom(msg);
+      describe(msg, { operation });
+      const api = new MLEnginesApi(clientFor(RED, config, msg));
       let name: string | undefined;
       if (operation === 'create' || operation === 'delete') {
         const payloadName = operation === 'create' && isPlainObject(msg.payload) ? nonEmptyString(msg.payload.name) : undefined;
         name = nonEmptyString(await evaluateProperty(RED, node, config.engineName, msg)) ?? payloadName ?? msgText(msg, 'name');
+        describe(msg, { name });
         if (!name) throw inputError(`no ML engine name: set it in the node${operation === 'create' ? ', in msg.payload.name' : ''} or in msg.name`);
       }
+      const timeoutMs = timeoutFrom(msg);
       const create = operation === 'create' ? specFrom(msg, name as string) : undefined;
       const redactor = new Redactor();
       redactor.setSecrets([apiKey, ...(create?.secrets ?? [])]);

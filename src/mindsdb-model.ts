@@ -1,9 +1,9 @@
-import { inputError, ModelsApi, type AbortLike, type TrainingRun, type TrainSpec, type UpdateSpec } from './client';
+import { inputError, plainJson, ModelsApi, type AbortLike, type TrainingRun, type TrainSpec, type UpdateSpec } from './client';
 import { MODEL_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { describeType, isPlainObject, jsonObjectText, nameFrom, projectFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -63,19 +63,24 @@ export = function register(RED: NodeAPI): void {
     /** Node USING options win; msg.payload.using fills the keys the node leaves out. */
     const usingFrom = (payload: Record<string, unknown>): Record<string, unknown> => {
       if (nodeUsing instanceof Error) throw nodeUsing;
-      if (payload.using !== undefined && !isPlainObject(payload.using)) throw inputError('msg.payload.using must be an object of USING options');
-      return { ...(payload.using as Record<string, unknown> | undefined), ...nodeUsing };
+      const using = plainJson(payload.using, 'msg.payload.using');
+      if (using !== undefined && !isPlainObject(using)) throw inputError('msg.payload.using must be an object of USING options');
+      return { ...(using as Record<string, unknown> | undefined), ...nodeUsing };
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new ModelsApi(clientFor(RED, config, msg));
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'model');
+      describe(msg, { operation });
       const project = await projectFrom(RED, node, config.project, msg);
+      describe(msg, { project });
       const model = await nameFrom(RED, node, config.model, msg, 'model');
+      describe(msg, { model });
+      const version = config.modelVersion ?? versionFrom(msg.version);
+      describe(msg, { version });
+      const api = new ModelsApi(clientFor(RED, config, msg));
       const timeoutMs = timeoutFrom(msg);
       const opts = { timeoutMs };
       const payload = isPlainObject(msg.payload) ? msg.payload : {};
-      const version = config.modelVersion ?? versionFrom(msg.version);
       const needsModel = operation !== 'list' && !(operation === 'train' && statementOf(msg, payload) !== undefined);
       if (needsModel && !model) throw inputError('no model name: set it in the node or in msg.model');
       const m = model as string;
@@ -104,6 +109,7 @@ export = function register(RED: NodeAPI): void {
 
       if (run) {
         const { model: trained, version: newVersion } = run;
+        describe(msg, { project: run.project, model: run.model, version: run.version });
         const started = Date.now();
         result = config.wait
           ? await api.waitFor(run, {

@@ -1,9 +1,10 @@
-import { inputError, parseExplainColumns, targetFromRows, withStoredName, type MindsDBClient, type RequestOptions, type Row } from './client';
+import { inputError, plainJson, parseExplainColumns, targetFromRows, withStoredName, type MindsDBClient, type RequestOptions, type Row } from './client';
 import { PREDICT_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
+import { controlBatch, controlOf } from './runtime/message/control';
 import { MicroBatcher, rowMayBeToBlame } from './runtime/message/micro-batcher';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { describeType, evaluateProperty, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor, clientKey } from './runtime/node/server';
@@ -81,13 +82,20 @@ export = function register(RED: NodeAPI): void {
       : undefined;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const client = clientFor(RED, config, msg);
+      // msg.flush sends the open micro-batch now, msg.reset drops it: a control message, not a request.
+      const control = controlOf(msg);
+      if (control) { controlBatch(batcher, control); return; }
       const project = await projectFrom(RED, node, config.project, msg);
+      describe(msg, { project });
       const model = await nameFrom(RED, node, config.model, msg, 'model');
+      describe(msg, { model });
+      const client = clientFor(RED, config, msg);
       if (!model) throw inputError('no model: set it in the node or in msg.model');
-      const { rows, single } = rowsFrom(msg.payload);
+      // Values by the one rule for what is not plain JSON (a Date as its ISO text …), named by their place in the msg.
+      const { rows, single } = rowsFrom(plainJson(msg.payload, 'msg.payload'));
       const configuredParams = await evaluateProperty(RED, node, config.params, msg);
-      const rawParams = configuredParams === undefined || configuredParams === '' ? msg.predictParams : configuredParams;
+      const fromMsg = configuredParams === undefined || configuredParams === '';
+      const rawParams = plainJson(fromMsg ? msg.predictParams : configuredParams, fromMsg ? 'msg.predictParams' : 'the node\'s Params');
       if (rawParams !== undefined && rawParams !== null && !isPlainObject(rawParams)) {
         throw inputError(`the predict params must be an object, not ${describeType(rawParams)}`);
       }

@@ -3,7 +3,7 @@ import { PROJECT_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { nameFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -22,9 +22,12 @@ export = function register(RED: NodeAPI): void {
     const status = new ThrottledStatus(node);
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const api = new ProjectsApi(clientFor(RED, config, msg));
+      describe(msg, { resource: 'project' });
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'project');
+      describe(msg, { operation });
       const name = await nameFrom(RED, node, config.itemName, msg, 'name');
+      describe(msg, { name });
+      const api = new ProjectsApi(clientFor(RED, config, msg));
       if (operation !== 'list' && !name) throw inputError('no project name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       status.set(texts.busy('requesting'));

@@ -1,11 +1,14 @@
-import { inputError, positionalToNamed, type SqlAnswer, type SqlRequest } from './client';
+import { inputError, isPlainObject, plainJson, positionalToNamed, type SqlAnswer, type SqlRequest } from './client';
 import { SQL_NODE, type SqlNodeConfig } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
-import { handleInputWith, timeoutFrom, type Outcome } from './runtime/message/input';
+import { CLOSE_GRACE_MS, handleInputWith, timeoutFrom, type Outcome } from './runtime/message/input';
 import { describeType, evaluateProperty, nonEmptyString } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
+import { controlOf } from './runtime/message/control';
+import { IncrementalMode } from './runtime/message/incremental';
 import { SqlOutput } from './runtime/message/sql-output';
+import { sqlControl } from './runtime/message/sql-control';
 import { singleWriter, startOutbox } from './runtime/message/outbox-node';
 import type { Outbox } from './runtime/message/outbox';
 import { ThrottledStatus } from './runtime/status/status';
@@ -50,11 +53,14 @@ function fromOwnOrMsg(own: string | undefined, msg: Msg): string | undefined {
 function withParams(query: string, msg: Msg): { query: string; params?: Record<string, unknown> } {
   const p = msg.params;
   if (p === undefined || p === null) return { query };
-  if (Array.isArray(p)) return positionalToNamed(query, p);
   if (typeof p !== 'object') {
     throw inputError(`msg.params must be an object ({"min": 5} for ":min") or an array (for "?" placeholders), not ${describeType(p)}`);
   }
-  return { query, params: p as Record<string, unknown> };
+  // The values by the one rule for what is not plain JSON (a Date as its ISO text …), named by their place in msg.params.
+  const values = plainJson(p, 'msg.params');
+  if (Array.isArray(values)) return positionalToNamed(query, values);
+  if (!isPlainObject(values)) throw inputError(`msg.params must be an object ({"min": 5} for ":min") or an array (for "?" placeholders), not ${describeType(values)}`);
+  return { query, params: values };
 }
 
 /**
@@ -64,12 +70,17 @@ function withParams(query: string, msg: Msg): { query: string; params?: Record<s
 const TICK_WITHOUT_FLOW_CONTROL_TEXT = 'msg.tick came to a sql node whose flow control ("Wait for a msg.tick back") is off: it is not a query, and there is no sequence for it to acknowledge; turn flow control on, or do not wire the tick back to this node';
 
 export = function register(RED: NodeAPI): void {
-  const texts = new StatusTexts('mindsdb-sql', ['requesting', 'ok', 'rows', 'streaming'] as const);
+  const texts = new StatusTexts('mindsdb-sql', ['requesting', 'ok', 'rows', 'streaming', 'start', 'position', 'newRows'] as const);
   function MindsDBSqlNode(this: Node, saved: SavedConfig): void {
     const config = startNode(RED, this, SQL_NODE, saved);
     const node = this;
     const status = new ThrottledStatus(node);
     const output = new SqlOutput(RED, node, status, texts, config);
+    const incremental = config.incremental
+      ? new IncrementalMode(RED, node, { watermark: config.watermarkColumn, key: config.keyColumn }, texts, config.split && config.flowControl,
+        config.nativeQuery ? 'incremental mode cannot be used with a native query: the node adds MindsDB SQL around the query, which a native query would hand to the data source unparsed' : undefined)
+      : undefined;
+    if (incremental) status.now(incremental.status());
     // A statement marked as a write, answered whole: kept in the outbox while MindsDB is away (outbox.ts).
     let outbox: Outbox<SqlRequest> | undefined;
 
@@ -77,11 +88,20 @@ export = function register(RED: NodeAPI): void {
       // A tick coming back from the flow: it acknowledges a part and is never a query. It is taken
       // before anything else, so it never waits for a connection slot or anything else.
       if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) { outcome.ok(); return; }
-      const client = clientFor(RED, config, msg);
+      const control = controlOf(msg);
+      if (control) { sqlControl(control, output, incremental, status); outcome.ok(); return; }
+      const client = clientFor(RED, config, msg, incremental ? 'its incremental position' : undefined);
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);
       const run = (database: string | undefined): void => {
-        const request: SqlRequest = { query, params, context: database ? { db: database } : undefined, native: config.nativeQuery || undefined };
+        const context = database ? { db: database } : undefined;
+        if (incremental) {
+          // The rows after the kept position, one run at a time; the gate keeps the position as they leave.
+          incremental.run((statement, gate) => output.run(msg, send, client, timeoutMs, (start) => start({ ...statement(query, params), context }), gate))
+            .then(() => outcome.ok(), (err: unknown) => outcome.fail(err));
+          return;
+        }
+        const request: SqlRequest = { query, params, context, native: config.nativeQuery || undefined };
         if (outbox) {
           outbox.accept(msg, request).then((how) => { if (how === 'sent') send(msg); outcome.ok(); }, (err: unknown) => outcome.fail(err));
           return;
@@ -93,9 +113,9 @@ export = function register(RED: NodeAPI): void {
       else run(database);
     }, () => {
       output.close();
-      return outbox?.close();
+      return Promise.all([incremental?.close(CLOSE_GRACE_MS), outbox?.close()]).then(() => undefined);
     });
-    if (config.outbox && !config.split) {
+    if (config.outbox && !config.split && !incremental) {
       outbox = startOutbox(RED, node, status, texts, ring, singleWriter(() => outbox, {
         async write(item) {
           const client = clientFor(RED, config, item.msg);

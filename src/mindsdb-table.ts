@@ -2,8 +2,9 @@ import { inputError, insertRows, TablesApi } from './client';
 import { TABLE_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
+import { controlBatch, controlOf } from './runtime/message/control';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { setOutput } from './runtime/message/output';
+import { describe, setOutput } from './runtime/message/output';
 import { describeType, isPlainObject, nameFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor, clientKey } from './runtime/node/server';
@@ -47,11 +48,17 @@ export = function register(RED: NodeAPI): void {
     let outbox: ReturnType<typeof startOutbox<TableTarget>> | undefined;
 
     const ring = handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const client = clientFor(RED, config, msg);
+      // msg.flush sends the open micro-batch now, msg.reset drops it: a control message, not a request.
+      const control = controlOf(msg);
+      if (control) { controlBatch(batcher, control); return; }
       const operation = operationOf(config.operation, msg, OPERATIONS, 'table');
+      describe(msg, { operation });
       const database = await nameFrom(RED, node, config.database, msg, 'database');
+      describe(msg, { database });
       if (!database) throw inputError('no database: set the data source in the node or in msg.database');
       const table = operation === 'list' ? undefined : await nameFrom(RED, node, config.table, msg, 'table');
+      if (operation !== 'list') describe(msg, { table });
+      const client = clientFor(RED, config, msg);
       if (operation !== 'list' && !table) throw inputError('no table: set it in the node or in msg.table');
       const timeoutMs = timeoutFrom(msg) ?? client.requestTimeoutMs;
       const api = new TablesApi(client);
@@ -68,9 +75,10 @@ export = function register(RED: NodeAPI): void {
         case 'create': {
           const select = selectFrom(config.select, msg.payload);
           status.set(texts.busy('requesting'));
-          result = await api.create(database, table as string, select, config.replace, { timeoutMs });
-          msg.mindsdb = { operation, database, table };
-          status.set(texts.ok('created', { name: table as string }));
+          const created = await api.create(database, table as string, select, config.replace, { timeoutMs });
+          result = created;
+          msg.mindsdb = { operation, database: created.database, table: created.name };
+          status.set(texts.ok('created', { name: created.name }));
           break;
         }
         case 'delete': {

@@ -1,18 +1,21 @@
 import { inputError, ViewsApi } from './client';
 import { VIEW_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
-import { handleInput, timeoutFrom } from './runtime/message/input';
-import { operationOf, operationsOf } from './runtime/message/operation';
+import { CLOSE_GRACE_MS, handleInput, timeoutFrom } from './runtime/message/input';
+import { operationsOf } from './runtime/message/operation';
 import { setOutput } from './runtime/message/output';
-import { describeType, nameFrom, projectFrom } from './runtime/message/properties';
+import { projectItemOf } from './runtime/message/project-item';
+import { describeType } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
+import { controlOf } from './runtime/message/control';
+import { IncrementalMode } from './runtime/message/incremental';
 import { SqlOutput } from './runtime/message/sql-output';
+import { sqlControl } from './runtime/message/sql-control';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
 const OPERATIONS = operationsOf(VIEW_NODE.fields.operation);
-type Operation = typeof OPERATIONS[number];
 
 const TICK_WITHOUT_FLOW_CONTROL_TEXT = 'msg.tick came to a view node whose flow control ("Wait for a msg.tick back") is off: it is not a request, and there is no sequence for it to acknowledge; turn flow control on, or do not wire the tick back to this node';
 
@@ -32,26 +35,36 @@ function queryFrom(configured: string, msg: Msg): string {
  * and query: SELECT * FROM the view, sent out as the sql node sends rows (src/runtime/message/sql-output.ts).
  */
 export = function register(RED: NodeAPI): void {
-  const texts = new StatusTexts('mindsdb-view', ['requesting', 'list', 'get', 'create', 'update', 'delete', 'ok', 'rows', 'streaming'] as const);
+  const texts = new StatusTexts('mindsdb-view', ['requesting', 'list', 'get', 'create', 'update', 'delete', 'ok', 'rows', 'streaming', 'start', 'position', 'newRows'] as const);
   function MindsDBViewNode(this: Node, saved: SavedConfig): void {
     const config = startNode(RED, this, VIEW_NODE, saved);
     const node = this;
     const status = new ThrottledStatus(node);
     const output = new SqlOutput(RED, node, status, texts, config);
+    // Incremental mode applies to the query operation (the view's rows); a node set to "msg" may query too.
+    const incremental = config.incremental && (config.operation === 'query' || config.operation === 'msg')
+      ? new IncrementalMode(RED, node, { watermark: config.watermarkColumn, key: config.keyColumn }, texts, config.split && config.flowControl)
+      : undefined;
+    if (incremental) status.now(incremental.status());
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) return;
-      const client = clientFor(RED, config, msg);
+      const control = controlOf(msg);
+      if (control) { sqlControl(control, output, incremental, status); return; }
+      const { operation, project, name } = await projectItemOf(RED, node, msg, 'view', { configured: config.operation, allowed: OPERATIONS, what: 'view' }, config);
+      const client = clientFor(RED, config, msg, incremental ? 'its incremental position' : undefined);
       const api = new ViewsApi(client);
-      const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'view');
-      const project = await projectFrom(RED, node, config.project, msg);
-      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
       if (operation !== 'list' && !name) throw inputError('no view name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
       const query = operation === 'create' || operation === 'update' ? queryFrom(config.query, msg) : undefined;
 
       if (operation === 'query') {
         // msg.mindsdb is then the answer's (type, columns, context), as the sql node's.
+        if (incremental) {
+          // The view's rows after the kept position: its SELECT wrapped as the sql node wraps a query.
+          return incremental.run((statement, gate) => output.run(msg, send, client, timeoutMs,
+            (start) => api.select(project, name as string, (sql) => start(statement(sql)), { timeoutMs }), gate));
+        }
         return output.run(msg, send, client, timeoutMs, (start) => api.select(project, name as string, (sql) => start({ query: sql }), { timeoutMs }));
       }
       status.set(texts.busy('requesting'));
@@ -67,7 +80,10 @@ export = function register(RED: NodeAPI): void {
       msg.mindsdb = { resource: 'view', operation, project, name };
       send(msg);
       status.set(operation === 'list' ? texts.ok('list', { count: Array.isArray(result) ? result.length : 0 }) : texts.ok(operation));
-    }, () => output.close());
+    }, () => {
+      output.close();
+      return incremental?.close(CLOSE_GRACE_MS);
+    });
   }
 
   registerNodeType(RED, VIEW_NODE, MindsDBViewNode);

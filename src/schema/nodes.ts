@@ -55,17 +55,19 @@ const sqlRowsOut = () => ({
   flowControl: flag(false),
   partsAhead: count(1),
 });
+const outbox = () => ({ outbox: flag(false), outboxSizeMB: number(100, { above: 0 }), outboxMaxAgeH: number(24, { above: 0 }) }); // docs/outbox.md
 /**
- * A durable outbox for a node's writes while MindsDB is away (src/runtime/message/outbox.ts):
- * off by default; bounded by a size in MB and a maximum age in hours, per node.
+ * Incremental mode of the sql and view nodes: each run sends only the rows after the last
+ * (watermark, key) it sent on, kept in the store (src/runtime/message/incremental.ts). The
+ * watermark grows for new rows (a timestamp, a serial number); the key orders rows that share one.
  */
-const outbox = () => ({
-  outbox: flag(false),
-  outboxSizeMB: number(100, { above: 0 }),
-  outboxMaxAgeH: number(24, { above: 0 }),
-});
-/** A column name as MindsDB's INSERT takes it (client/resources/tables.ts, insertColumn). */
-const COLUMN = '^[A-Za-z_][A-Za-z0-9_]*$';
+const incremental = () => ({ incremental: flag(false), watermarkColumn: text(), keyColumn: text() });
+/**
+ * The agent's completions with memory (src/runtime/message/agent-answers.ts): the msg property
+ * that names a conversation, the turns kept, the idle minutes before one is forgotten, and whether
+ * the turns go out as msg.mindsdb.conversation.
+ */
+const agentMemory = () => ({ memory: flag(false), conversationKey: msgProperty('topic'), maxTurns: count(20), idleMinutes: count(60), historyOut: flag(false) });
 /** A name the node may leave blank for msg.<name> to fill. */
 const name = () => typed('', 'str');
 /** The name of what the node's operation acts on (the dialog labels the node with it and suggests names for it), blank for msg to fill. */
@@ -110,7 +112,7 @@ export const SQL_NODE = defineNode('mindsdb-sql', 1, {
   /** The statement goes unparsed to the Database's data source (context.native_query, MindsDB 26.0.1 and 26.2+). */
   nativeQuery: flag(false),
   ...sqlRowsOut(),
-  /** The statement is a write the flow must not lose: kept in the outbox while MindsDB is away (whole answers only, not split). */
+  ...incremental(),
   ...outbox(),
   outputProperty: msgProperty(),
 });
@@ -171,6 +173,7 @@ export const AGENT_NODE = defineNode('mindsdb-agent', 1, {
   itemName: item(),
   /** completions: one message with the answer, or a message sequence of the streamed chunks. */
   streamMode: oneOf(['final', 'chunks'], 'final', { optional: true }),
+  ...agentMemory(),
   outputProperty: msgProperty(),
 });
 
@@ -229,7 +232,6 @@ export const KNOWLEDGE_BASE_NODE = defineNode('mindsdb-knowledge-base', 1, {
   metadataColumns: text(),
   idColumn: text(),
   insertQuery: text(),
-  /** insert: kept in the outbox while MindsDB is away; with an ID column, a write whose answer was lost is sent again (MindsDB replaces a row by its id). */
   ...outbox(),
   limit: optionalNumber(10, { integer: true, min: 1 }),
   threshold: optionalNumber('', { min: 0, max: 1 }),
@@ -252,9 +254,8 @@ export const TABLE_NODE = defineNode('mindsdb-table', 1, {
   batch: flag(false),
   batchSize: count(100),
   batchWindow: count(50),
-  /** insert: a column whose value identifies a row; a write whose answer was lost is checked for it before it is sent again. */
-  keyColumn: text('', { check: { pattern: COLUMN } }),
-  ...outbox(),
+  /** insert, with the outbox: a column that identifies a row, looked up before a write whose answer was lost goes again. */
+  keyColumn: text('', { check: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } }), ...outbox(),
   outputProperty: msgProperty(),
 });
 
@@ -274,6 +275,7 @@ export const VIEW_NODE = defineNode('mindsdb-view', 1, {
   query: text(),
   /** query: the rows sent out as the sql node sends them. */
   ...sqlRowsOut(),
+  ...incremental(),
   outputProperty: msgProperty(),
 });
 

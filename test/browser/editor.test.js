@@ -358,6 +358,23 @@ describe('the editor in Chromium', function () {
     assert.ok(await visible('#node-input-rowsPerMsg') && !await visible('#node-input-partsAhead'), 'split without flow control');
     await page.check('#node-input-flowControl');
     assert.ok(await visible('#node-input-partsAhead'), 'split with flow control: parts ahead too');
+    await page.uncheck('#node-input-incremental');
+    assert.ok(!await visible('#node-input-watermarkColumn') && !await visible('#node-input-keyColumn'), 'not incremental: no watermark or key');
+    await page.check('#node-input-incremental');
+    assert.ok(await visible('#node-input-watermarkColumn') && await visible('#node-input-keyColumn'), 'incremental: the watermark and the key columns');
+    await page.click('#node-dialog-cancel');
+    await page.waitForSelector('#node-dialog-cancel', { state: 'detached' });
+
+    await page.evaluate(() => RED.editor.edit(RED.nodes.node('agent1')));
+    await page.waitForSelector('#node-input-memory', { state: 'attached' });
+    await uiAtRest(page);
+    await page.selectOption('#node-input-operation', 'list');
+    assert.ok(!await visible('#node-input-memory'), 'list: no memory');
+    await page.selectOption('#node-input-operation', 'completions');
+    await page.uncheck('#node-input-memory');
+    assert.ok(await visible('#node-input-memory') && !await visible('#node-input-conversationKey'), 'completions without memory');
+    await page.check('#node-input-memory');
+    assert.ok(await visible('#node-input-conversationKey') && await visible('#node-input-maxTurns') && await visible('#node-input-idleMinutes'), 'completions with memory: the conversation, turns and idle time');
     await page.click('#node-dialog-cancel');
     await page.waitForSelector('#node-dialog-cancel', { state: 'detached' });
 

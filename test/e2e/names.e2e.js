@@ -72,6 +72,8 @@ const RESOURCES = [
       upload: (n) => upload(n),
       SQL: (n) => sql(`CREATE TABLE files.${n} (SELECT 1 AS a)`),
       'SQL, backticked': (n) => sql(`CREATE TABLE files.\`${n}\` (SELECT 1 AS a)`),
+      // the table node's create in the files database
+      REST: (n) => api('POST', '/databases/files/tables', { table: { name: n, select: 'SELECT 1 AS a' } }),
     },
     list: async () => namesOf((await api('GET', '/files/')).body),
     del: async (n) => (await api('DELETE', `/files/${enc(n)}`)).ok,
@@ -84,6 +86,8 @@ const RESOURCES = [
       SQL: (n) => sql(`CREATE DATABASE ${n} WITH ENGINE = 'postgres', ${PG_SQL}`),
       'SQL, backticked': (n) => sql(`CREATE DATABASE \`${n}\` WITH ENGINE = 'postgres', ${PG_SQL}`),
       REST: (n) => api('POST', '/databases/', { database: { name: n, engine: 'postgres', parameters: PG } }),
+      // the database node's update when it may create a missing database
+      'REST, PUT': (n) => api('PUT', `/databases/${enc(n)}`, { database: { engine: 'postgres', parameters: PG } }),
     },
     list: async () => namesOf(((await api('GET', '/databases/')).body || []).filter((d) => d.type === 'data')),
     get: async (n) => (await api('GET', `/databases/${enc(n)}`)).ok,
@@ -171,6 +175,8 @@ const RESOURCES = [
       SQL: (n) => sql(`CREATE CHATBOT mindsdb.${n} USING database = 'files', model = 'sensor_energy'`),
       'SQL, backticked': (n) => sql(`CREATE CHATBOT mindsdb.\`${n}\` USING database = 'files', model = 'sensor_energy'`),
       REST: (n) => api('POST', '/projects/mindsdb/chatbots', { chatbot: { name: n, model_name: 'sensor_energy', database_name: 'files' } }),
+      // the chatbot node's update of a name MindsDB does not have (its PUT creates it)
+      'REST, PUT': (n) => api('PUT', `/projects/mindsdb/chatbots/${enc(n)}`, { chatbot: { name: n, model_name: 'sensor_energy', database_name: 'files' } }),
     },
     list: async () => namesOf((await api('GET', '/projects/mindsdb/chatbots')).body),
     get: async (n) => (await api('GET', `/projects/mindsdb/chatbots/${enc(n)}`)).ok,
@@ -184,6 +190,7 @@ const RESOURCES = [
       SQL: (n) => sql(`CREATE SKILL mindsdb.${n} USING type = 'text2sql', database = 'files', tables = ['sensor_readings'], description = 'readings'`),
       'SQL, backticked': (n) => sql(`CREATE SKILL mindsdb.\`${n}\` USING type = 'text2sql', database = 'files', tables = ['sensor_readings'], description = 'readings'`),
       REST: (n) => api('POST', '/projects/mindsdb/skills', { skill: { name: n, type: 'text2sql', params: { database: 'files', tables: ['sensor_readings'], description: 'readings' } } }),
+      'REST, PUT': (n) => api('PUT', `/projects/mindsdb/skills/${enc(n)}`, { skill: { name: n, type: 'text2sql', params: { database: 'files', tables: ['sensor_readings'], description: 'readings' } } }),
     },
     list: async () => namesOf((await api('GET', '/projects/mindsdb/skills')).body),
     get: async (n) => (await api('GET', `/projects/mindsdb/skills/${enc(n)}`)).ok,

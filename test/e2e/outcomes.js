@@ -40,10 +40,25 @@ function send(msg, id = 'n1') {
 async function ok(msg, id) { const r = await send(msg, id); assert.ok(r.out, `expected an output, got error: ${r.error && r.error.error.message}`); return r.out; }
 async function fails(msg, id) { const r = await send(msg, id); assert.ok(r.error, `expected an error, got output: ${JSON.stringify(r.out && r.out.payload)}`); return r.error; }
 
+/**
+ * The real server itself, without our client (what it answers is what a case checks): `api(method,
+ * path, body)` → {status, body} with a JSON body, and `sql(query)`.
+ */
+function serverAt(url) {
+  async function api(method, p, body) {
+    const res = await fetch(`${url}/api${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    let json;
+    try { json = text ? JSON.parse(text) : null; } catch { json = text; }
+    return { status: res.status, body: json };
+  }
+  return { api, sql: (query) => api('POST', '/sql/query', { query }) };
+}
+
 /** Skips the running case, saying why (mocha's own output does not show a reason). */
 function skipBecause(ctx, version, reason) {
   console.log(`      - skipped on MindsDB ${version}: ${reason}`);
   ctx.skip();
 }
 
-module.exports = { send, ok, fails, skipBecause, realMindsDB, eachCaseInNodeRed };
+module.exports = { send, ok, fails, skipBecause, realMindsDB, eachCaseInNodeRed, serverAt };

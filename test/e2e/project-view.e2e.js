@@ -56,7 +56,7 @@ describe('e2e: project and view nodes against a real MindsDB', function () {
     assert.equal((await ok({ operation: 'get', name: capitals.toLowerCase() })).payload.name, capitals);
     assert.match((await fails({ operation: 'create', name: capitals })).error.message, /already exists/);
     // MindsDB cannot store a view there; the node says why
-    assert.match((await fails({ operation: 'create', project: capitals, name: 'v', query: 'SELECT 1' }, 'n2')).error.message, /MindsDB cannot store a view in project .*lower-case name/);
+    assert.match((await fails({ operation: 'create', project: capitals, name: 'v', query: 'SELECT 1' }, 'n2')).error.message, /MindsDB cannot keep views in project .*lower-case name/);
     assert.deepEqual((await ok({ operation: 'delete', name: capitals.toLowerCase() })).payload, { deleted: true, resource: 'project', name: capitals });
   });
 

@@ -11,7 +11,7 @@
  * about 50 ms, so the full 10,000 take minutes); both rates are messages per second.
  */
 const assert = require('node:assert/strict');
-const { fails, ok, realMindsDB, eachCaseInNodeRed } = require('./outcomes');
+const { fails, ok, realMindsDB, eachCaseInNodeRed, serverAt } = require('./outcomes');
 const fs = require('node:fs');
 const path = require('node:path');
 const { helper, node, catchNode, changeNode, flowWith, collect, nextMessage } = require('../support/nr');
@@ -24,14 +24,7 @@ const BENCH_N = Number(process.env.TABLE_BENCH_N || 10000);
 const BENCH_SINGLE = Number(process.env.TABLE_BENCH_SINGLE || 2000);
 const all = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-table', 'mindsdb-database', 'mindsdb-predict'].map(node).concat([catchNode, changeNode]);
 
-async function api(method, p, body) {
-  const res = await fetch(`${URL_}/api${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  let json;
-  try { json = text ? JSON.parse(text) : null; } catch { json = text; }
-  return { status: res.status, body: json };
-}
-const sql = (query) => api('POST', '/sql/query', { query });
+const { api, sql } = serverAt(URL_);
 
 const tableDef = { type: 'mindsdb-table', operation: 'msg', database: DS, databaseType: 'str', table: '', tableType: 'str', select: '', replace: false, batch: false, batchSize: 100, batchWindow: 50 };
 const sqlDef = { type: 'mindsdb-sql', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 };

@@ -22,6 +22,11 @@ function createFakeMindsDB(options = {}) {
     prefix: options.prefix || '/api',
     /** false: a server without the views routes (GET 404 JSON, other methods 405 HTML). */
     views: options.views !== false,
+    /**
+     * false: a 25.x without the chromadb package, the default vector store (as the e2e servers): a
+     * knowledge base without storage makes the data source `<name>_chromadb`, then fails (measured).
+     */
+    chromadb: options.chromadb !== false,
   };
   const state = {
     requests: [],
@@ -371,6 +376,12 @@ function createFakeMindsDB(options = {}) {
       if (!kb.name) { problem(res, 400, 'Missing parameter', 'Must provide "name" field in "knowledge_base"'); return; }
       if (kb.storage && (!kb.storage.database || !kb.storage.table)) { problem(res, 400, 'Missing parameter', 'Must provide "database" and "table" field in "storage" param'); return; }
       if (state.kbs.has(key(kb.name))) { problem(res, 409, 'Knowledge Base already exists', `Knowledge Base with name ${kb.name} already exists`); return; }
+      if (!kb.storage && !opts.chromadb) {
+        const store = `${kb.name}_chromadb`;
+        if (!state.databases.has(store.toLowerCase())) state.databases.set(store.toLowerCase(), { id: state.nextId++, name: store, type: 'data', engine: 'chromadb', class_type: 'sql', connection_data: { persist_directory: store } });
+        send(res, 500, { title: 'Exception', detail: "Handler 'chromadb' cannot be used. Reason is:\n    No module named 'chromadb'", message: "Handler 'chromadb' cannot be used." });
+        return;
+      }
       const record = { id: state.nextId++, name: kb.name, project, embedding_model: kb.embedding_model || {}, vector_database: kb.storage ? kb.storage.database : `${kb.name}_chromadb`, metadata_columns: kb.metadata_columns || null, content_columns: kb.content_columns || null, id_column: kb.id_column || null };
       state.kbs.set(key(kb.name), { record, rows: [] });
       send(res, 201, masked(record));
@@ -440,6 +451,7 @@ function createFakeMindsDB(options = {}) {
   function projectStatement(ast) {
     if (ast.node === 'CreateDatabase' && !ast.engine) {
       const name = ast.name.parts.at(-1);
+      // A system database's name (information_schema, log) is not taken: MindsDB makes a project of that name beside it (measured).
       const taken = [...state.projects].some((p) => p.toLowerCase() === name.toLowerCase()) || state.databases.has(name.toLowerCase());
       if (taken) return sqlError(`Project already exists: ${name}`);
       state.projects.add(name);
@@ -470,6 +482,8 @@ function createFakeMindsDB(options = {}) {
     if (!state.projects.has(project)) return null;
     const view = [...state.views.values()].find((v) => v.project === project && v.name === name);
     if (!view) return null;
+    // A view whose query does not parse (an update takes any query) fails when it is read.
+    if (/^\s*selec\s/i.test(view.query)) return { type: 'error', error_code: 0, error_message: `Syntax error, unknown input: >${view.query}` };
     const rows = state.viewRows || { column_names: ['n'], data: [[1], [2], [3], [4], [5]] };
     return { type: 'table', column_names: rows.column_names, data: rows.data };
   }
@@ -609,10 +623,20 @@ function createFakeMindsDB(options = {}) {
           name: x.alias ? x.alias.parts.at(-1) : x.parts ? x.parts.at(-1) : `col${i}`,
           type: x.node === 'Constant' && typeof x.value === 'number' ? (Number.isInteger(x.value) ? 'int' : 'float') : 'text',
         }));
-        const rows = parsed.ast.from_table ? [] : [Object.fromEntries(targets.map((x, i) => [columns[i].name, x.value ?? null]))];
-        // PostgreSQL folds the name to lower case (docs/real-mindsdb.md, "Names and capitals").
-        state.tables.set(key(t.name.toLowerCase()), { name: t.name.toLowerCase(), columns, rows });
-        send(res, 201, { name: t.name.toLowerCase(), type: 'data' });
+        // SELECT * FROM db.t copies a table of the fake; a SELECT from anything else has no rows.
+        const from = parsed.ast.from_table && parsed.ast.from_table.parts ? state.tables.get(parsed.ast.from_table.parts.map((x, i) => (i === 0 ? x.toLowerCase() : x)).join('/')) : undefined;
+        const made = from ? { columns: from.columns, rows: from.rows.map((r) => ({ ...r })) }
+          : { columns, rows: parsed.ast.from_table ? [] : [Object.fromEntries(targets.map((x, i) => [columns[i].name, x.value ?? null]))] };
+        // As 25.14.1 and 26.1.0 do on PostgreSQL (docs/real-mindsdb.md, "What a failed operation leaves"):
+        // the table is made (an old one dropped first) under the name folded to lower case, then filled
+        // under the name as given; rows PostgreSQL refuses (a NUL in text: CHR(0)) leave it empty.
+        const stored = t.name.toLowerCase();
+        if (state.tables.has(key(stored)) && !t.replace) { problem(res, 400, 'Error', `relation "${stored}" already exists`); return; }
+        state.tables.set(key(stored), { name: stored, columns: made.columns, rows: [] });
+        if (stored !== t.name) { problem(res, 400, 'Error', `relation "${t.name}" does not exist`); return; }
+        if (/chr\s*\(\s*0\s*\)/i.test(t.select)) { problem(res, 400, 'Error', `invalid byte sequence for encoding "UTF8": 0x00 CONTEXT: COPY ${stored}, line 1`); return; }
+        state.tables.get(key(stored)).rows = made.rows;
+        send(res, 201, { name: stored, type: 'data' });
       }, (err) => send(res, 500, { title: 'Error', detail: String(err.message) }));
       return;
     }
@@ -703,7 +727,7 @@ function createFakeMindsDB(options = {}) {
   function databases(res, method, seg, body) {
     if (seg.length >= 2 && seg[1] === 'tables') { tables(res, method, seg, body); return; }
     if (seg.length === 1 && seg[0] === '') {
-      if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, ...[...state.projects].map((name) => ({ name, type: 'project', engine: null })), ...[...state.databases.values()]]); return; }
+      if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, { name: 'log', type: 'system' }, ...[...state.projects].map((name) => ({ name, type: 'project', engine: null })), ...[...state.databases.values()]]); return; }
       if (method === 'POST') {
         const d = body && body.database;
         if (!d) { problem(res, 400, 'Wrong argument', 'Please provide "database" with the request.'); return; }
@@ -730,7 +754,8 @@ function createFakeMindsDB(options = {}) {
     if (method === 'DELETE') { if (!rec) { problem(res, 404, 'Database not found', `Database with name ${name} does not exist`); return; } state.databases.delete(name.toLowerCase()); send(res, 204); return; }
     if (method === 'PUT') {
       const d = (body && body.database) || {};
-      if (body && body.check_connection && d.parameters && String(d.parameters.port) === '1') {
+      // 25.14.1 creates a missing database without the check (measured: 201, saved); 26.1.0 checks first.
+      if (body && body.check_connection && d.parameters && String(d.parameters.port) === '1' && (rec || v26())) {
         problem(res, 400, 'Connection error', 'connection to server at "127.0.0.1", port 1 failed: Connection refused');
         return;
       }
@@ -763,6 +788,12 @@ function createFakeMindsDB(options = {}) {
       missingRoute(); return;
     }
     if (!state.projects.has(project)) { problem(res, 404, 'Project not found', `Project with name ${project} does not exist`); return; }
+    // Knowledge bases and chatbots look their project up lower-cased: none can be made in a project with capitals (measured).
+    if ((kind === 'knowledge_bases' || kind === 'chatbots') && method === 'POST' && project !== project.toLowerCase()) {
+      const detail = `'${v26() ? 'NoneType' : 'list'}' object has no attribute 'data'`;
+      send(res, 500, { title: 'AttributeError', detail, message: detail });
+      return;
+    }
     if (kind === 'models') return models(res, method, project, rest.slice(1), body);
     if (kind === 'jobs') return jobs(res, method, project, rest.slice(1), body);
     if (kind === 'knowledge_bases') return knowledgeBases(res, method, project, rest.slice(1), body);
@@ -813,7 +844,8 @@ function createFakeMindsDB(options = {}) {
     if (method === 'PUT') {
       const view = body && body.view;
       if (!view) { problem(res, 400, 'Missing parameter', 'Must provide "view" parameter in PUT body'); return; }
-      if (view.query !== undefined && await parseFails(view.query)) return;
+      // A missing view is created (its query checked, as by POST); an existing one takes any query (measured).
+      if (!rec && view.query !== undefined && await parseFails(view.query)) return;
       if (capitals()) return;
       if (!rec) {
         const created = { id: state.nextId++, name: rest[0], query: view.query, project };

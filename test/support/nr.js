@@ -5,6 +5,8 @@
  * 5.0 needs Node 22, see scripts/node-version.mjs). test/unit/node-red-runtime.test.js checks that
  * the helper really runs the one named.
  */
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const helper = require('node-red-node-test-helper');
 const { deadline } = require('./wait');
@@ -72,4 +74,16 @@ function collect(id, count, timeoutMs = 8000) {
   return deadline(all, timeoutMs, () => `${count} messages at ${id} (${got.length} arrived)`);
 }
 
-module.exports = { helper, runtimeHooks, node, coreNode, catchNode, completeNode, changeNode, allNodes, flowWith, nextMessage, collect, ALL };
+/**
+ * A fresh Node-RED user directory for each case of the calling describe (the package's store file
+ * goes there), removed after it. Call it after the describe's own hooks, so that the flow is
+ * unloaded (and the store let go of) before the folder goes. `at.dir` is the folder.
+ */
+function userDirEachCase(prefix = 'mindsdb-userdir-') {
+  const at = { dir: '' };
+  beforeEach(() => { at.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix)); helper.settings({ userDir: at.dir }); });
+  afterEach(() => { helper.settings({}); fs.rmSync(at.dir, { recursive: true, force: true }); });
+  return at;
+}
+
+module.exports = { helper, userDirEachCase, runtimeHooks, node, coreNode, catchNode, completeNode, changeNode, allNodes, flowWith, nextMessage, collect, ALL };

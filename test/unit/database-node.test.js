@@ -27,6 +27,30 @@ describe('mindsdb-database node', function () {
     assert.equal(fake.state.databases.has('new_db'), true, 'create-or-update when asked');
   });
 
+  it('update that creates a missing database checks its connection first, as asked, and saves nothing when it fails (25.14.1\'s PUT would save it unchecked)', async () => {
+    await load({ operation: 'update', dbName: 'fresh_db', engine: 'postgres', host: '127.0.0.1', port: '1', updateCreates: true, checkConnection: true });
+    const m = await fail({});
+    assert.match(m.error.message, /could not connect to the data source, nothing was saved.*Connection refused/);
+    assert.equal(fake.state.databases.has('fresh_db'), false);
+    assert.deepEqual(fake.requests.filter((r) => r.method !== 'GET').map((r) => [r.method, r.path]), [['POST', '/api/databases/']]);
+    await helper.unload();
+    await load({ operation: 'update', dbName: 'fresh_db', engine: 'postgres', host: '127.0.0.1', port: '5432', updateCreates: true, checkConnection: true });
+    assert.equal((await run({})).payload.name, 'fresh_db');
+    assert.equal(fake.state.databases.has('fresh_db'), true);
+  });
+
+  it('update asking for another engine is refused, nothing sent (MindsDB keeps the engine, merges the parameters and answers 200)', async () => {
+    fake.state.databases.set('pg', { id: 1, name: 'pg', type: 'data', engine: 'postgres', connection_data: { host: 'h', port: 5432 } });
+    await load({ operation: 'update', dbName: 'pg', engine: 'mysql' });
+    const m = await fail({ payload: { parameters: { port: 3306 } } });
+    assert.match(m.error.message, /database "pg" uses the engine postgres, and MindsDB does not change a data source's engine on update .*nothing was changed/);
+    assert.equal(fake.requests.filter((r) => r.method === 'PUT').length, 0);
+    await helper.unload();
+    await load({ operation: 'update', dbName: 'pg', engine: 'postgres' });
+    await run({ payload: { parameters: { port: 5433 } } });
+    assert.equal(fake.state.databases.get('pg').connection_data.port, 5433);
+  });
+
   it('update with the connection check on fails with the data source\'s reason (400), nothing changed', async () => {
     fake.state.databases.set('pg', { id: 1, name: 'pg', type: 'data', engine: 'postgres', connection_data: { host: 'h', port: 5432 } });
     await load({ operation: 'update', dbName: 'pg', checkConnection: true });

@@ -32,6 +32,30 @@ describe('mindsdb-knowledge-base node', function () {
     assert.deepEqual(m.mindsdb, { resource: 'knowledge_base', operation: 'create', project: 'mindsdb', name: 'docs' });
   });
 
+  it('a create without storage that fails after MindsDB made its default store deletes that data source again (issue 32)', async () => {
+    await fake.close();
+    fake = await createFakeMindsDB({ chromadb: false }).listen();
+    fake.state.databases.set('other_chromadb', { id: 90, name: 'other_chromadb', type: 'data', engine: 'chromadb', connection_data: {} });
+    await load({ operation: 'create', itemName: 'Docs' });
+    const e = await fail({});
+    assert.match(e.error.message, /chromadb.*\(the node deleted the data source Docs_chromadb that MindsDB made for the default vector store before it failed; give the knowledge base a vector store of its own with Storage\)/);
+    assert.equal(fake.state.databases.has('docs_chromadb'), false);
+    assert.equal(fake.state.databases.has('other_chromadb'), true, 'a store that was there before is left alone');
+    assert.deepEqual([e.mindsdb.operation, e.mindsdb.name, e.mindsdb.leftover], ['create', 'Docs', undefined]);
+  });
+
+  it('an insert MindsDB may have stored in part (chunks of 50,000 rows) says so; a smaller one does not', async () => {
+    fake.state.kbs.set('mindsdb/kb1', { record: { id: 1, name: 'kb1', project: 'mindsdb' }, rows: [] });
+    await load({ operation: 'insert', itemName: 'kb1' });
+    fake.state.faultPlan = (entry) => (entry.method === 'PUT' ? (req, res) => { res.writeHead(400, { 'content-type': 'application/json' }); res.end('{"title":"Preprocessing Error","detail":"embedding failed"}'); } : null);
+    const big = await fail({ payload: 'SELECT * FROM files.docs' });
+    assert.match(big.error.message, /embedding failed \(MindsDB embeds and stores an insert in chunks of 50000 rows, so the first chunks of 50000 rows of what the query answered may be stored in mindsdb\.kb1; sending the same content again stores no duplicates\)/);
+    assert.equal(big.mindsdb.leftover.length, 1);
+    const small = await fail({ payload: [{ content: 'a' }] });
+    assert.doesNotMatch(small.error.message, /chunks/);
+    assert.equal(small.mindsdb.leftover, undefined);
+  });
+
   describe('the stored API key goes only with the node\'s own provider and base URL (issue 21, instance 6)', () => {
     const leaked = () => fake.requests.filter((r) => r.rawBody.includes(SECRET));
 

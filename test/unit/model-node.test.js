@@ -79,6 +79,46 @@ describe('mindsdb-model node', function () {
     assert.match((await got).error.message, /training mindsdb\.bad version 1 failed: the engine failed to train/);
   });
 
+  it('a training that ends in error removes the model it made, so a new train of that name can succeed (issue 32)', async () => {
+    await load({ operation: 'train', model: 'bad', database: 'files', select: 'SELECT 1', predict: 'y', engine: 'broken', wait: true, waitTimeout: 30 });
+    const got = nextMessage('caught', 15000);
+    helper.getNode('n1').receive({});
+    const e = await got;
+    assert.match(e.error.message, /failed: the engine failed to train \(the node removed the model mindsdb\.bad that this training made/);
+    assert.equal(fake.state.trained.has('mindsdb/bad'), false, 'MindsDB keeps a model whose training failed: the node removed it');
+    assert.equal(e.mindsdb.leftover, undefined);
+    assert.deepEqual([e.mindsdb.operation, e.mindsdb.project, e.mindsdb.model, e.mindsdb.version], ['train', 'mindsdb', 'bad', 1]);
+  });
+
+  it('a retrain that ends in error removes only the version it made; the model is as it was', async () => {
+    await load({ operation: 'msg', model: 'lin', wait: true, waitTimeout: 30 });
+    await run({ operation: 'train', payload: { database: 'files', select: 'SELECT 1', predict: 'y', engine: 'linear' } }, 15000);
+    const e = await fail({ operation: 'retrain', payload: { engine: 'broken' } });
+    assert.match(e.error.message, /the node removed version 2 that this training made/);
+    assert.deepEqual(fake.state.trained.get('mindsdb/lin').map((v) => [v.version, v.active, v.status]), [[1, true, 'complete']]);
+    assert.equal(sqlSent(fake).at(-1), 'DROP MODEL `mindsdb`.`lin`.`2`');
+  });
+
+  it('a failed training whose model cannot be removed names it in the error and in msg.mindsdb.leftover', async () => {
+    await load({ operation: 'train', model: 'bad', database: 'files', select: 'SELECT 1', predict: 'y', engine: 'broken', wait: true, waitTimeout: 30 });
+    fake.state.faultPlan = (entry) => (entry.method === 'DELETE' ? (req, res) => { res.writeHead(500, { 'content-type': 'application/json' }); res.end('{"title":"Error","detail":"busy"}'); } : null);
+    const got = nextMessage('caught', 15000);
+    helper.getNode('n1').receive({});
+    const e = await got;
+    assert.match(e.error.message, /removing the model mindsdb\.bad that it made failed too .*DROP MODEL `mindsdb`\.`bad`/);
+    assert.deepEqual(e.mindsdb.leftover, ['model mindsdb.bad (status error): DROP MODEL `mindsdb`.`bad`']);
+    assert.equal(fake.state.trained.has('mindsdb/bad'), true);
+  });
+
+  it('refuses to train in a project stored with capitals, before sending: MindsDB would train a model its REST routes cannot read or ask', async () => {
+    fake.state.projects.add('Sales');
+    await load({ operation: 'train', project: 'Sales', model: 'm', database: 'files', select: 'SELECT 1', predict: 'y', engine: 'linear' });
+    const e = await fail({});
+    assert.match(e.error.message, /MindsDB cannot keep models in project "Sales".*use a project with a lower-case name; nothing was sent/);
+    assert.deepEqual(sqlSent(fake), []);
+    assert.equal(e.mindsdbError.kind, 'input');
+  });
+
   it('gives up at the wait\'s deadline with a clear error (training goes on)', async () => {
     await load({ operation: 'train', model: 'slow', database: 'files', select: 'SELECT 1', predict: 'y', engine: 'linear', wait: true, waitTimeout: 1 });
     fake.fault((req, res, entry) => (entry.method === 'GET' ? (res.writeHead(200, { 'content-type': 'application/json' }), res.end('{"name":"slow","version":1,"status":"training"}')) : false), 50);

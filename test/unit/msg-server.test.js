@@ -7,7 +7,7 @@
  */
 const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { helper, node, catchNode, flowWith, nextMessage, collect } = require('../support/nr');
+const { helper, node, catchNode, flowWith, collect, userDirEachCase } = require('../support/nr');
 
 const nodes = [node('mindsdb-server'), node('mindsdb-sql'), node('mindsdb-predict'), catchNode];
 const sql = { type: 'mindsdb-sql', query: 'SELECT 1', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 };
@@ -77,6 +77,21 @@ describe('msg.server: a message chooses among the servers its node lists', funct
     helper.getNode('n1').receive({ server: 'site b' });
     assert.match((await got).error, /names 2 of the servers this node may use: give each server node a name of its own/);
     assert.deepEqual([sqlTo(a), sqlTo(b)], [0, 0]);
+  });
+
+  describe('on a node that keeps state for its own server', function () {
+    userDirEachCase('mindsdb-msg-server-');
+    it('refuses another server in incremental mode (the position is its own server\'s), and takes its own by name', async () => {
+      await load({ ...sql, incremental: true, watermarkColumn: 'ts', keyColumn: 'id' });
+      let got = outcome();
+      helper.getNode('n1').receive({ server: 'site b' });
+      assert.match((await got).error, /cannot choose another server for this node: it keeps its incremental position for its own server/);
+      assert.equal(sqlTo(b), 0, 'nothing sent to site b');
+      got = outcome();
+      helper.getNode('n1').receive({ server: 'site a' });
+      await got;
+      assert.equal(sqlTo(a), 1, 'its own server, named, is asked');
+    });
   });
 
   it('keeps a micro-batch to one server: a message that chose another closes it and starts its own', async () => {

@@ -127,7 +127,7 @@ describe('names: finding what MindsDB stored (against the fake server)', () => {
     await sql(t.client, { query: "CREATE MODEL `myproj`.`mymodel` PREDICT `y` USING engine = 'e'" });
     t.fake.requests.length = 0;
     const run = await new ModelsApi(t.client).retrain('MyProj', 'MyModel', {});
-    assert.deepEqual(run, { project: 'myproj', model: 'mymodel', version: 2 });
+    assert.deepEqual(run, { project: 'myproj', model: 'mymodel', version: 2, made: 'version' });
     assert.deepEqual(t.fake.requestsTo('/sql/query').map((r) => r.body.query), ['RETRAIN `MyProj`.`MyModel`', 'RETRAIN `myproj`.`MyModel`', 'RETRAIN `myproj`.`mymodel`']);
   });
   it('projects are listed as stored (from /databases/), files and models from their own listings', async () => {

@@ -163,12 +163,12 @@ describe('the outbox (table node)', function () {
   });
 
   it('bounds: a message that does not fit reaches Catch at once; kept messages older than the maximum age reach Catch unsent', async () => {
-    // about 3 messages fit in 300 bytes (each is its JSON with its target, about 100 bytes)
-    await load({ outboxSizeMB: 300 / 1048576, outboxMaxAgeH: 1.5 / 3600 });
+    // a few messages fit in 600 bytes (each is its JSON with its target, 100 to 200 bytes)
+    await load({ outboxSizeMB: 600 / 1048576, outboxMaxAgeH: 1.5 / 3600 });
     send([1, 2, 3, 4, 5, 6, 7, 8]);
     await waitFor(() => completed.length + caught.length === 8, { timeoutMs: 5000, what: 'eight inputs ended (kept, or at Catch)' });
     const full = caught.filter((m) => m.mindsdbError?.code === 'EOUTBOXFULL');
-    assert.ok(full.length >= 3 && full.length <= 6, `${full.length} did not fit`);
+    assert.ok(full.length >= 2 && full.length <= 6, `${full.length} did not fit`);
     for (const m of full) {
       assert.match(m.error.message, /outbox is full \(\d+ message\(s\), .* of its 1 kB\): the message was not kept and not sent/);
       assert.equal(m.mindsdb.stored, false);

@@ -73,6 +73,8 @@ describe('mindsdb-project and mindsdb-view nodes', function () {
     for (const [what, msg, pattern, sent] of [
       ['a duplicate project', { operation: 'create', name: 'mindsdb' }, /a project or data source named "mindsdb" already exists/, true],
       ['deleting a missing project', { operation: 'delete', name: 'ghost' }, /project "ghost" does not exist/, true],
+      // MindsDB answers OK to CREATE PROJECT of a system database's name and makes a second database of that name (issue 32)
+      ['a system database\'s name', { operation: 'create', name: 'log' }, /"log" is the name of MindsDB's system database log: MindsDB would make a project beside it/, true],
       ['getting a missing project (404)', { operation: 'get', name: 'ghost' }, /404/, true],
       ['no name', { operation: 'create' }, /no project name/, false],
       ['a name that is not text', { operation: 'get', name: { a: 1 } }, /msg.name must be a string/, false],
@@ -86,6 +88,7 @@ describe('mindsdb-project and mindsdb-view nodes', function () {
         assert.equal(m.marker, 7);
         assert.match(m.error.message, pattern);
         assert.equal(fake.requestsTo('/sql/query').length > 0 || fake.requests.length > 0, sent);
+        if (msg.name === 'log') assert.equal(fake.requestsTo('/sql/query').length, 0, 'no CREATE PROJECT was sent');
       });
     }
   });
@@ -104,8 +107,10 @@ describe('mindsdb-project and mindsdb-view nodes', function () {
       assert.equal((await run({ operation: 'get', name: 'recent' })).payload.query, 'SELECT 1 AS a');
       const updated = await run({ operation: 'update', name: 'recent', payload: 'SELECT 2 AS a' });
       assert.equal(updated.payload.query, 'SELECT 2 AS a');
-      assert.deepEqual(fake.requests.at(-1).body, { view: { query: 'SELECT 2 AS a' } });
-      assert.equal(fake.requests.at(-1).method, 'PUT');
+      const put = fake.requests.filter((r) => r.method === 'PUT').at(-1);
+      assert.deepEqual(put.body, { view: { query: 'SELECT 2 AS a' } });
+      // then the view is read once, as MindsDB's create checks a view's query
+      assert.equal(fake.requests.at(-1).body.query, 'SELECT * FROM `mindsdb`.`recent` LIMIT 1');
       assert.deepEqual((await run({ operation: 'delete', name: 'recent' })).payload, { deleted: true, resource: 'view', project: 'mindsdb', name: 'recent' });
       assert.equal(fake.state.views.size, 0);
     });
@@ -122,7 +127,17 @@ describe('mindsdb-project and mindsdb-view nodes', function () {
       fake.state.views.set('mindsdb/Recent', { id: 1, name: 'Recent', query: 'SELECT 1', project: 'mindsdb' });
       await load({ ...VIEW, operation: 'update', itemName: 'RECENT', query: 'SELECT 3 AS a' });
       await run({});
-      assert.equal(fake.requests.at(-1).path, '/api/projects/mindsdb/views/Recent');
+      assert.equal(fake.requests.filter((r) => r.method === 'PUT').at(-1).path, '/api/projects/mindsdb/views/Recent');
+    });
+
+    it('an update whose query fails when the view is read puts the old query back (MindsDB takes any query on update; issue 32)', async () => {
+      fake.state.views.set('mindsdb/recent', { id: 1, name: 'recent', query: 'SELECT 1 AS a', project: 'mindsdb' });
+      await load(VIEW);
+      const m = await fail({ operation: 'update', name: 'recent', query: 'SELEC nonsense' });
+      assert.match(m.error.message, /the new query of view mindsdb\.recent fails when the view is read .*so the node put the old query back: the view is as it was/);
+      assert.equal(fake.state.views.get('mindsdb/recent').query, 'SELECT 1 AS a');
+      assert.deepEqual(fake.requests.filter((r) => r.method === 'PUT').map((r) => r.body.view.query), ['SELEC nonsense', 'SELECT 1 AS a']);
+      assert.deepEqual([m.mindsdb.resource, m.mindsdb.operation, m.mindsdb.name, m.mindsdb.leftover], ['view', 'update', 'recent', undefined]);
     });
 
     it('queries a view whole, as the sql node sends rows', async () => {
@@ -196,7 +211,7 @@ describe('mindsdb-project and mindsdb-view nodes', function () {
       ['deleting a missing view (404)', {}, { operation: 'delete', name: 'ghost' }, /404/, true],
       ['querying a missing view (SQL error)', { operation: 'query' }, { name: 'ghost' }, /ghost/, true],
       ['an unknown project (404)', {}, { operation: 'list', project: 'nope' }, /404.*Project not found/, true],
-      ['a view in a project with capitals (MindsDB cannot store it)', { project: 'Sales' }, { operation: 'create', name: 'v', query: 'SELECT 1', setup: 'Sales' }, /MindsDB cannot store a view in project "Sales".*lower-case name.*Can not find project: Sales/, true],
+      ['a view in a project with capitals (MindsDB cannot store it)', { project: 'Sales' }, { operation: 'create', name: 'v', query: 'SELECT 1', setup: 'Sales' }, /MindsDB cannot keep views in project "Sales".*lower-case name.*Can not find project: Sales/, true],
       ['a bad operation', {}, { operation: 'history', name: 'x' }, /must be one of list, get, create, update, delete, query/, false],
     ]) {
       it(`sends ${what} to Catch with the msg`, async () => {

@@ -15,6 +15,13 @@ describe('mindsdb-chatbot / mindsdb-skill / mindsdb-agent nodes', function () {
   const run = async (msg) => { const got = nextMessage('out'); helper.getNode('n1').receive(msg); return got; };
   const fail = async (msg) => { const got = nextMessage('caught'); helper.getNode('n1').receive(msg); return got; };
 
+  it('chatbot: a create in a project stored with capitals says MindsDB cannot keep chatbots there (its 500 says nothing of it)', async () => {
+    fake.state.projects.add('Sales');
+    await load('mindsdb-chatbot', { project: 'Sales' });
+    const e = await fail({ operation: 'create', name: 'c1', payload: { model_name: 'home_rentals', database_name: 'files' } });
+    assert.match(e.error.message, /MindsDB cannot keep chatbots in project "Sales".*lower-case name; nothing was made \(MindsDB answered: .*'list' object has no attribute 'data'\)/);
+  });
+
   it('agent: create, list, get, update, delete through msg.operation / msg.name, api_key masked', async () => {
     await load('mindsdb-agent');
     const created = await run({ operation: 'create', name: 'a1', payload: { model: { provider: 'openai', model_name: 'm', api_key: 'sk-very-secret' } } });

@@ -14,7 +14,7 @@ const assert = require('node:assert/strict');
 const fc = require('fast-check');
 const parser = require('../support/mindsdb-sql-parser');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { MindsDBClient, ModelsApi, KnowledgeBasesApi, positionalToNamed, sqlPieces, sqlSubquery, sqlUsing } = require('../../nodes/client');
+const { MindsDBClient, ModelsApi, KnowledgeBasesApi, incrementalQuery, positionalToNamed, sqlPieces, sqlSubquery, sqlUsing } = require('../../nodes/client');
 
 const VERSIONS = parser.versions();
 
@@ -216,6 +216,52 @@ describe('SQL text the package builds, read back by MindsDB\'s own parser', func
         ["SELECT 'C:\\' FROM t", /closes only because nothing follows it/],
       ]) assert.throws(() => sqlSubquery(select, 'the SELECT'), pattern);
       assert.equal(sqlSubquery('SELECT * FROM t -- latest', 'the SELECT'), '(\nSELECT * FROM t -- latest\n)');
+    });
+  });
+
+  describe('incremental mode: the filter and order around a user\'s SELECT', () => {
+    /** The WHERE as a canonical text: names as [parts], parameters as :name, each operation in parentheses. */
+    const shape = (n) => {
+      if (n.node === 'BinaryOperation') return `(${shape(n.args[0])} ${n.op} ${shape(n.args[1])})`;
+      if (n.node === 'Identifier') return `[${n.parts.join('|')}]`;
+      if (n.node === 'Parameter') return `:${n.value}`;
+      if (n.node === 'NullConstant') return 'NULL';
+      return `?${n.node}`;
+    };
+    const expected = (w, k) => `(((${w} is not NULL) and (${k} is not NULL)) and ((${w} > :incremental_watermark) or ((${w} = :incremental_watermark) and (${k} > :incremental_key))))`;
+
+    it('every column name is one quoted name in the WHERE and the ORDER BY, or refused; the SELECT inside is the user\'s', async () => {
+      for (const v of VALUES) {
+        const columns = { watermark: v, key: `${v}_key` };
+        let q;
+        try {
+          q = incrementalQuery('SELECT * FROM t WHERE x = :min', columns, { watermark: 'w', key: 1 }, { min: 1 });
+        } catch (err) {
+          assert.ok(isInputError(err), err.message);
+          assert.ok(nameRefused(v) || nameRefused(columns.key), `${JSON.stringify(v)} was refused but MindsDB's lexer can take it: ${err.message}`);
+          continue;
+        }
+        assert.ok(!nameRefused(v), `${JSON.stringify(v)} should have been refused`);
+        assert.deepEqual(q.params, { min: 1, incremental_watermark: 'w', incremental_key: 1 });
+        await holds(q.query, (ast) => {
+          assert.equal(shape(ast.where), expected(`[${v}]`, `[${v}_key]`), q.query);
+          assert.deepEqual(ast.order_by.map((o) => [o.field.parts, o.direction]), [[[v], 'default'], [[`${v}_key`], 'default']], q.query);
+          assert.deepEqual(ast.from_table.from_table.parts, ['t']);
+          assert.equal(shape(ast.from_table.where), '([x] = :min)');
+          assert.deepEqual(ast.from_table.alias.parts, ['incremental_rows']);
+        });
+      }
+    });
+
+    it('the first run has no position (every row with a watermark and a key); a watermark alone compares only the watermark', async () => {
+      await holds(incrementalQuery('SELECT 1 AS a, 2 AS b', { watermark: 'a', key: 'b' }, undefined).query, (ast) => {
+        assert.equal(shape(ast.where), '(([a] is not NULL) and ([b] is not NULL))');
+      });
+      const q = incrementalQuery('SELECT 1 AS a, 2 AS b', { watermark: 'a', key: 'b' }, { watermark: 5 });
+      assert.deepEqual(q.params, { incremental_watermark: 5 });
+      await holds(q.query, (ast) => {
+        assert.equal(shape(ast.where), '((([a] is not NULL) and ([b] is not NULL)) and ([a] > :incremental_watermark))');
+      });
     });
   });
 

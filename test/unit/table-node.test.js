@@ -77,7 +77,7 @@ describe('mindsdb-table node', function () {
       ['Infinity', { id: 1, temp: Infinity }, /is Infinity/],
       ['text with NUL', { id: 1, note: 'a\u0000b' }, /contains NUL/],
       ['a lone surrogate', { id: 1, note: '\ud800' }, /not well-formed Unicode/],
-      ['a function', { id: 1, note: () => 1 }, /cannot be stored/],
+      ['a function', { id: 1, note: () => 1 }, /msg\.payload\.note is a function, which has no JSON form/],
       ['two keys differing only in case', [{ Temp: 1 }, { temp: 2 }], /differ only in case/],
     ]) {
       it(`refuses ${what} before anything is sent`, async () => {
@@ -212,9 +212,52 @@ describe('mindsdb-table node', function () {
       await helper.unload();
       await load({ operation: 'create', table: 'daily', replace: true });
       await run({ payload: 'SELECT 2 AS id' });
-      assert.deepEqual(fake.requests.at(-1).body, { table: { name: 'daily', select: 'SELECT 2 AS id', replace: true } });
+      // A replace fills a new table first, then replaces the old one from it (./table-create.ts).
+      const posts = fake.requests.filter((r) => r.method === 'POST').slice(-2).map((r) => r.body.table);
+      assert.match(posts[0].name, /^daily__replacing_[0-9a-f]{6}$/);
+      assert.deepEqual(posts, [{ name: posts[0].name, select: 'SELECT 2 AS id' }, { name: 'daily', select: `SELECT * FROM \`pg\`.\`${posts[0].name}\``, replace: true }]);
+      assert.deepEqual(fake.state.tables.get('pg/daily').rows, [{ id: 2 }]);
+      assert.deepEqual([...fake.state.tables.keys()].filter((k) => k.includes('replacing')), [], 'the new table is dropped at the end');
       await run({ payload: { select: 'SELECT 3 AS id' } });
       assert.match((await fail({ payload: 42 })).error.message, /no SELECT/);
+    });
+
+    it('a create whose rows the data source refuses drops the empty table MindsDB made (issue 32)', async () => {
+      await load({ operation: 'create', table: 'bad' });
+      const e = await fail({ payload: 'SELECT 1 AS id, CHR(0) AS note' });
+      assert.match(e.error.message, /invalid byte sequence.*\(the node dropped the empty table pg\.bad that MindsDB made before it failed/);
+      assert.equal(fake.state.tables.has('pg/bad'), false);
+      assert.deepEqual([e.mindsdb.operation, e.mindsdb.database, e.mindsdb.table, e.mindsdb.leftover], ['create', 'pg', 'bad', undefined]);
+      // so the same name can be created at once
+      assert.equal((await run({ payload: 'SELECT 1 AS id' })).payload.name, 'bad');
+    });
+
+    it('a replace whose rows are refused keeps the old table and its rows (MindsDB would drop it first)', async () => {
+      fake.state.tables.set('pg/daily', { name: 'daily', columns: [{ name: 'id', type: 'int' }], rows: [{ id: 1 }, { id: 2 }] });
+      await load({ operation: 'create', table: 'daily', replace: true });
+      const e = await fail({ payload: 'SELECT 9 AS id, CHR(0) AS note' });
+      assert.match(e.error.message, /invalid byte sequence.*pg\.daily is as it was/);
+      assert.deepEqual(fake.state.tables.get('pg/daily').rows, [{ id: 1 }, { id: 2 }]);
+      assert.deepEqual([...fake.state.tables.keys()].filter((k) => k.includes('replacing')), []);
+    });
+
+    it('a name with capitals is made as the data source keeps it (PostgreSQL: lower case), with no table left under the first try', async () => {
+      await load({ operation: 'create', table: 'DailySum' });
+      const m = await run({ payload: 'SELECT 1 AS id' });
+      assert.equal(m.payload.name, 'dailysum');
+      assert.deepEqual(m.mindsdb, { operation: 'create', database: 'pg', table: 'dailysum' });
+      assert.deepEqual(fake.state.tables.get('pg/dailysum').rows, [{ id: 1 }]);
+      const posts = fake.requests.filter((r) => r.method === 'POST').map((r) => r.body.table.name);
+      assert.deepEqual(posts, ['DailySum', 'dailysum']);
+    });
+
+    it('a failed create never drops a table that was there before', async () => {
+      fake.state.tables.set('pg/keep', { name: 'keep', columns: [{ name: 'id', type: 'int' }], rows: [{ id: 1 }] });
+      await load({ operation: 'create', table: 'Keep' });
+      const e = await fail({ payload: 'SELECT 1 AS id' });
+      assert.match(e.error.message, /relation "keep" already exists/);
+      assert.deepEqual(fake.state.tables.get('pg/keep').rows, [{ id: 1 }]);
+      assert.equal(fake.requests.some((r) => r.method === 'DELETE'), false);
     });
 
     it('refuses a create in a project and one whose SELECT does not parse (MindsDB\'s 400s)', async () => {

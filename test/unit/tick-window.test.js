@@ -56,4 +56,19 @@ describe('TickWindow (msg.tick flow control)', () => {
     w.close();
     await assert.rejects(waiting, /stopped \(redeploy\)/);
   });
+
+  it('says which sequence a tick acknowledged; a sequence finished with awaitTicks is kept until its last parts are acknowledged', async () => {
+    const w = new TickWindow(3);
+    w.start('a'); await w.ready('a', 1000); w.sent('a'); await w.ready('a', 1000); w.sent('a');
+    w.finish('a', true);
+    w.start('b'); await w.ready('b', 1000); w.sent('b');
+    assert.equal(w.tick({ id: 'a' }), 'a');
+    assert.equal(w.tick(undefined), 'a', 'a tick without parts goes to the oldest sequence with parts out, finished or not');
+    assert.equal(w.tick({ id: 'a' }), undefined, 'a has ended: its late tick is dropped');
+    assert.equal(w.tick(undefined), 'b');
+    w.start('c'); await w.ready('c', 1000); w.sent('c');
+    w.finish('c');
+    assert.equal(w.tick({ id: 'c' }), undefined, 'without awaitTicks a sequence ends with its last part, as before');
+  });
 });
+

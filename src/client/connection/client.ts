@@ -1,5 +1,5 @@
 import { Exchanger, repeatOf, type HttpAuthType, type Exchange, type Repeat, type ResponseBody } from '../exchange';
-import { MindsDBError, RawBody, type Row, segment, Redactor, isPlainObject, MAX_TIMER_MS } from '../shared';
+import { jsonText, MindsDBError, RawBody, type Row, segment, Redactor, isPlainObject, MAX_TIMER_MS } from '../shared';
 import type { SqlResultStream } from '../answers';
 import { ModelTargets, VersionCache } from './caches';
 import { DEFAULT_HEALTH, readinessProbe, ServerHealth } from './health';
@@ -119,7 +119,10 @@ export class MindsDBClient {
    * encoded (use `segment()`). Resolves with the parsed JSON body (null for an empty one).
    */
   request<T = unknown>(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
-    return this.promised<T>(this.exchange(method, this.prefix + path, body, opts));
+    let exchange: Exchange;
+    // A body that breaks the value rule is this request's error, as a rejection like any other.
+    try { exchange = this.exchange(method, this.prefix + path, body, opts); } catch (err) { return Promise.reject(err); }
+    return this.promised<T>(exchange);
   }
 
   /**
@@ -210,7 +213,8 @@ export class MindsDBClient {
   /** One message's request: its deadline starts now (or is the message's), and covers everything done for it. */
   private exchange(method: string, path: string, body: unknown, opts: RequestOptions | undefined): Exchange {
     const raw = body instanceof RawBody ? body : undefined;
-    return this.exchangeOf(method, path, raw ? undefined : body === undefined ? undefined : JSON.stringify(body), raw, opts);
+    // Every JSON body by the one rule for values that are not plain JSON (../shared/json-value.ts).
+    return this.exchangeOf(method, path, raw ? undefined : body === undefined ? undefined : jsonText(body, 'the request body'), raw, opts);
   }
 
   private exchangeOf(method: string, path: string, text: string | undefined, raw: RawBody | undefined, opts: RequestOptions | undefined): Exchange {

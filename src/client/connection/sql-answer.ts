@@ -1,4 +1,4 @@
-import { describeType, inputError, isPlainObject, MindsDBError, type Redactor } from '../shared';
+import { plainJson, describeType, inputError, isPlainObject, MindsDBError, type Redactor } from '../shared';
 import { versionAtLeast } from './versions';
 
 export interface SqlRequest {
@@ -28,7 +28,8 @@ export function sqlBody(req: SqlRequest): Record<string, unknown> {
   if (typeof req.query !== 'string' || req.query.trim() === '') throw inputError('the SQL query must be a non-empty string');
   const body: Record<string, unknown> = { query: req.query };
   if (req.context) body.context = req.context;
-  if (req.params !== undefined) body.params = req.params;
+  // Bound values follow the one rule for a value that is not plain JSON (../shared/json-value.ts).
+  if (req.params !== undefined) body.params = plainJson(req.params, 'the SQL parameters');
   if (req.native) {
     const db = req.context?.db;
     // MindsDB answers 400 "native_query requires 'db' in context"; said here in the node's terms.

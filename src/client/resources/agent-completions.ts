@@ -10,6 +10,16 @@ export interface AgentMessage {
   answer: string | null;
 }
 
+/**
+ * How a question is asked: the request's options, and a signal that stops a streamed answer (the
+ * node's msg.reset): the stream is closed at once, its connection freed, and the call rejects with
+ * the signal's reason. An answer that is not streamed cannot be taken back once asked; the caller
+ * drops it when it comes.
+ */
+export interface AgentRequestOptions extends RequestOptions {
+  signal?: AbortSignal;
+}
+
 export interface Completion {
   /** The agent's final answer. */
   answer: string;
@@ -58,25 +68,26 @@ const completionsPath = (project: string, agent: string) =>
  * connection that was never made, and a 429 or 503 (the server refused it; Retry-After honoured). Only when the server has no plain completions route at all (404 without a
  * JSON body, or 405) is the question asked once through the streaming route instead.
  */
-export function completeAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], options?: RequestOptions): Promise<Completion> {
+export function completeAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], options?: AgentRequestOptions): Promise<Completion> {
   // One deadline for the lookup and the question; the agent as MindsDB stored its name: its 404
   // comes before any LLM call, so asking again under the stored name is free.
-  const opts = client.withDeadline(options);
-  return withStoredName(client, { resource: 'agent', project }, agent, (name) => completeAs(client, project, name, messages, opts), { request: opts });
+  const { signal, ...request } = options ?? {};
+  const opts = client.withDeadline(request);
+  return withStoredName(client, { resource: 'agent', project }, agent, (name) => completeAs(client, project, name, messages, opts, signal), { request: opts });
 }
 
-async function completeAs(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts: RequestOptions): Promise<Completion> {
+async function completeAs(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts: RequestOptions, signal?: AbortSignal): Promise<Completion> {
   // MindsDB 26.1.0's plain endpoint fails every answered completion (500 KeyError 'trace_id'
   // after the LLM has answered); its stream works, so 26.x is asked there, once. An unknown
   // version keeps the plain endpoint.
   const version = await client.serverVersion(opts).catch(() => '');
-  if (majorVersion(version) >= 26) return streamAs(client, project, agent, messages, () => undefined, opts);
+  if (majorVersion(version) >= 26) return streamAs(client, project, agent, messages, () => undefined, opts, signal);
   let response: { message?: { content?: unknown } };
   try {
     response = await client.request<{ message?: { content?: unknown } }>('POST', completionsPath(project, agent), { messages }, { ...opts, repeat: 'never' });
   } catch (err) {
     if (err instanceof MindsDBError && err.kind === 'unsupported') {
-      return streamAs(client, project, agent, messages, () => undefined, opts);
+      return streamAs(client, project, agent, messages, () => undefined, opts, signal);
     }
     throw err;
   }
@@ -93,16 +104,22 @@ async function completeAs(client: MindsDBClient, project: string, agent: string,
  * stream ends at the first `type: "end"`; an in-band error ends it with an error.
  */
 export function streamAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[],
-  onChunk: (chunk: Record<string, unknown>) => void, opts?: RequestOptions): Promise<Completion> {
+  onChunk: (chunk: Record<string, unknown>) => void, options?: AgentRequestOptions): Promise<Completion> {
   // A missing agent is a 404 before the stream opens (no chunk sent yet), so asking again is safe.
-  return withStoredName(client, { resource: 'agent', project }, agent, (name) => streamAs(client, project, name, messages, onChunk, opts), { request: opts });
+  const { signal, ...opts } = options ?? {};
+  return withStoredName(client, { resource: 'agent', project }, agent, (name) => streamAs(client, project, name, messages, onChunk, opts, signal), { request: opts });
 }
 
 async function streamAs(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[],
-  onChunk: (chunk: Record<string, unknown>) => void, opts?: RequestOptions): Promise<Completion> {
+  onChunk: (chunk: Record<string, unknown>) => void, opts?: RequestOptions, signal?: AbortSignal): Promise<Completion> {
   const path = `${completionsPath(project, agent)}/stream`;
   // Never repeated once it may have reached the server, whatever Retry POST says (see above).
   const res = await client.stream('POST', path, { messages }, { ...opts, repeat: 'never' });
+  // Stopped while the answer was on its way, or later: the body is destroyed, which ends the read
+  // below with the signal's reason, and release() frees the connection.
+  const stop = (): void => { (res.body as { destroy?(err?: Error): void }).destroy?.(signal?.reason as Error); };
+  if (signal?.aborted) { res.release(); throw signal.reason; }
+  signal?.addEventListener('abort', stop, { once: true });
   // One event is at most the server node's Max response; the whole stream is under the deadline.
   const parser = new SseParser(client.maxResponseBytes, path);
   // One decoder for the whole stream: a multi-byte character split across network chunks is
@@ -113,6 +130,8 @@ async function streamAs(client: MindsDBClient, project: string, agent: string, m
   try {
     for await (const piece of res.body as AsyncIterable<Uint8Array>) {
       for (const event of parser.push(decoder.decode(piece, { stream: true }))) {
+        // Events already read are not handed on after a stop.
+        if (signal?.aborted) throw signal.reason;
         if (event.type === 'end') return finish(answer, chunks, path);
         if (event.type === 'error' || (event.error !== undefined && event.type === undefined)) {
           const text = client.redactor.text(String(event.content ?? event.error ?? 'unknown error'));
@@ -127,11 +146,14 @@ async function streamAs(client: MindsDBClient, project: string, agent: string, m
         }
       }
     }
+    if (signal?.aborted) throw signal.reason;
     return finish(answer, chunks, path);
   } catch (err) {
+    if (signal?.aborted) throw signal.reason;
     if (err instanceof MindsDBError) throw err;
     throw new MindsDBError(`the agent's answer stream broke off: ${err instanceof Error ? err.message : String(err)}`, { kind: 'network', method: 'POST', path });
   } finally {
+    signal?.removeEventListener('abort', stop);
     res.release();
   }
 }

@@ -1,5 +1,5 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
-import { MindsDBError, segment, refuseMaskedValues } from '../shared';
+import { inputError, MindsDBError, segment, refuseMaskedValues } from '../shared';
 import { recordNotFound } from './gone';
 import { withStoredName } from './names';
 
@@ -49,7 +49,11 @@ export class DatabasesApi {
     const path = `/databases/${segment(spec.name, 'database name')}`;
     const opts = this.client.withDeadline(options);
     refuseMaskedValues(spec.parameters, 'the database parameters');
-    if (!opts?.createIfMissing) await this.requireExisting(spec.name, path, opts);
+    if (!opts?.createIfMissing) refuseEngineChange(spec, await this.requireExisting(spec.name, path, opts));
+    // 25.14.1's PUT creates a missing database without its connection check (201, saved even when
+    // the data source refuses): with the check asked for, a missing one is created by POST, which
+    // checks first and saves nothing when the connection fails (as 26.1.0's PUT does).
+    else if (checkConnection && spec.engine && !(await this.exists(path, opts))) return { ...(await this.create(spec, true, opts)) };
     const database: Json = { parameters: spec.parameters ?? {} };
     if (spec.engine) database.engine = spec.engine;
     const body: Json = { database };
@@ -61,9 +65,20 @@ export class DatabasesApi {
     return answer;
   }
 
-  private async requireExisting(name: string, path: string, opts?: RequestOptions): Promise<void> {
+  /** Whether GET finds the database (any case); an answer other than 404 is the error it is. */
+  private async exists(path: string, opts?: RequestOptions): Promise<boolean> {
     try {
       await this.client.request('GET', path, undefined, opts);
+      return true;
+    } catch (err) {
+      if (err instanceof MindsDBError && err.kind === 'http' && err.status === 404) return false;
+      throw err;
+    }
+  }
+
+  private async requireExisting(name: string, path: string, opts?: RequestOptions): Promise<Json> {
+    try {
+      return await this.client.request<Json>('GET', path, undefined, opts);
     } catch (err) {
       if (err instanceof MindsDBError && err.kind === 'http' && err.status === 404) {
         throw new MindsDBError(`database "${name}" does not exist, nothing was changed: create it first, or turn on "update creates a missing database"`,
@@ -84,6 +99,17 @@ export class DatabasesApi {
       await this.client.request('DELETE', `/databases/${segment(stored, 'database name')}`, undefined, { ...opts, gone: recordNotFound });
       return { deleted: true as const, name: stored };
     }, { request: opts });
+  }
+}
+
+/**
+ * MindsDB's PUT (25.14.1 and 26.1.0) merges the parameters and keeps the data source's engine,
+ * whatever engine it is sent, and answers 200: an update asking for another engine would seem done.
+ */
+function refuseEngineChange(spec: DatabaseSpec, existing: Json): void {
+  const engine = typeof existing?.engine === 'string' ? existing.engine : undefined;
+  if (spec.engine && engine && spec.engine.toLowerCase() !== engine.toLowerCase()) {
+    throw inputError(`database "${spec.name}" uses the engine ${engine}, and MindsDB does not change a data source's engine on update (it keeps ${engine} and merges only the parameters): nothing was changed; delete the database and create it again with ${spec.engine}`);
   }
 }
 

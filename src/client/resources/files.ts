@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MindsDBClient, RequestOptions } from '../connection';
-import { RawBody, inputError, matchName, ambiguousNameError, MindsDBError, segment } from '../shared';
+import { RawBody, inputError, isRawJson, matchName, ambiguousNameError, MindsDBError, plainJson, segment } from '../shared';
 import { fileNotFound } from './gone';
 import { hasCapitals, storedName, storedNames, withStoredName } from './names';
 
@@ -60,13 +60,14 @@ export function fileContent(payload: unknown, name: string, format: RowFormat, f
   }
   if (Array.isArray(payload)) {
     if (payload.length === 0) throw inputError('msg.payload is an empty array: there are no rows to upload');
-    payload.forEach((row, i) => {
-      if (typeof row !== 'object' || row === null || Array.isArray(row) || Buffer.isBuffer(row)) {
+    // The one rule for values that are not plain JSON (../shared/json-value.ts), named by their place in msg.payload.
+    const rows = plainJson(payload, 'msg.payload') as unknown[];
+    rows.forEach((row, i) => {
+      if (typeof row !== 'object' || row === null || Array.isArray(row)) {
         throw inputError(`msg.payload[${i}] must be a row object ({column: value}), not ${Array.isArray(row) ? 'an array' : row === null ? 'null' : typeof row}`);
       }
     });
-    const rows = payload as Array<Record<string, unknown>>;
-    const text = format === 'json' ? JSON.stringify(rows) : toCsv(rows);
+    const text = format === 'json' ? JSON.stringify(rows) : toCsv(rows as Array<Record<string, unknown>>);
     return { data: Buffer.from(text, 'utf8'), filename: `${name}.${format}`, rows: rows.length };
   }
   throw inputError(`msg.payload must be an array of row objects, a CSV or JSON string, or a Buffer with msg.filename, not ${payload === null ? 'null' : typeof payload}`);
@@ -81,9 +82,11 @@ function baseName(filename: string): string {
 
 /**
  * Rows as CSV (RFC 4180): the header is every column in the order first seen, a missing or null
- * value is an empty field, objects and arrays are written as JSON, dates as ISO text.
+ * value is an empty field, objects and arrays are written as JSON; a value that is not plain JSON
+ * follows the one rule (../shared/json-value.ts: dates as ISO text, big integers as their digits …).
  */
-export function toCsv(rows: ReadonlyArray<Record<string, unknown>>): string {
+export function toCsv(input: ReadonlyArray<Record<string, unknown>>, where = 'the rows'): string {
+  const rows = plainJson(input, where) as ReadonlyArray<Record<string, unknown>>;
   const columns: string[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
@@ -95,12 +98,13 @@ export function toCsv(rows: ReadonlyArray<Record<string, unknown>>): string {
   return lines.join('\r\n') + '\r\n';
 }
 
+/** One cell of a plain-JSON row (toCsv made it so). */
 function cellText(v: unknown): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? '' : v.toISOString();
-  return JSON.stringify(v) ?? '';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (isRawJson(v)) return v.rawJSON;
+  return JSON.stringify(v);
 }
 
 function csvField(s: string): string {

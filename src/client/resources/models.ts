@@ -3,7 +3,8 @@ import type { MindsDBClient, RequestOptions } from '../connection';
 import { type Row, ident, inputError, MindsDBError, segment, sqlSubquery, sqlUsing, matchName, ambiguousNameError } from '../shared';
 import { rowsToObjects } from '../answers';
 import { recordNotFound } from './gone';
-import { withStoredName, withStoredNames } from './names';
+import { capitalsProjectText, hasCapitals, storedNames, withStoredName, withStoredNames } from './names';
+import { trainingRecord, waitForTraining, type TrainingRun, type WaitOptions } from './training';
 
 /**
  * Models: train, retrain, finetune, describe, versions, activate, delete, and waiting for training.
@@ -40,34 +41,7 @@ export interface UpdateSpec {
   using?: Record<string, unknown>;
 }
 
-/** Where a training run can be followed: the model and the version it creates. */
-export interface TrainingRun {
-  project: string;
-  model: string;
-  version: number;
-}
-
-export interface WaitOptions {
-  /** Give up after this many ms (the model keeps training in MindsDB). */
-  deadlineMs: number;
-  /** First pause between polls; grows by half each time up to maxDelayMs. */
-  firstDelayMs?: number;
-  maxDelayMs?: number;
-  /** Called after each poll with the model's status and the seconds waited. */
-  onProgress?: (status: string, seconds: number) => void;
-  /** Ends the wait early (the node is closing). */
-  signal?: AbortLike;
-  timeoutMs?: number;
-}
-
 type Json = Record<string, unknown>;
-
-/** Enough of an abort signal for the wait: whether it fired, and a listener that can be removed. */
-export interface AbortLike {
-  readonly aborted: boolean;
-  /** Calls `listener` once on abort; returns a function that removes it. */
-  onAbort(listener: () => void): () => void;
-}
 
 function fromClause(database: string | undefined, select: string | undefined, required: boolean, what: string): string {
   if (!select || select.trim() === '') {
@@ -143,23 +117,30 @@ export class ModelsApi {
   /** CREATE MODEL, from the node's fields or from a whole statement; training goes on in MindsDB. */
   async train(project: string, what: TrainSpec | { statement: string }, options?: RequestOptions): Promise<TrainingRun> {
     const opts = this.client.withDeadline(options);
-    if ('statement' in what) return this.started(await this.rows(checkStatement(what.statement), project, opts), project, 'CREATE MODEL');
+    if ('statement' in what) {
+      const statement = checkStatement(what.statement);
+      const made = /^create\s+or\s+replace\b/i.test(statement) ? undefined : 'model';
+      return this.started(await this.rows(statement, project, opts), project, 'CREATE MODEL', made);
+    }
     if (!hasEngine(what)) await this.requireDefaultEngine(opts);
     // The project goes into the SQL, where MindsDB finds it only by its stored name.
-    return withStoredName(this.client, { resource: 'project' }, project,
-      async (p) => this.started(await this.rows(createModelSql(p, what), p, opts), p, 'CREATE MODEL'), { request: opts });
+    return withStoredName(this.client, { resource: 'project' }, project, async (p) => {
+      // A model there would train but could not be read or asked through REST (./names.ts).
+      if (hasCapitals(p) && (await storedNames(this.client, { resource: 'project' }, opts)).includes(p)) throw inputError(`${capitalsProjectText('models', p)}; nothing was sent`);
+      return this.started(await this.rows(createModelSql(p, what), p, opts), p, 'CREATE MODEL', 'model');
+    }, { request: opts });
   }
 
   /** RETRAIN: a new version, from the model's own data query unless new data is given. */
   async retrain(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
     const tail = `${fromClause(spec.database, spec.select, false, 'RETRAIN')}${sqlUsing(spec.using ?? {})}`;
-    return this.inSql(project, model, async (p, m) => this.started(await this.rows(`RETRAIN ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'RETRAIN'), opts);
+    return this.inSql(project, model, async (p, m) => this.started(await this.rows(`RETRAIN ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'RETRAIN', 'version'), opts);
   }
 
   /** FINETUNE: a new version trained further on new data (the engine must support it). */
   async finetune(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
     const tail = `${fromClause(spec.database, spec.select, true, 'FINETUNE')}${sqlUsing(spec.using ?? {})}`;
-    return this.inSql(project, model, async (p, m) => this.started(await this.rows(`FINETUNE ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'FINETUNE'), opts);
+    return this.inSql(project, model, async (p, m) => this.started(await this.rows(`FINETUNE ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'FINETUNE', 'version'), opts);
   }
 
   /** Makes `version` the one predictions use; resolves with its record. */
@@ -176,12 +157,16 @@ export class ModelsApi {
   }
 
   /** The record of a training run just started (named as MindsDB answered it); an error says that the training goes on anyway. */
-  async record(run: TrainingRun, opts?: RequestOptions): Promise<Json> {
-    try {
-      return await this.getExactly(run.project, run.model, run.version, opts);
-    } catch (err) {
-      throw alreadyDone(err, `training ${run.project}.${run.model} version ${run.version} started and goes on in MindsDB, but reading its record failed`);
-    }
+  record(run: TrainingRun, opts?: RequestOptions): Promise<Json> {
+    return trainingRecord(this.client, run, opts);
+  }
+
+  /**
+   * Polls the version `run` until its status is complete or error (./training.ts); a training that
+   * fails is removed again (what its statement made), and its error says so.
+   */
+  waitFor(run: TrainingRun, w: WaitOptions): Promise<Json> {
+    return waitForTraining(this.client, run, w);
   }
 
   /** Deletes the model with every version, or one (inactive) version; the answer names it as stored. */
@@ -204,37 +189,6 @@ export class ModelsApi {
   }
 
   /**
-   * Polls the version `run` until its status is complete or error, with growing pauses and a
-   * deadline. Resolves with the model record when complete; an error status, the deadline and an
-   * abort reject with an error that says so.
-   */
-  async waitFor(run: TrainingRun, w: WaitOptions): Promise<Json> {
-    const started = Date.now();
-    let delay = Math.max(10, w.firstDelayMs ?? 1000);
-    const maxDelay = Math.max(delay, w.maxDelayMs ?? 10_000);
-    const label = `${run.project}.${run.model} version ${run.version}`;
-    let status = 'unknown';
-    for (;;) {
-      if (w.signal?.aborted) throw aborted(label);
-      const record = await this.record(run, { timeoutMs: w.timeoutMs });
-      status = typeof record?.status === 'string' ? record.status : 'unknown';
-      const seconds = Math.round((Date.now() - started) / 1000);
-      w.onProgress?.(status, seconds);
-      if (status === 'complete') return record;
-      if (status === 'error') {
-        const why = this.client.redactor.text(String(record.error ?? 'no reason given'));
-        throw new MindsDBError(`training ${label} failed: ${why}`, { kind: 'http', status: 200, serverMessage: why, method: 'GET', path: `${this.base(run.project)}/${run.model}.${run.version}` });
-      }
-      const left = w.deadlineMs - (Date.now() - started);
-      if (left <= 0) {
-        throw new MindsDBError(`${label} is still "${status}" after ${seconds} s, the wait's limit; it goes on training in MindsDB`, { kind: 'timeout', code: 'ETIMEDOUT' });
-      }
-      await pause(Math.min(delay, left), w.signal);
-      delay = Math.min(maxDelay, Math.round(delay * 1.5));
-    }
-  }
-
-  /**
    * MindsDB 26 removed the default engine (lightwood): a CREATE MODEL without one fails there with
    * a terse error, so say it before sending. 25.x still falls back to lightwood when it is installed.
    */
@@ -251,7 +205,7 @@ export class ModelsApi {
   }
 
   /** The model and version a CREATE/RETRAIN/FINETUNE answered with (its row of NAME, PROJECT, VERSION …). */
-  private started(rows: Row[], project: string, what: string): TrainingRun {
+  private started(rows: Row[], project: string, what: string, made?: TrainingRun['made']): TrainingRun {
     const row = rows[0] ?? {};
     const value = (key: string): unknown => Object.entries(row).find(([k]) => k.toLowerCase() === key)?.[1];
     const name = value('name');
@@ -260,7 +214,7 @@ export class ModelsApi {
       throw new MindsDBError(`MindsDB answered ${what} without the model's name and version`, { kind: 'invalid-response', method: 'POST', path: 'sql/query' });
     }
     const p = value('project');
-    return { project: typeof p === 'string' && p ? p : project, model: name, version };
+    return { project: typeof p === 'string' && p ? p : project, model: name, version, ...(made ? { made } : {}) };
   }
 }
 
@@ -281,16 +235,4 @@ function checkStatement(statement: string): string {
 function alreadyDone(err: unknown, done: string): unknown {
   if (!(err instanceof MindsDBError)) return err;
   return new MindsDBError(`${done}: ${err.message}`, err);
-}
-
-function aborted(label: string): MindsDBError {
-  return new MindsDBError(`stopped waiting for ${label}: the node was closed (redeploy); training goes on in MindsDB`, { kind: 'closed' });
-}
-
-function pause(ms: number, signal?: AbortLike): Promise<void> {
-  return new Promise((resolve) => {
-    let remove = (): void => undefined;
-    const timer = setTimeout(() => { remove(); resolve(); }, ms);
-    if (signal) remove = signal.onAbort(() => { clearTimeout(timer); resolve(); });
-  });
 }

@@ -168,3 +168,20 @@ export function withStoredNames<T>(client: MindsDBClient, scope: NameScope & ({ 
 export function hasCapitals(name: string): boolean {
   return foldCase(name) !== name;
 }
+
+/**
+ * MindsDB (25.14.1 and 26.1.0) keeps a project whose name has capitals, but its REST routes and
+ * stores look a project up lower-cased: views, knowledge bases and chatbots cannot be made there
+ * (500 `Can not find project`, `'list' object has no attribute 'data'` on 25.x, `'NoneType' …` on
+ * 26.x; nothing is made), and a model made there by SQL trains but cannot be read or asked through
+ * REST (the same 500). Measured in docs/real-mindsdb.md ("Names and capitals").
+ */
+export function capitalsProjectText(what: string, project: string): string {
+  return `MindsDB cannot keep ${what} in project "${project}": it looks a project up lower-cased there, so a project whose name has capitals can hold no ${what} that its REST interface can use; use a project with a lower-case name`;
+}
+
+/** Whether an error is MindsDB failing to find a project stored with capitals (see capitalsProjectText). */
+export function isCapitalsProjectError(err: unknown, project: string): boolean {
+  return err instanceof MindsDBError && err.status === 500 && hasCapitals(project)
+    && /can ?not find project|object has no attribute 'data'/i.test(err.serverMessage ?? '');
+}

@@ -45,11 +45,21 @@ export class ProjectsApi {
     return entry ? record(entry) : { name };
   }
 
-  /** CREATE PROJECT `name`: the name is kept as written (quoted, so capitals stay). */
+  /**
+   * CREATE PROJECT `name`: the name is kept as written (quoted, so capitals stay). MindsDB (25.14.1
+   * and 26.1.0) answers OK to the name of one of its system databases (`information_schema`, `log`)
+   * and makes a second database of that name, a project listed beside the system one; so such a
+   * name is refused before anything is sent.
+   */
   async create(name: string, options?: RequestOptions): Promise<ProjectChange> {
+    const opts = this.client.withDeadline(options);
     const statement = `CREATE PROJECT ${ident(name, 'the project name')}`;
+    const system = (await this.entries(opts, true)).find((d) => d.type === 'system' && String(d.name).toLowerCase() === name.toLowerCase());
+    if (system) {
+      throw inputError(`"${name}" is the name of MindsDB's system database ${String(system.name)}: MindsDB would make a project beside it under the same name; use another name`);
+    }
     try {
-      await sqlOf(this.client, { query: statement }, options);
+      await sqlOf(this.client, { query: statement }, opts);
     } catch (err) {
       if (err instanceof MindsDBError && err.kind === 'sql' && /already exists/i.test(err.serverMessage ?? '')) {
         throw new MindsDBError(`a project or data source named "${name}" already exists (MindsDB answered: ${err.serverMessage})`, { ...err });
@@ -76,9 +86,10 @@ export class ProjectsApi {
     return { deleted: true, resource: 'project', name: stored };
   }
 
-  private async entries(options?: RequestOptions): Promise<Json[]> {
+  /** What /databases/ lists (the system databases only with `withSystem`). */
+  private async entries(options?: RequestOptions, withSystem = false): Promise<Json[]> {
     const all = await this.client.request<Json[]>('GET', '/databases/', undefined, options);
-    return (Array.isArray(all) ? all : []).filter((d): d is Json => !!d && typeof d === 'object' && d.type !== 'system' && typeof d.name === 'string');
+    return (Array.isArray(all) ? all : []).filter((d): d is Json => !!d && typeof d === 'object' && (withSystem || d.type !== 'system') && typeof d.name === 'string');
   }
 
   /** The listed project of that name (exactly, else the one spelling that differs only in case); refuses a data source's name. */

@@ -2,7 +2,7 @@ import { agentBody } from './agent-body';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { inputError, MindsDBError, segment, refuseMaskedValues } from '../shared';
 import { jobNotFound, recordNotFound } from './gone';
-import { storedName, withStoredName, type NameScope } from './names';
+import { capitalsProjectText, isCapitalsProjectError, storedName, withStoredName, type NameScope } from './names';
 
 export type ResourceKind = 'chatbot' | 'skill' | 'agent' | 'job' | 'knowledge_base' | 'view';
 export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
@@ -177,6 +177,9 @@ function explain(err: unknown, kind: ResourceKind, operation: ResourceOperation,
   // 26.x: a chatbot reads its agent's top-level model_name, which agents made with model: {…} lack.
   if (kind === 'chatbot' && (operation === 'create' || operation === 'update') && err.status === 500 && /'NoneType' object has no attribute 'split'/.test(err.serverMessage ?? '')) {
     return new MindsDBError(`MindsDB cannot put this chatbot on agent "${String(req.payload?.agent_name ?? '')}": the chatbot needs the agent's top-level model_name, which agents on MindsDB 26.x (model: {…}) do not have (server: 500 ${err.serverMessage}). Give the chatbot a model_name instead of agent_name, or use the agent node's completions`, { ...err });
+  }
+  if ((operation === 'create' || operation === 'update') && (kind === 'chatbot' || kind === 'knowledge_base') && isCapitalsProjectError(err, req.project)) {
+    return new MindsDBError(`${capitalsProjectText(`${kind === 'chatbot' ? 'chatbots' : 'knowledge bases'}`, req.project)}; nothing was made (MindsDB answered: ${err.serverMessage})`, { ...err });
   }
   if (operation === 'update' && !spec.updateCreates && err.status === 400 && /creation is not allowed/i.test(err.serverMessage ?? '')) {
     return new MindsDBError(`${kind} "${req.name}" does not exist in project "${req.project}": MindsDB does not create ${kind}s on update, create it first`, { ...err });

@@ -1,8 +1,9 @@
 import { sqlOf } from './sql';
 import { isNotSent, type MindsDBClient, type RequestOptions, type SqlAnswer } from '../connection';
-import { describeType, ident, inputError, isPlainObject, MindsDBError, segment } from '../shared';
+import { describeType, ident, inputError, isPlainObject, isRawJson, MindsDBError, plainJson, segment, type RawJson } from '../shared';
 import { recordNotFound } from './gone';
 import { withStoredName, withStoredNames } from './names';
+import { TableCreation, type CreatedTable } from './table-create';
 
 /**
  * A data source's tables (25.14.1 and 26.1.0, measured in test/e2e/table.e2e.js):
@@ -17,8 +18,11 @@ import { withStoredName, withStoredNames } from './names';
 
 type Json = Record<string, unknown>;
 
-/** One row as it will be bound: column → a value MindsDB binds as it is (text, number, boolean, null). */
-export type InsertRow = Record<string, string | number | boolean | null>;
+/** A value as it is bound: text, a number (a bigint beyond 2^53 as its exact digits), a boolean or null. */
+export type InsertValue = string | number | boolean | null | RawJson;
+
+/** One row as it will be bound: column → a value MindsDB binds as it is. */
+export type InsertRow = Record<string, InsertValue>;
 
 export interface InsertResult {
   inserted: number;
@@ -55,36 +59,24 @@ export function insertColumn(name: string): string {
   return name;
 }
 
-/** Lone UTF-16 surrogates: not text any database stores. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 /**
- * One value of msg.payload as it is bound: text, finite numbers, booleans and null as they are;
- * a Date as its ISO text; an object or array as its JSON text (MindsDB would store Python's repr
- * of it, `{'a': 1}`). Anything else is refused with a message naming where it is.
+ * One value of msg.payload as it is bound, by the one rule for values that are not plain JSON
+ * (../shared/json-value.ts: a Date as its ISO text, a bigint as its exact digits, binary data, Maps,
+ * class instances, NaN refused …); then an object or array as its JSON text (MindsDB would store
+ * Python's repr of it, `{'a': 1}`, and refuses an array: measured), and text without NUL, which
+ * PostgreSQL and most databases cannot store.
  */
-export function insertValue(v: unknown, where: string): string | number | boolean | null {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'string') {
-    if (LONE_SURROGATE.test(v)) throw inputError(`${where} is not well-formed Unicode text`);
-    if (v.includes('\u0000')) throw inputError(`${where} contains NUL, which PostgreSQL and most databases cannot store in text`);
-    return v;
+export function insertValue(v: unknown, where: string): InsertValue {
+  const plain = plainJson(v, where);
+  if (plain === null || plain === undefined) return null;
+  if (typeof plain === 'string') {
+    if (plain.includes('\u0000')) throw inputError(`${where} contains NUL, which PostgreSQL and most databases cannot store in text`);
+    return plain;
   }
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw inputError(`${where} is ${v}, not a number a database stores: send null for no value`);
-    return v;
-  }
-  if (typeof v === 'boolean') return v;
-  if (v instanceof Date) {
-    if (Number.isNaN(v.getTime())) throw inputError(`${where} is an invalid Date`);
-    return v.toISOString();
-  }
-  if (Array.isArray(v) || isPlainObject(v)) {
-    let text: string;
-    try { text = JSON.stringify(v); } catch (err) { throw inputError(`${where} cannot be written as JSON text: ${(err as Error).message}`); }
-    return insertValue(text, where);
-  }
-  throw inputError(`${where} cannot be stored: it is ${describeType(v)} (send text, a number, a boolean, null, a Date, or an object for JSON text)`);
+  if (typeof plain === 'number' || typeof plain === 'boolean' || isRawJson(plain)) return plain;
+  const text = JSON.stringify(plain);
+  if (text.includes('\\u0000')) throw inputError(`${where} contains NUL, which PostgreSQL and most databases cannot store in text`);
+  return text;
 }
 
 /**
@@ -168,16 +160,15 @@ export class TablesApi {
   /**
    * `CREATE [OR REPLACE] TABLE db.t (SELECT …)` through REST's POST: MindsDB checks the name and
    * parses the SELECT first. Never repeated once sent: the table could be made twice (409) or
-   * filled twice.
+   * filled twice. A create that fails leaves the data source as it was (./table-create.ts): a table
+   * it made is dropped again, a replace keeps the old rows until the new ones are stored.
    */
-  async create(database: string, table: string, select: string, replace: boolean, options?: RequestOptions): Promise<Json> {
+  async create(database: string, table: string, select: string, replace: boolean, options?: RequestOptions): Promise<CreatedTable> {
     if (typeof select !== 'string' || select.trim() === '') throw inputError('no SELECT to create the table from: set it in the node or in msg.payload');
     const opts = this.client.withDeadline(options);
     return withStoredName(this.client, { resource: 'database' }, database, async (db) => {
       try {
-        const body = { table: { name: table, select: select.trim().replace(/;\s*$/, ''), ...(replace ? { replace: true } : {}) } };
-        const made = await this.client.request<Json>('POST', this.path(db), body, { ...opts, repeat: 'never' });
-        return { ...(isPlainObject(made) ? made : {}), database: db };
+        return await new TableCreation(this.client, db, opts).run(table, select.trim().replace(/;\s*$/, ''), replace);
       } catch (err) {
         throw noDatabase(err, db);
       }
@@ -228,14 +219,19 @@ export class TablesApi {
  * For an INSERT whose answer was lost: with a column that identifies a row, the rows found need not
  * be sent again. Values are compared as text.
  */
-export async function storedKeys(client: MindsDBClient, database: string, table: string, column: string, values: ReadonlyArray<string | number | boolean | null>, opts?: RequestOptions): Promise<Set<string>> {
+export async function storedKeys(client: MindsDBClient, database: string, table: string, column: string, values: ReadonlyArray<InsertValue>, opts?: RequestOptions): Promise<Set<string>> {
   const key = insertColumn(column);
   const params: Record<string, unknown> = {};
   const marks = values.map((v, i) => { params[`p${i + 1}`] = v; return `:p${i + 1}`; });
   const answer = await sqlOf(client, { query: `SELECT ${key} FROM ${ident(database, 'the database')}.${ident(table, 'the table')} WHERE ${key} IN (${marks.join(', ')})`, params }, opts);
   const found = new Set<string>();
-  for (const row of Array.isArray(answer.data) ? answer.data : []) found.add(String(Array.isArray(row) ? row[0] : row));
+  for (const row of Array.isArray(answer.data) ? answer.data : []) found.add(keyText(Array.isArray(row) ? row[0] : row));
   return found;
+}
+
+/** A key as text, as storedKeys compares keys (a number beyond 2^53 by its exact digits). */
+export function keyText(v: unknown): string {
+  return isRawJson(v) ? v.rawJSON : String(v);
 }
 
 /**

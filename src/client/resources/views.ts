@@ -1,7 +1,8 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { ident, inputError, isPlainObject, MindsDBError } from '../shared';
 import { ResourcesApi } from './records';
-import { hasCapitals, withStoredName } from './names';
+import { sqlOf } from './sql';
+import { capitalsProjectText, isCapitalsProjectError, withStoredName } from './names';
 
 /** A view as MindsDB answers it (25.14.1 and 26.1.0). */
 export interface ViewRecord {
@@ -38,12 +39,32 @@ export class ViewsApi {
       err.status === 409 ? `view "${name}" already exists in project "${project}": update it, or delete it first` : capitalsInProject(err, project));
   }
 
+  /**
+   * Sets the view's query, and reads the view once (`SELECT * … LIMIT 1`): MindsDB (25.14.1 and
+   * 26.1.0) runs a view's query when it is created and refuses one that fails, but takes any query
+   * on update, even one that does not parse, leaving a view that fails whenever it is read. A query
+   * that fails there is replaced by the old one again, so a failed update leaves the view as it was.
+   */
   async update(project: string, name: string, query: string, options?: RequestOptions): Promise<unknown> {
     const q = checkQuery(query);
     const opts = this.client.withDeadline(options);
     const found = await this.explained(this.resources.run('view', 'get', { project, name }, opts), opts);
     const stored = isPlainObject(found) && typeof found.name === 'string' ? found.name : name;
-    return this.explained(this.resources.run('view', 'update', { project, name: stored, payload: { query: q } }, opts), opts, (err) => capitalsInProject(err, project));
+    const old = isPlainObject(found) && typeof found.query === 'string' ? found.query : undefined;
+    const put = (text: string) => this.explained(this.resources.run('view', 'update', { project, name: stored, payload: { query: text } }, opts), opts, (err) => capitalsInProject(err, project));
+    const result = await put(q);
+    const failure = await this.select(project, stored, (sql) => sqlOf(this.client, { query: `${sql} LIMIT 1` }, opts), opts).then(() => undefined, (err: unknown) => err);
+    // Only MindsDB's own answer that the view fails counts; an answer lost on the way says nothing about the query.
+    if (!(failure instanceof MindsDBError) || failure.kind !== 'sql') return result;
+    const why = `the new query of view ${project}.${stored} fails when the view is read (MindsDB: ${failure.serverMessage ?? failure.message}); MindsDB takes any query on update (it checks one only on create)`;
+    if (old === undefined) throw new MindsDBError(`${why}, and the old query is not known: fix the query`, { ...failure, leftover: [`view ${project}.${stored} with the failing query: update it with a working one`] });
+    try {
+      await put(old);
+    } catch (err) {
+      throw new MindsDBError(`${why}, and putting the old query back failed too (${err instanceof Error ? err.message : String(err)}): update the view with its old query, ${JSON.stringify(old)}`,
+        { ...failure, leftover: [`view ${project}.${stored} with the failing query: its old query was ${JSON.stringify(old)}`] });
+    }
+    throw new MindsDBError(`${why}, so the node put the old query back: the view is as it was`, { ...failure });
   }
 
   delete(project: string, name: string, opts?: RequestOptions): Promise<unknown> {
@@ -86,8 +107,7 @@ export class ViewsApi {
  * alike), although the project exists and lists its (no) views.
  */
 function capitalsInProject(err: MindsDBError, project: string): string | undefined {
-  if (err.status !== 500 || !hasCapitals(project) || !/can ?not find project/i.test(err.serverMessage ?? '')) return undefined;
-  return `MindsDB cannot store a view in project "${project}": it looks a view's project up lower-cased, so a project whose name has capitals can hold no views; use a project with a lower-case name`;
+  return isCapitalsProjectError(err, project) ? capitalsProjectText('views', project) : undefined;
 }
 
 /** SELECT * FROM `project`.`view`, both quoted for MindsDB's lexer. */

@@ -16,6 +16,7 @@ export type MindsDBErrorKind =
   | 'too-large'       // the body exceeds the configured maximum
   | 'queue-full'      // too many requests waiting for this server
   | 'closed'          // the client was closed (redeploy) before the request ran
+  | 'reset'           // msg.reset stopped or dropped the message's work (a batch, a sequence, an answer)
   | 'input';          // the message asked for something that cannot be sent
 
 export interface MindsDBErrorInit {
@@ -27,6 +28,11 @@ export interface MindsDBErrorInit {
   serverMessage?: string;
   method?: string;
   path?: string;
+  /**
+   * What a failed operation left on the server that it could not remove, each said with how to
+   * remove it (a create whose later step failed); absent when it left the server as it was.
+   */
+  leftover?: readonly string[];
 }
 
 export class MindsDBError extends Error {
@@ -36,6 +42,7 @@ export class MindsDBError extends Error {
   readonly serverMessage?: string;
   readonly method?: string;
   readonly path?: string;
+  readonly leftover?: readonly string[];
 
   constructor(message: string, init: MindsDBErrorInit) {
     // No stack trace: these are operational errors (the server, the network, the msg), whose text
@@ -53,12 +60,14 @@ export class MindsDBError extends Error {
     this.serverMessage = init.serverMessage;
     this.method = init.method;
     this.path = init.path;
+    if (init.leftover?.length) this.leftover = init.leftover;
   }
 
   toJSON(): Record<string, unknown> {
     return {
       name: this.name, message: this.message, kind: this.kind, status: this.status, code: this.code,
       serverMessage: this.serverMessage, method: this.method, path: this.path,
+      ...(this.leftover ? { leftover: this.leftover } : {}),
     };
   }
 }

@@ -1,4 +1,5 @@
 import { inputError } from './errors';
+import { isRawJson, pathOf, plainJson } from './json-value';
 import { sqlPieces } from './sql-lexer';
 
 /**
@@ -50,17 +51,23 @@ export function ident(name: unknown, what: string): string {
  *   NaN and Infinity are refused (its JSON grammar has no minus sign);
  * - true, false, null; arrays as `[…]`, plain objects as `{'key': …}`, nested at most 16 deep.
  */
-export function sqlLiteral(v: unknown, depth = 0): string {
-  if (depth > 16) throw inputError('a USING value is nested too deeply');
+export function sqlLiteral(v: unknown, depth = 0, where = 'a USING value'): string {
+  // The one rule for a value that is not plain JSON (./json-value.ts): a Date as its ISO text, a bigint as its digits …
+  if (depth === 0) v = plainJson(v, where);
+  if (depth > 16) throw inputError(`${where} is nested too deeply`);
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return quoteText(v);
-  if (typeof v === 'number') return plainNumber(v);
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (Array.isArray(v)) return `[${v.map((x) => sqlLiteral(x, depth + 1)).join(', ')}]`;
-  if (typeof v === 'object') {
-    return `{${Object.entries(v as Json).map(([k, x]) => `${quoteText(k)}: ${sqlLiteral(x, depth + 1)}`).join(', ')}}`;
+  if (typeof v === 'number') return plainNumber(v, where);
+  if (isRawJson(v)) {
+    if (v.rawJSON.startsWith('-')) throw inputError(`${where} cannot be the negative number ${v.rawJSON}: MindsDB's SQL parser has no minus sign in USING values (write it as text if the engine takes text)`);
+    return v.rawJSON;
   }
-  throw inputError(`a USING value cannot be ${typeof v}`);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (Array.isArray(v)) return `[${v.map((x, i) => sqlLiteral(x, depth + 1, pathOf(where, i))).join(', ')}]`;
+  if (typeof v === 'object') {
+    return `{${Object.entries(v as Json).filter(([, x]) => x !== undefined).map(([k, x]) => `${quoteText(k)}: ${sqlLiteral(x, depth + 1, pathOf(where, k))}`).join(', ')}}`;
+  }
+  throw inputError(`${where} cannot be ${typeof v}`);
 }
 
 function quoteText(s: string): string {
@@ -74,9 +81,9 @@ function quoteText(s: string): string {
 }
 
 /** A finite, non-negative number in plain decimal digits: Python reads it back to the same double. */
-function plainNumber(n: number): string {
-  if (!Number.isFinite(n)) throw inputError(`a USING value must be a finite number, not ${n}`);
-  if (n < 0) throw inputError(`a USING value cannot be the negative number ${n}: MindsDB's SQL parser has no minus sign in USING values (write it as text, '${n}', if the engine takes text)`);
+function plainNumber(n: number, where: string): string {
+  if (!Number.isFinite(n)) throw inputError(`${where} must be a finite number, not ${n}`);
+  if (n < 0) throw inputError(`${where} cannot be the negative number ${n}: MindsDB's SQL parser has no minus sign in USING values (write it as text, '${n}', if the engine takes text)`);
   if (Number.isInteger(n)) return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
   const [digits, exp] = String(n).split('e');
   if (exp === undefined) return digits;
@@ -93,10 +100,10 @@ function plainNumber(n: number): string {
  * are left out). Keys are quoted names (any text without a backtick: `from`, `a.b` and `model-name`
  * are keys as given); values are sqlLiteral values.
  */
-export function sqlUsing(options: Record<string, unknown>): string {
+export function sqlUsing(options: Record<string, unknown>, where = 'the USING options'): string {
   const entries = Object.entries(options).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return '';
-  return ` USING ${entries.map(([k, v]) => `${ident(k, 'a USING option name')} = ${sqlLiteral(v)}`).join(', ')}`;
+  return ` USING ${entries.map(([k, v]) => `${ident(k, 'a USING option name')} = ${sqlLiteral(v, 0, pathOf(where, k))}`).join(', ')}`;
 }
 
 /**

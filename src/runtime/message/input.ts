@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS, MindsDBError, inputError } from '../../client';
+import { isPlainObject, MAX_TIMER_MS, MindsDBError, inputError } from '../../client';
 import type { Done, Msg, Node, NodeStatus, Send } from '../node/red';
 import { clientOfNode } from '../node/server';
 import { HealthRing, type HealthTexts } from '../status/health-ring';
@@ -23,7 +23,8 @@ export interface Outcome {
 /** A handler that reports each message's outcome through `outcome`, without a promise. */
 export type DirectInputHandler = (msg: Msg, send: Send, outcome: Outcome) => void;
 
-const CLOSE_GRACE_MS = 10_000;
+/** How long a closing node waits for its messages in flight (and a node that keeps state, for its last write). */
+export const CLOSE_GRACE_MS = 10_000;
 
 /**
  * Wires a node's input to an async handler with Node-RED's send/done contract:
@@ -51,6 +52,9 @@ export function handleInputWith(node: Node, status: ThrottledStatus, texts: Fail
   ring.watch(clientOfNode(node));
 
   node.on('input', (msg, send: Send, done: Done) => {
+    // The message's own msg.mindsdb, filled by the node as it learns what the message concerns
+    // (describe() in ./output.ts): an error reaches Catch with it, never with one an earlier node left.
+    (msg as Msg).mindsdb = {};
     const outcome = new MessageOutcome(input, msg as Msg, done);
     input.inFlight++;
     try {
@@ -148,10 +152,15 @@ function undelivered(node: Node, err: unknown): void {
   node.warn(`could not deliver the outcome of a message: ${asError(err).message}`);
 }
 
-/** Structured details beside Node-RED's own msg.error, for flows that branch on the kind of failure. */
+/**
+ * Structured details beside Node-RED's own msg.error, for flows that branch on the kind of failure:
+ * msg.mindsdbError, and in msg.mindsdb (what the message concerns, as far as the node got) what
+ * the failed operation left on the server.
+ */
 function attachErrorDetails(msg: Msg, err: Error): void {
   if (!(err instanceof MindsDBError) || typeof msg !== 'object' || msg === null) return;
   msg.mindsdbError = { kind: err.kind, status: err.status, code: err.code, serverMessage: err.serverMessage, method: err.method, path: err.path };
+  if (err.leftover?.length && isPlainObject(msg.mindsdb)) msg.mindsdb.leftover = [...err.leftover];
 }
 
 export function asError(err: unknown): Error {

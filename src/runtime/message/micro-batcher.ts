@@ -66,9 +66,24 @@ export class MicroBatcher<In, Unit> {
     });
   }
 
-  /** Sends whatever is collected now (used on close). */
+  /** Sends whatever is collected now (on close, and for msg.flush). */
   flushNow(): void {
     this.flushOpen();
+  }
+
+  /**
+   * Drops the open batch (msg.reset): nothing of it is sent, and each of its items fails with
+   * `reason`, in turn after the batches before it (outcomes stay in arrival order). Batches
+   * already sent are not touched. Returns how many items were dropped.
+   */
+  dropOpen(reason: Error): number {
+    const batch = this.open;
+    if (!batch) return 0;
+    this.open = undefined;
+    clearTimeout(batch.timer);
+    const { entries } = batch;
+    this.delivery = this.delivery.then(() => this.deliver(entries, entries.map(() => reason)));
+    return entries.length;
   }
 
   private flushOpen(): void {

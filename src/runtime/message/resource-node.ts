@@ -1,24 +1,21 @@
-import {
-  completeAgent, inputError, redactSecretFields, ResourcesApi, streamAgent, toAgentMessages,
-  type AgentMessage, type Completion, type MindsDBClient, type ResourceKind, type ResourceOperation,
-} from '../../client';
+import { inputError, plainJson, redactSecretFields, ResourcesApi, type ResourceKind, type ResourceOperation } from '../../client';
 import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../../schema';
 import { startNode, type SavedConfig } from '../node/config';
-import { handleInput, timeoutFrom } from './input';
+import { CLOSE_GRACE_MS, handleInput, timeoutFrom } from './input';
 import { setOutput } from './output';
-import { operationOf, operationsOf } from './operation';
-import { isPlainObject, msgText, nameFrom, projectFrom, nonEmptyString } from './properties';
-import { registerNodeType, type Msg, type Node, type NodeAPI, type NodeMessageParts, type Send } from '../node/red';
-
-/** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
-type SequenceParts = NodeMessageParts & { type: 'array'; parts?: unknown };
+import { projectItemOf } from './project-item';
+import { operationsOf } from './operation';
+import { isPlainObject, msgText, nonEmptyString } from './properties';
+import { AgentAnswers } from './agent-answers';
+import { controlOf } from './control';
+import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from '../node/red';
 import { clientFor } from '../node/server';
 import { ThrottledStatus } from '../status/status';
 import { StatusTexts } from '../status/status-texts';
 
 type ResourceSchema = typeof CHATBOT_NODE | typeof SKILL_NODE | typeof AGENT_NODE;
-/** What the three nodes save alike, and what one of them adds (a skill's agent, an agent's stream mode). */
-type ResourceConfig = ConfigOf<ResourceSchema> & Partial<Pick<SkillNodeConfig, 'agent'> & Pick<AgentNodeConfig, 'streamMode'>>;
+/** What the three nodes save alike, and what one of them adds (a skill's agent, an agent's answers and memory). */
+type ResourceConfig = ConfigOf<ResourceSchema> & Partial<Pick<SkillNodeConfig, 'agent'>> & Partial<AgentNodeConfig>;
 
 /**
  * The one Node-RED implementation behind mindsdb-chatbot, mindsdb-skill and mindsdb-agent: the
@@ -35,24 +32,21 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
     const node = this;
     const status = new ThrottledStatus(node);
     const { outputProperty } = config;
+    const answers = kind === 'agent' ? new AgentAnswers(RED, node, config as AgentNodeConfig) : undefined;
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const client = clientFor(RED, config, msg);
-      const operation = operationOf(config.operation, msg, operations, kind);
-      // Node fields win; a msg field fills a blank one and must then be text (a number or object
-      // silently becoming "mindsdb" could point a delete at the default project).
-      const project = await projectFrom(RED, node, config.project, msg);
-      const name = await nameFrom(RED, node, config.itemName, msg, 'name');
+      // The agent node's msg.reset stops answers under way (and forgets a conversation): a control message, not a request.
+      const control = answers ? controlOf(msg) : undefined;
+      if (answers && control) { answers.control(msg, control); return; }
+      const { operation, project, name } = await projectItemOf(RED, node, msg, kind, { configured: config.operation, allowed: operations, what: kind }, config);
+      const client = clientFor(RED, config, msg, operation === 'completions' && (config as AgentNodeConfig).memory ? 'its conversations' : undefined);
       const timeoutMs = timeoutFrom(msg);
       if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
-      msg.mindsdb = { resource: kind, operation, project, name };
       status.set(texts.busy('requesting'));
 
       if (operation === 'completions') {
-        const messages = toAgentMessages(msg.payload);
-        const result = config.streamMode === 'chunks'
-          ? await streamInChunks(msg, send, client, project, name as string, messages, timeoutMs)
-          : await completeAgent(client, project, name as string, messages, { timeoutMs });
+        // Only the agent node has completions, and so its answers.
+        const result = await (answers as AgentAnswers).ask(msg, send, client, project, name as string, timeoutMs);
         (msg.mindsdb as Record<string, unknown>).response = redactSecretFields(result.response);
         setOutput(RED, msg, outputProperty, result.answer);
         send(msg);
@@ -60,7 +54,9 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
         return;
       }
 
-      if ((operation === 'create' || operation === 'update') && msg.payload !== undefined && !isPlainObject(msg.payload)) {
+      // Settings by the one rule for values that are not plain JSON (a Date as its ISO text …), named by their place in msg.payload.
+      const settings = (operation === 'create' || operation === 'update') && msg.payload !== undefined ? plainJson(msg.payload, 'msg.payload') : undefined;
+      if (settings !== undefined && !isPlainObject(settings)) {
         throw inputError(`msg.payload must be an object of the ${kind}'s settings for ${operation}`);
       }
       const agent = kind === 'skill' && operation === 'list'
@@ -68,45 +64,12 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
         : undefined;
       const result = await new ResourcesApi(client).run(kind, operation, {
         project, name, agent,
-        payload: isPlainObject(msg.payload) ? msg.payload : undefined,
+        payload: isPlainObject(settings) ? settings : undefined,
       }, { timeoutMs });
       setOutput(RED, msg, outputProperty, redactSecretFields(result));
       send(msg);
       status.set(operation === 'list' ? texts.ok('list', { count: Array.isArray(result) ? result.length : 0 }) : texts.ok(operation));
-    });
-
-    /**
-     * Chunk mode: one message per streamed event, each a part of a Join-compatible sequence
-     * (parts.id/index, an incoming msg.parts nested as parts.parts, the event at the Output
-     * property); the final answer is the input msg itself as the last part (parts.count,
-     * msg.complete). A stream that breaks after N events: the N messages already sent stay sent,
-     * and the input msg ends with one error to Catch, with msg.mindsdb.sequence = {id, chunks: N}
-     * naming the unfinished sequence; it never gets a last part.
-     */
-    async function streamInChunks(msg: Msg, send: Send, client: MindsDBClient, project: string, agent: string,
-      messages: AgentMessage[], timeoutMs: number | undefined): Promise<Completion> {
-      const id = RED.util.generateId();
-      const outer = msg.parts;
-      const partsAt = (index: number, count?: number): SequenceParts => ({
-        id, index, type: 'array', ...(count === undefined ? {} : { count }), ...(outer === undefined ? {} : { parts: outer }),
-      });
-      let index = 0;
-      try {
-        const result = await streamAgent(client, project, agent, messages, (event) => {
-          const part = RED.util.cloneMessage(msg) as Msg;
-          part.parts = partsAt(index++);
-          delete part.complete;
-          setOutput(RED, part, outputProperty, redactSecretFields(event));
-          send(part);
-        }, { timeoutMs });
-        msg.parts = partsAt(index, index + 1);
-        msg.complete = true;
-        return result;
-      } catch (err) {
-        if (index > 0) (msg.mindsdb as Record<string, unknown>).sequence = { id, chunks: index };
-        throw err;
-      }
-    }
+    }, () => answers?.close(CLOSE_GRACE_MS));
   }
 
   registerNodeType(RED, schema, MindsDBResourceNode);

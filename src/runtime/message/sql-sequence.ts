@@ -1,7 +1,8 @@
 import { rowsToObjects, type SqlResultStream } from '../../client';
-import { setOutput } from './output';
+import { describe, setOutput } from './output';
 import type { NodeMessageParts } from 'node-red';
 import type { Msg, NodeAPI, Send } from '../node/red';
+import type { Stoppable } from './stoppable';
 import type { TickWindow } from './tick-window';
 
 /** Node-RED's msg.parts with the fields its split/join nodes use beyond the typed ones. */
@@ -17,6 +18,14 @@ export interface SequenceOptions {
   tickTimeoutMs: number;
   /** Called after each part with the rows sent so far (status display). */
   progress(rows: number): void;
+  /** Sees each part's rows right before it is sent (incremental mode keeps its position); a throw ends the sequence. */
+  beforeSend?(columns: readonly string[], rows: readonly unknown[][]): void;
+  /** msg.reset may stop the sequence: no part is sent after that, and the input msg ends with its reason. */
+  stop?: Stoppable;
+  /** The sequence's id (msg.parts.id), when the caller follows its ticks; a new one otherwise. */
+  id?: string;
+  /** Flow control: the window keeps the sequence after its last part until every part's tick came back. */
+  awaitTicks?: boolean;
 }
 
 /**
@@ -31,12 +40,15 @@ export interface SequenceOptions {
  * `msg.mindsdb.partsSent`, so a flow can drop the incomplete group.
  */
 export async function sendSequence(RED: NodeAPI, msg: Msg, stream: SqlResultStream, send: Send, opts: SequenceOptions): Promise<number> {
-  const id = RED.util.generateId();
+  const id = opts.id ?? RED.util.generateId();
   const columns = stream.columns;
-  const { rowsPerMsg, window } = opts;
+  const { rowsPerMsg, window, stop } = opts;
   let index = 0;
   let rows = 0;
+  let whole = false;
   window?.start(id);
+  // A stop ends a wait for a tick at once (the stream's close ends a wait for data).
+  stop?.whenStopped(() => window?.stop(id, stop.reason as Error));
   try {
     let current = await stream.read(rowsPerMsg);
     for (;;) {
@@ -57,18 +69,23 @@ export async function sendSequence(RED: NodeAPI, msg: Msg, stream: SqlResultStre
       }
       part.mindsdb = meta;
       setOutput(RED, part, opts.outputProperty, opts.asArrays ? current : rowsToObjects(columns, current));
+      // Rows already read may still be handed out after a stop: none of them is sent.
+      stop?.check();
+      opts.beforeSend?.(columns, current);
       send(part);
       window?.sent(id);
       rows += current.length;
       index++;
       opts.progress(rows);
-      if (last) return rows;
+      if (last) { whole = true; return rows; }
       current = next;
     }
   } catch (err) {
-    if (index > 0) msg.mindsdb = { type: 'table', columns, partsId: id, partsSent: index };
-    throw err;
+    if (index > 0) describe(msg, { type: 'table', columns, partsId: id, partsSent: index });
+    // Stopped: whatever the stop caused (a closed stream's read, a tick wait) is the stop.
+    throw stop?.reason ?? err;
   } finally {
-    window?.finish(id);
+    // A sequence sent whole waits for the ticks of its parts still out (when asked); a broken one does not.
+    window?.finish(id, opts.awaitTicks && whole);
   }
 }

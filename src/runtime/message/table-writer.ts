@@ -1,4 +1,4 @@
-import { insertMayHaveLanded, insertRows, MindsDBError, storedKeys, TablesApi, type InsertRow, type MindsDBClient } from '../../client';
+import { insertMayHaveLanded, insertRows, keyText, MindsDBError, storedKeys, TablesApi, type InsertRow, type MindsDBClient } from '../../client';
 import type { Msg } from '../node/red';
 import { clientKey } from '../node/server';
 import { MicroBatcher } from './micro-batcher';
@@ -48,7 +48,7 @@ export async function insertJobs(jobs: readonly InsertJob[], deadline: { timeout
     const keys = doubtful.flatMap((j) => j.rows.map((r) => r[keyColumn] ?? null));
     const found = await storedKeys(client, database, table, keyColumn, keys, deadline);
     for (const j of doubtful) {
-      const missing = j.rows.filter((r) => !found.has(String(r[keyColumn])));
+      const missing = j.rows.filter((r) => !found.has(keyText(r[keyColumn])));
       if (missing.length === 0) j.found = true;
       else j.rows = missing; // the rows of a message in doubt that did land need not go again
     }

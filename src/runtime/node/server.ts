@@ -21,12 +21,19 @@ export interface ServerChoice {
  * servers the user listed in the node's dialog (Node-RED's rule for database nodes: a message
  * chooses among what the user configured, never a URL, credential or header of its own). Throws a
  * clear error (which becomes that message's Catch-able error) when the node has no server, the
- * server config is broken, or msg.server names no server the node may use.
+ * server config is broken, or msg.server names no server the node may use. `keeps` says what state
+ * the node keeps for its own server (an incremental position, conversations, an outbox): then
+ * msg.server may name only that server.
  */
-export function clientFor(RED: NodeAPI, choice: ServerChoice, msg?: Msg): MindsDBClient {
+export function clientFor(RED: NodeAPI, choice: ServerChoice, msg?: Msg, keeps?: string): MindsDBClient {
   const named = msg?.server;
   if (named === undefined || named === null || named === '') return clientOf(RED, choice.server);
-  return clientOf(RED, chosenServer(RED, choice, named));
+  const id = chosenServer(RED, choice, named);
+  // State the node keeps (a position, conversations, an outbox) belongs to its own server's data.
+  if (keeps !== undefined && id !== choice.server) {
+    throw inputError(`msg.server ${JSON.stringify(named)} cannot choose another server for this node: it keeps ${keeps} for its own server; use a node of its own for that server`);
+  }
+  return clientOf(RED, id);
 }
 
 /** The id of the server that msg.server names, among the node's own and those listed in its dialog. */

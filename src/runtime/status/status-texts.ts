@@ -12,7 +12,7 @@ export type StatusValues = Readonly<Record<string, string | number>>;
  */
 const ERROR_KIND_TEXTS: Readonly<Record<Exclude<MindsDBErrorKind, 'http'>, true>> = {
   sql: true, auth: true, unsupported: true, network: true, timeout: true, 'invalid-response': true,
-  'too-large': true, redirect: true, 'queue-full': true, closed: true, input: true,
+  'too-large': true, redirect: true, 'queue-full': true, closed: true, reset: true, input: true,
 };
 const ERROR_KINDS = Object.keys(ERROR_KIND_TEXTS);
 /**
