@@ -211,6 +211,21 @@ describe('the outbox (table node)', function () {
     }
   });
 
+  it('msg.reset drops the open micro-batch with its kept messages: each ends at Catch with the reset error, stored: false, and leaves the outbox', async () => {
+    await fake.listen(port);
+    await load({ batchWindow: 60000, batchSize: 1000 });
+    send([1, 2]);
+    await waitFor(() => keptRows().length === 2, { timeoutMs: 3000, what: 'two kept, waiting in the batch' });
+    helper.getNode('n1').receive({ reset: true });
+    await waitFor(() => caught.length === 2, { timeoutMs: 3000, what: 'both at Catch' });
+    for (const m of caught) {
+      assert.equal(m.mindsdbError.kind, 'reset');
+      assert.equal(m.mindsdb.stored, false, 'nothing of a dropped batch was sent');
+    }
+    await waitFor(() => keptRows().length === 0, { timeoutMs: 3000, what: 'the outbox empty' });
+    assert.deepEqual(inserts(), []);
+  });
+
   it('no probe while inserts are answered', async () => {
     await fake.listen(port);
     await load();

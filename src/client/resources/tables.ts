@@ -240,12 +240,13 @@ export function keyText(v: unknown): string {
  * failed with a 500 or answered something unreadable). Not when MindsDB answered with an SQL
  * error (it ran the statement and the data source refused it: one statement is one COPY or
  * INSERT in one transaction, all or nothing, as the e2e run checks on PostgreSQL), nor when it
- * refused the request before running it (4xx, 429, 503), nor when it was never sent.
+ * refused the request before running it (4xx, 429, 503), nor when it was never sent (msg.reset
+ * dropped its micro-batch: kind 'reset').
  */
 export function insertMayHaveLanded(err: unknown): boolean {
   if (!(err instanceof MindsDBError)) return true;
   switch (err.kind) {
-    case 'sql': case 'input': case 'auth': case 'unsupported': case 'queue-full': case 'closed': case 'redirect':
+    case 'sql': case 'input': case 'auth': case 'unsupported': case 'queue-full': case 'closed': case 'redirect': case 'reset':
       return false;
     case 'http':
       return (err.status ?? 500) >= 500 && err.status !== 503;
