@@ -228,7 +228,9 @@ for (const line of LINES) {
       await outage(1, part(0.2));
       // killed while it sends the backlog kept during the outage
       await killA('while it sends the backlog after an outage', (o) => o.sending > 0);
-      // a burst, killed while it goes out live
+      // a burst, killed while it goes out live: once the backlog is sent (its lookups of what the
+      // kill left in doubt wait the server's timeout first), what comes is sent at once
+      await waitFor(() => outboxOf(reds.a.userDir).kept === 0, { timeoutMs: 120_000, intervalMs: 200, what: () => `A's backlog sent (${outboxOf(reds.a.userDir).kept} kept)` });
       await feed(part(0.15), N);
       await killA('while it sends a burst live', (o) => o.sending > 0);
       await outage(2, part(0.2));
