@@ -36,6 +36,9 @@ const FRESH = { messages: QUICK ? 2000 : 10000, warmup: 1000, concurrency: 32, c
 const PREDICT = { messages: 1000, connections: 8 };
 const INSERT = { messages: QUICK ? 2000 : 10000, warmup: 1000, connections: 8 };
 const MEMORY = { messages: 100000, concurrency: 32, connections: 8 };
+const OUTBOX = { messages: 10000, connections: 8 };
+// Longer than the watcher's idle time (30 s), so that a probe while answers come would show.
+const HEALTH = { seconds: QUICK ? 10 : 70, connections: 8 };
 
 function worker(caseName, options) {
   const r = spawnSync(process.execPath, ['--expose-gc', path.join(here, 'worker.mjs'), caseName, JSON.stringify(options)], { encoding: 'utf8', maxBuffer: 1 << 24 });
@@ -139,7 +142,7 @@ const log = (l) => console.log(l);
 const server = await startServer();
 // A stand-in that says it is MindsDB 26.1, so the sql node asks it for jsonlines.
 const server26 = await startServer({ BENCH_VERSION: '26.1.0' });
-const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, settings: { sql: SQL, fresh: FRESH, predict: PREDICT, insert: INSERT, memory: MEMORY } };
+const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, settings: { sql: SQL, fresh: FRESH, predict: PREDICT, insert: INSERT, memory: MEMORY, outbox: OUTBOX, health: HEALTH } };
 try {
   log(`MindsDB stand-in at ${server.origin}; ${ROUNDS} rounds`);
   log(`SQL, taking turns (${SQL.turns} turns of ${SQL.batch.toLocaleString('en')} messages each after ${SQL.warmup.toLocaleString('en')} of warm-up, in ${SQL.processes} processes): raw undici (a), our sql node (b) and bare undici node (d) in one process; core http request + function (c, a tenth of the messages) in its own`);
@@ -151,6 +154,14 @@ try {
   log(`insert: ${INSERT.messages.toLocaleString('en')} single-row messages into a table, micro-batching on vs off (at most 3 rounds)`);
   const inserts = summarise(rounds(['insert-on', 'insert-off'], { ...INSERT, origin: server.origin }, log, Math.min(ROUNDS, 3)));
   results.insert = { batched_vs_single: inserts['insert-on'].perSecond / inserts['insert-off'].perSecond, ...inserts };
+  log(`outbox: the same micro-batched inserts with the outbox on (each reading written to the store first) vs off; replaying ${OUTBOX.messages.toLocaleString('en')} kept readings vs inserting them live, both on a fresh runtime (at most 3 rounds)`);
+  const costs = summarise(rounds(['insert-outbox', 'insert-on'], { ...INSERT, origin: server.origin }, log, Math.min(ROUNDS, 3)));
+  const replays = summarise(rounds(['outbox-replay', 'outbox-live'], { ...OUTBOX, origin: server.origin }, log, Math.min(ROUNDS, 3)));
+  results.outbox = { cost: costs['insert-outbox'].perSecond / costs['insert-on'].perSecond, replay_vs_live: replays['outbox-replay'].perSecond / replays['outbox-live'].perSecond, ...costs, ...replays };
+  log(`health: the sql node answered for ${HEALTH.seconds} s; probes its server sent meanwhile`);
+  const busy = worker('health-busy', { ...HEALTH, origin: server.origin });
+  results.health = { probes_per_min_busy: busy.probesPerMinute, ...busy };
+  log(`  ${busy.messages.toLocaleString('en')} messages answered, ${busy.probes} probes`);
   log('memory: 100,000 messages into the sql node while the server answers in 50 ms, and into a function node that throws (the floor)');
   // Peak RSS during a burst swings with the garbage collector's timing (the same case measured
   // +51 and +86 MB here), so each side runs up to 3 times, alternating, and the medians are compared.
@@ -222,6 +233,9 @@ results.ratios = {
   fresh_sql_vs_undici: results.fresh.sql.perSecond / results.fresh.undici.perSecond,
   predict_batched_vs_single: results.predict['predict-on'].perSecond / results.predict['predict-off'].perSecond,
   insert_batched_vs_single: results.insert.batched_vs_single,
+  outbox_cost: results.outbox.cost,
+  outbox_replay_vs_live: results.outbox.replay_vs_live,
+  health_probes_per_min_busy: results.health.probes_per_min_busy,
   ...(results.real ? { real_predict_batched_vs_single: results.real.ratio } : {}),
 };
 results.memory_growth_mb = results.memory.growthMB;
@@ -261,6 +275,9 @@ const table = [
   `| e on/off predict batched vs single | ${r.predict_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.predict_batched_vs_single >= 20)} |`,
   `| insert.batched_vs_single: f on/off, ${INSERT.messages.toLocaleString('en')} single-row messages into a table | ${r.insert_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.insert_batched_vs_single >= 20)} |`,
   ...(results.real ? [`| real MindsDB predict batched vs single | ${r.real_predict_batched_vs_single.toFixed(1)} | |`] : []),
+  `| outbox.cost: f on with the outbox on / off (${Math.round(results.outbox['insert-outbox'].perSecond).toLocaleString('en')} vs ${Math.round(results.outbox['insert-on'].perSecond).toLocaleString('en')} msg/s) | ${r.outbox_cost.toFixed(2)} | ≥ 0.9: ${target(r.outbox_cost >= 0.9)} |`,
+  `| outbox.replay_vs_live: rows/s replaying ${OUTBOX.messages.toLocaleString('en')} kept readings / inserting them live, fresh runtimes (${Math.round(results.outbox['outbox-replay'].perSecond).toLocaleString('en')} vs ${Math.round(results.outbox['outbox-live'].perSecond).toLocaleString('en')}) | ${r.outbox_replay_vs_live.toFixed(2)} | ≥ 0.8: ${target(r.outbox_replay_vs_live >= 0.8)} |`,
+  `| health.probes_per_min_busy: probes while the sql node is answered for ${HEALTH.seconds} s (${results.health.probes} probes) | ${r.health_probes_per_min_busy.toFixed(1)} | 0: ${target(r.health_probes_per_min_busy === 0)} |`,
   `| memory growth, 100k msgs, slow server | ${results.memory_growth_mb.toFixed(0)} MB (${results.memory.answered} answered, ${results.memory.errors} refused: queue full) | none of its own: Node-RED's 100,000 errors alone grow about as much, so the target is the ratio below |`,
   `| overload.vs_floor: that growth over a function node throwing 100k errors (${o.floor_growth_mb.toFixed(0)} MB) | ${o.vs_floor.toFixed(2)} | ≤ 1.25: ${target(o.vs_floor <= 1.25)} |`,
   `| overload.retained_mb: RSS after the burst and a forced GC, minus before | ${o.retained_mb.toFixed(1)} MB (floor ${o.floor_retained_mb.toFixed(1)} MB) | < 10 MB: ${target(o.retained_mb < 10)} |`,

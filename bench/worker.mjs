@@ -4,8 +4,11 @@
 // bare (each alone in a fresh process), predict-on, predict-off, insert-on, insert-off, memory,
 // large-split, large-one, stream, stream-whole. Options: origin, messages, concurrency, connections, warmup;
 // for sql-compare: cases, batch and turns.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { root, startRed } from './lib/red.mjs';
 
 const require = createRequire(path.join(root, 'package.json'));
@@ -32,7 +35,7 @@ const FLOWS = {
     { id: 'map', z: 't', type: 'function', func: 'const c = msg.payload.column_names;\nmsg.payload = msg.payload.data.map((r) => Object.fromEntries(c.map((k, i) => [k, r[i]])));\nreturn msg;', outputs: 1, wires: [['sink']] }],
   predict: (batch) => [tab, server(), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-predict', server: 'srv', project: 'mindsdb', projectType: 'str', model: opt.model || 'sensor_energy', modelType: 'str', params: '', paramsType: 'json', batch, batchSize: 100, batchWindow: 20, outputProperty: 'payload', version: 1, wires: [['sink']] }],
   // single-row readings into a table, one INSERT per batch or per message; the queue holds a whole burst
-  table: (batch) => [tab, server({ maxQueue: 20000 }), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-table', server: 'srv', operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch, batchSize: 100, batchWindow: 20, outputProperty: 'payload', version: 1, wires: [['sink']] }],
+  table: (batch, more = {}, origin = opt.origin) => [tab, server({ maxQueue: 20000, url: origin }), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-table', server: 'srv', operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch, batchSize: 100, batchWindow: 20, outputProperty: 'payload', version: 1, ...more, wires: [['sink']] }],
   // 1,000,000 rows: streamed in 1,000-row parts with msg.tick flow control, or read whole into one
   // message. The tick comes back from the end of the chain (sql → sink → change → sql), as in the
   // SQL → CSV → file example: a second wire on the sql node's output would make Node-RED deep-clone
@@ -115,7 +118,9 @@ function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1, id = 'in'
     const t0 = process.hrtime.bigint();
     const feed = () => {
       const msg = makeMsg(fed);
-      msg._benchT0 = process.hrtime.bigint();
+      // A number, not a BigInt: a message must stay JSON for what keeps it (the table node's outbox),
+      // and JSON has no BigInt (the outbox then takes its slow, careful way).
+      msg._benchT0 = performance.now();
       fed++;
       input.receive(msg);
     };
@@ -124,7 +129,7 @@ function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1, id = 'in'
         if (msg.error) errors++;
         outcomes++;
         if (outcomes % outcomesPerMsg === 0) {
-          latencies.push(Number(process.hrtime.bigint() - msg._benchT0) / 1e6);
+          latencies.push(performance.now() - msg._benchT0);
           if (fed < total) feed();
         }
         if (outcomes === total * outcomesPerMsg) {
@@ -348,6 +353,113 @@ async function stream(split) {
   }
 }
 
+/** The table node's outbox (docs/outbox.md): on, with a key column, as an IoT pipeline sets it. */
+const OUTBOX = { outbox: true, outboxSizeMB: 100, outboxMaxAgeH: 24, keyColumn: 'sensor_id' };
+const reading = (i) => ({ payload: { sensor_id: i, temperature: 21.5, note: "it's ok" } });
+
+/** Rows in the outbox of the store in `userDir` (read beside the runtime that writes them). */
+function keptIn(userDir) {
+  try {
+    const { DatabaseSync } = require('node:sqlite');
+    const db = new DatabaseSync(path.join(userDir, 'node-red-mindsdb.sqlite'), { readOnly: true });
+    try { return Number(db.prepare('SELECT count(*) AS n FROM outbox').get().n); } finally { db.close(); }
+  } catch { return 0; }
+}
+
+/**
+ * Counts outputs at the sink; `done` resolves with msg/s once `total` arrived, timed from `start()`
+ * (`early`: outputs that came before it, from a replay that began while its runtime started).
+ */
+function outputsOf(total) {
+  let t0 = process.hrtime.bigint();
+  let out = 0;
+  let errors = 0;
+  let early = 0;
+  const done = new Promise((resolve) => {
+    globalThis.__bench = {
+      arrived(msg) {
+        if (msg.error) errors++;
+        if (++out === total) {
+          const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+          resolve({ messages: total, seconds, perSecond: total / seconds, p50ms: 0, p99ms: 0, errors, early });
+        }
+      },
+    };
+  });
+  return { done, start() { t0 = process.hrtime.bigint(); early = out; } };
+}
+
+/**
+ * outbox.replay_vs_live. The replay: `messages` readings kept while MindsDB refused every
+ * connection (the flow points at a port nothing listens on), Node-RED stopped, then started again
+ * on the same user directory with the stand-in, which sends the backlog at once: timed from the
+ * runtime's start (its nodes exist) until every kept reading came out. The live side (`live: true`)
+ * is the same flow on a fresh runtime, the same readings fed at once right after its start; both
+ * cold (no warm-up: a replay has none).
+ */
+async function outboxReplay(live) {
+  if (live) {
+    const red = await startRed(FLOWS.table(true, OUTBOX));
+    try {
+      return await withRss(() => {
+        const outputs = outputsOf(opt.messages);
+        const input = red.node('in');
+        outputs.start();
+        for (let i = 0; i < opt.messages; i++) input.receive(reading(i));
+        return outputs.done;
+      });
+    } finally {
+      await red.stop();
+    }
+  }
+  // Node-RED starts once per process: the backlog is kept by a runtime in a process of its own.
+  const filled = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'outbox-fill', JSON.stringify(opt)], { encoding: 'utf8' });
+  if (filled.status !== 0) throw new Error(`outbox-fill failed: ${filled.stderr}`);
+  const fill = JSON.parse(filled.stdout.trim().split('\n').pop());
+  let red;
+  try {
+    return await withRss(async () => {
+      const outputs = outputsOf(opt.messages);
+      red = await startRed(FLOWS.table(true, OUTBOX), { userDir: fill.userDir });
+      // timed from the runtime's start, as the live side: the replay began while it started (`early`)
+      outputs.start();
+      return outputs.done;
+    });
+  } finally {
+    if (red) await red.stop();
+    else fs.rmSync(fill.userDir, { recursive: true, force: true });
+  }
+}
+
+/** The backlog of the replay case: `messages` readings kept while nothing answers; the user directory is kept. */
+async function outboxFill() {
+  const fill = await startRed(FLOWS.table(true, OUTBOX, 'http://127.0.0.1:9'));
+  const input = fill.node('in');
+  for (let i = 0; i < opt.messages; i++) input.receive(reading(i));
+  while (keptIn(fill.userDir) < opt.messages) await new Promise((r) => setTimeout(r, 50));
+  await fill.stop({ keep: true });
+  return { userDir: fill.userDir, kept: opt.messages };
+}
+
+/**
+ * health.probes_per_min_busy: the sql node answered for `seconds` (closed loop, 8 in flight), and
+ * the probes its server's health watcher sent meanwhile (it counts them), per minute.
+ */
+async function healthBusy() {
+  const red = await startRed(FLOWS.sql());
+  try {
+    const health = red.node('srv').client.health;
+    const before = health.probes;
+    const until = Date.now() + opt.seconds * 1000;
+    let messages = 0;
+    while (Date.now() < until) messages += (await drive(red, MESSAGES.sql, 2000, 8)).messages;
+    const probes = health.probes - before;
+    return { messages, seconds: opt.seconds, probes, probesPerMinute: probes / (opt.seconds / 60), perSecond: messages / opt.seconds, p50ms: 0, p99ms: 0, errors: 0 };
+  } finally {
+    await red.stop();
+  }
+}
+
 const CASES = {
   stream: () => stream(true),
   'stream-whole': () => stream(false),
@@ -362,6 +474,12 @@ const CASES = {
   'predict-off': () => inRuntime(FLOWS.predict(false), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.predictWarmup ?? 1000 }),
   'insert-on': () => inRuntime(FLOWS.table(true), (i) => ({ payload: { sensor_id: i, temperature: 21.5, note: "it's ok" } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.warmup }),
   'insert-off': () => inRuntime(FLOWS.table(false), (i) => ({ payload: { sensor_id: i, temperature: 21.5, note: "it's ok" } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.warmup }),
+  // outbox.cost: micro-batched inserts with the outbox on (each written to the store first) against insert-on
+  'insert-outbox': () => inRuntime(FLOWS.table(true, OUTBOX), reading, { total: opt.messages, concurrency: opt.messages, warmup: opt.warmup }),
+  'outbox-replay': () => outboxReplay(false),
+  'outbox-live': () => outboxReplay(true),
+  'outbox-fill': outboxFill,
+  'health-busy': healthBusy,
   memory: () => memory(false),
   'memory-floor': () => memory(true),
   'large-split': () => inRuntime(FLOWS.large(true), () => ({ query: 'SELECT big' }), { total: 1, concurrency: 1, warmup: 0, outcomesPerMsg: 200 }),

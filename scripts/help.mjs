@@ -34,6 +34,8 @@ export function expandParts(text, { helpDir, lang, where, depth = 0 }) {
   if (depth > MAX_DEPTH) throw new Error(`${where}: parts nest deeper than ${MAX_DEPTH} (a part names itself?)`);
   return text.split('\n').map((line, i) => {
     const m = PART_LINE.exec(line);
+    // A part line that does not parse (a value with a double quote in it) would ship as a comment.
+    if (!m && /^\s*<!--\s*part\s/.test(line)) throw new Error(`${where}:${i + 1}: a part line that cannot be read (write a double quote in a value as &quot;)`);
     if (!m) return line;
     const [, indent, name, argText] = m;
     const at = `${where}:${i + 1}`;

@@ -3,7 +3,8 @@
 #
 #   scripts/mindsdb-local.sh install   venv in .cache/mindsdb-venv-$MINDSDB_VERSION (reused while it matches the pins)
 #   scripts/mindsdb-local.sh start     start only the HTTP API on 127.0.0.1:$MINDSDB_PORT (default 47334),
-#                                      fresh storage, wait for GET /api/util/ping
+#                                      fresh storage (MINDSDB_KEEP_STORAGE=1 keeps the last run's),
+#                                      wait for GET /api/util/ping
 #   scripts/mindsdb-local.sh stop      stop that instance's whole process group
 #   scripts/mindsdb-local.sh status
 #
@@ -108,7 +109,13 @@ launch() {
   if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
     die "port $PORT is already in use by another process: set MINDSDB_PORT to a free port"
   fi
-  rm -rf "$RUN"
+  # MINDSDB_KEEP_STORAGE=1: a restart that keeps what MindsDB stored (its data sources, models), as
+  # an upgrade or a crash does (the outbox chaos test stops and starts MindsDB under load).
+  if [ "${MINDSDB_KEEP_STORAGE:-}" = "1" ] && [ -d "$RUN/storage" ]; then
+    rm -rf "$RUN/tmp"
+  else
+    rm -rf "$RUN"
+  fi
   mkdir -p "$RUN/storage" "$RUN/tmp"
   # Only the HTTP API, on loopback; no scheduler or task processes (creating jobs and chatbots
   # needs neither), no GUI download.

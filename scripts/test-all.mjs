@@ -7,6 +7,9 @@
 //   runtime   the packed tarball installed into a real Node-RED, a flow through it, on every leg
 //   scale     examples/iot-scale-out.json on two Node-RED runtimes sharing an MQTT stream; and a
 //             Node-RED killed (SIGKILL) mid-stream and mid-batch, then started again (4.1, Node 22)
+//   chaos     the outbox (test/chaos/outbox-chaos.test.js): a MindsDB 25.14.1 and a 26.1.0 of its own (ports
+//             MINDSDB_CHAOS_PORT / MINDSDB_CHAOS_26_PORT, default 47380 / 47580) stopped and started under
+//             20,000 MQTT readings while Node-RED is SIGKILLed twice; PostgreSQL and Mosquitto
 //   e2e       against a real MindsDB 25.14.1 and then 26.1.0 (each started, seeded and stopped by
 //             scripts/with-mindsdb.mjs when its URL does not answer; test/e2e/incremental-kill.e2e.js
 //             runs a real Node-RED in incremental mode over 10,000 PostgreSQL rows and kills it
@@ -82,6 +85,8 @@ const suites = [
   ['kill and restart (Node-RED killed mid-stream and mid-batch, Node 22, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [node22Path, mocha, '--timeout', '120000', '--exit', 'test/scale/kill-restart.test.js'], {}],
   ['e2e (real MindsDB 25.14.1, Node 22)', e2e, { MINDSDB_VERSION: '25.14.1' }],
   ['e2e (real MindsDB 26.1.0, Node 22)', e2e, { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_AUTH_PORT: String(authPort26) }],
+  // Its own MindsDB of each line, stopped and started under load: after the e2e legs, in their lane.
+  ['chaos (the outbox: 20,000 readings while MindsDB 25.14.1 and 26.1.0 of its own are stopped and started three times and Node-RED is killed twice; PostgreSQL, Mosquitto; Node 22)', [node22Path, mocha, '--timeout', '900000', '--exit', 'test/chaos/outbox-chaos.test.js'], {}],
   ['browser (Node-RED 4.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], {}],
   ['browser (Node-RED 3.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
   ['browser (Node-RED 5.0, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
@@ -95,7 +100,7 @@ const suites = [
 try { ensureChromium(); } catch (err) { console.error(`[setup] could not install chromium: ${err.message}`); }
 
 /** The lanes: the first needs no MindsDB; the second runs the real servers and the browsers. */
-const isMindsDBOrBrowser = ([name]) => /^(e2e|browser|sidebar|dashboards)/.test(name);
+const isMindsDBOrBrowser = ([name]) => /^(e2e|chaos|browser|sidebar|dashboards)/.test(name);
 const lanes = Number(process.env.TEST_LANES) === 1
   ? [suites]
   : [suites.filter((s) => !isMindsDBOrBrowser(s)), suites.filter(isMindsDBOrBrowser)];

@@ -11,6 +11,8 @@ import { clientFor } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts, type StatusValues } from './runtime/status/status-texts';
 import { withStoredSecret } from './runtime/message/stored-secret';
+import { singleWriter, startOutbox } from './runtime/message/outbox-node';
+import type { Outbox } from './runtime/message/outbox';
 
 const OPERATIONS = operationsOf(KNOWLEDGE_BASE_NODE.fields.operation);
 /** Rows a search returns when neither the node nor msg.limit says: the dialog's default. */
@@ -74,7 +76,11 @@ export = function register(RED: NodeAPI): void {
       return settings;
     };
 
-    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
+    /** Where a kept insert goes: the knowledge base the node resolved when it took the message, and what to insert. */
+    type KbInsert = { project: string; name: string; what: ReturnType<typeof knowledgeInsert> };
+    let outbox: Outbox<KbInsert> | undefined;
+
+    const ring = handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const { operation, project, name } = await projectItemOf(RED, node, msg, 'knowledge_base', { configured: config.operation, allowed: OPERATIONS, what: 'knowledge base' }, config);
       const api = new KnowledgeBasesApi(clientFor(RED, config, msg));
       if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
@@ -105,6 +111,12 @@ export = function register(RED: NodeAPI): void {
           }
           case 'insert': {
             const what = config.insertQuery.trim() !== '' ? knowledgeInsert(config.insertQuery) : knowledgeInsert(plainJson(msg.payload, 'msg.payload'));
+            if (outbox) {
+              msg.mindsdb = meta;
+              // 'kept': on disk, its output or error comes when MindsDB is back; this input ends now.
+              if (await outbox.accept(msg, { project, name: kb, what }) === 'sent') send(msg);
+              return;
+            }
             status.set(texts.busy('embedding'));
             result = await api.insert(project, kb, what, opts);
             done = 'inserted';
@@ -131,7 +143,26 @@ export = function register(RED: NodeAPI): void {
       msg.mindsdb = meta;
       send(msg);
       status.set(texts.ok(done, values));
-    });
+    }, () => outbox?.close());
+    if (config.outbox) {
+      // A kept insert in doubt goes again only with an ID column: MindsDB replaces a row by its id.
+      outbox = startOutbox(RED, node, status, texts, ring, singleWriter(() => outbox, {
+        async write(item) {
+          const { project, name, what } = item.target;
+          status.set(texts.busy('embedding'));
+          let result: unknown;
+          try {
+            result = await new KnowledgeBasesApi(clientFor(RED, config, item.msg)).insert(project, name, what, { timeoutMs: timeoutFrom(item.msg) });
+          } catch (err) {
+            throw keyRedactor.error(err);
+          }
+          setOutput(RED, item.msg, outputProperty, result);
+          item.msg.mindsdb = { resource: 'knowledge_base', operation: 'insert', project, name, ...(item.restored ? { replayed: true } : {}) };
+          status.set(texts.ok('inserted'));
+        },
+        canCheck: (item) => config.idColumn.trim() !== '' && 'rows' in item.target.what,
+      }), { ...config, window: 8 });
+    }
   }
 
   registerNodeType(RED, KNOWLEDGE_BASE_NODE, MindsDBKnowledgeBaseNode);

@@ -1,4 +1,4 @@
-import { inputError, isPlainObject, plainJson, positionalToNamed, type SqlRequest } from './client';
+import { inputError, isPlainObject, plainJson, positionalToNamed, type SqlAnswer, type SqlRequest } from './client';
 import { SQL_NODE, type SqlNodeConfig } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { CLOSE_GRACE_MS, handleInputWith, timeoutFrom, type Outcome } from './runtime/message/input';
@@ -9,6 +9,8 @@ import { controlOf } from './runtime/message/control';
 import { IncrementalMode } from './runtime/message/incremental';
 import { SqlOutput } from './runtime/message/sql-output';
 import { sqlControl } from './runtime/message/sql-control';
+import { singleWriter, startOutbox } from './runtime/message/outbox-node';
+import type { Outbox } from './runtime/message/outbox';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
@@ -79,8 +81,10 @@ export = function register(RED: NodeAPI): void {
         config.nativeQuery ? 'incremental mode cannot be used with a native query: the node adds MindsDB SQL around the query, which a native query would hand to the data source unparsed' : undefined)
       : undefined;
     if (incremental) status.now(incremental.status());
+    // A statement marked as a write, answered whole: kept in the outbox while MindsDB is away (outbox.ts).
+    let outbox: Outbox<SqlRequest> | undefined;
 
-    handleInputWith(node, status, texts, (msg: Msg, send: Send, outcome: Outcome) => {
+    const ring = handleInputWith(node, status, texts, (msg: Msg, send: Send, outcome: Outcome) => {
       // A tick coming back from the flow: it acknowledges a part and is never a query. It is taken
       // before anything else, so it never waits for a connection slot or anything else.
       if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) { outcome.ok(); return; }
@@ -98,6 +102,10 @@ export = function register(RED: NodeAPI): void {
           return;
         }
         const request: SqlRequest = { query, params, context, native: config.nativeQuery || undefined };
+        if (outbox) {
+          outbox.accept(msg, request).then((how) => { if (how === 'sent') send(msg); outcome.ok(); }, (err: unknown) => outcome.fail(err));
+          return;
+        }
         output.runTo(msg, send, client, timeoutMs, request, outcome);
       };
       const database = databaseFrom(RED, node, config, msg);
@@ -105,8 +113,19 @@ export = function register(RED: NodeAPI): void {
       else run(database);
     }, () => {
       output.close();
-      return incremental?.close(CLOSE_GRACE_MS);
+      return Promise.all([incremental?.close(CLOSE_GRACE_MS), outbox?.close()]).then(() => undefined);
     });
+    if (config.outbox && !config.split && !incremental) {
+      outbox = startOutbox(RED, node, status, texts, ring, singleWriter(() => outbox, {
+        async write(item) {
+          const client = clientFor(RED, config, item.msg);
+          const answer = await new Promise<SqlAnswer>((resolve, reject) => {
+            client.sql(item.target, { timeoutMs: timeoutFrom(item.msg) }, (err, a) => (err ? reject(err) : resolve(a as SqlAnswer)));
+          });
+          output.putWhole(item.msg, answer);
+        },
+      }), { ...config, window: 8 });
+    }
   }
 
   registerNodeType(RED, SQL_NODE, MindsDBSqlNode);

@@ -1,9 +1,8 @@
-import { inputError, insertMayHaveLanded, insertRows, MindsDBError, TablesApi, type InsertRow, type MindsDBClient } from './client';
+import { inputError, insertRows, TablesApi } from './client';
 import { TABLE_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { controlBatch, controlOf } from './runtime/message/control';
-import { MicroBatcher } from './runtime/message/micro-batcher';
 import { operationOf, operationsOf } from './runtime/message/operation';
 import { describe, setOutput } from './runtime/message/output';
 import { describeType, isPlainObject, nameFrom } from './runtime/message/properties';
@@ -11,43 +10,10 @@ import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from '
 import { clientFor, clientKey } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
+import { insertBatcher, insertedOutput, insertFailed, insertJobs, rememberRows, tableWriter, type InsertJob, type TableTarget } from './runtime/message/table-writer';
+import { startOutbox } from './runtime/message/outbox-node';
 
 const OPERATIONS = operationsOf(TABLE_NODE.fields.operation);
-
-/** One message's rows, as the batcher sees them. */
-interface InsertJob {
-  client: MindsDBClient;
-  database: string;
-  table: string;
-  rows: InsertRow[];
-  /** The message's time budget, and when it runs out: counted from its arrival, batch wait included. */
-  timeoutMs: number;
-  deadlineAt: number;
-  /** The names as MindsDB stored them, once the INSERT answered. */
-  stored?: { database: string; table: string };
-}
-
-/** One INSERT for the rows of `jobs` (one message's, or a batch's for the same table), in arrival order. */
-async function insertJobs(jobs: readonly InsertJob[], deadline: { timeoutMs: number; deadlineAt: number }): Promise<true[]> {
-  const { client, database, table } = jobs[0];
-  const rows = jobs.length === 1 ? jobs[0].rows : jobs.flatMap((j) => j.rows);
-  const result = await new TablesApi(client).insert(database, table, rows, deadline);
-  for (const job of jobs) job.stored = { database: result.database, table: result.table };
-  return rows.map(() => true as const);
-}
-
-/**
- * A batch MindsDB answered with an SQL error: it ran the statement and the data source refused
- * it whole (nothing stored), so each message is sent again on its own and only the bad ones fail.
- * Anything else (a lost answer above all) fails the batch's messages without sending them again,
- * as does a statement refused for its table (no such table or data source).
- */
-const refusedWhole = (err: Error): boolean => err instanceof MindsDBError && err.kind === 'sql' && !noSuchTable(err);
-
-/** A statement refused for its table, not for a row (PostgreSQL's words): every message alone would fail the same way. */
-function noSuchTable(err: MindsDBError): boolean {
-  return /^relation "[^"]*" does not exist|^Database not found/i.test(err.serverMessage ?? '');
-}
 
 /** The SELECT of a create: the node's, else msg.payload as text, else msg.payload.select. */
 function selectFrom(nodeSelect: string, payload: unknown): string {
@@ -69,22 +35,19 @@ export = function register(RED: NodeAPI): void {
     let insertedRows = 0;
 
     const batcher = config.batch
-      ? new MicroBatcher<InsertJob, true>(
-        config.batchSize,
-        config.batchWindow,
-        (_key, items) => {
-          // The batch ends no later than its most impatient message must (its wait in the batch included).
-          let soonest = items[0].input;
-          for (const i of items) if (i.input.deadlineAt < soonest.deadlineAt) soonest = i.input;
-          return insertJobs(items.map((i) => i.input), { timeoutMs: soonest.timeoutMs, deadlineAt: soonest.deadlineAt })
-            .then((units) => { insertedRows += units.length; return units; });
-        },
+      ? insertBatcher(config.batchSize, config.batchWindow,
         (depth) => status.set(depth > 0 ? texts.waiting('queued', { count: depth }) : texts.ok('inserted', { count: insertedRows })),
-        refusedWhole,
-      )
+        () => outbox, config.keyColumn, (n) => { insertedRows += n; })
       : undefined;
+    // With the outbox on, every insert is written to the store first and sent from there (outbox.ts).
+    const writer = tableWriter({
+      client: (msg) => clientFor(RED, config, msg), batcher, outbox: () => outbox, keyColumn: config.keyColumn,
+      timeoutOf: timeoutFrom, setResult: (msg, result) => setOutput(RED, msg, outputProperty, result),
+      onInserted: (n) => { insertedRows += n; status.set(texts.ok('inserted', { count: insertedRows })); },
+    });
+    let outbox: ReturnType<typeof startOutbox<TableTarget>> | undefined;
 
-    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
+    const ring = handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       // msg.flush sends the open micro-batch now, msg.reset drops it: a control message, not a request.
       const control = controlOf(msg);
       if (control) { controlBatch(batcher, control); return; }
@@ -128,7 +91,14 @@ export = function register(RED: NodeAPI): void {
         }
         case 'insert': {
           const rows = insertRows(msg.payload);
-          const job: InsertJob = { client, database, table: table as string, rows, timeoutMs, deadlineAt: Date.now() + timeoutMs };
+          const target: TableTarget = { database, table: table as string };
+          if (outbox) {
+            rememberRows(msg, rows);
+            // 'kept': on disk, its output or error comes when MindsDB is back; this input ends now.
+            if (await outbox.accept(msg, target) === 'sent') send(msg);
+            return;
+          }
+          const job: InsertJob = { client, ...target, rows, weight: rows.length, timeoutMs, deadlineAt: Date.now() + timeoutMs };
           msg.mindsdb = { operation, database, table, rows: rows.length };
           try {
             if (batcher) {
@@ -139,21 +109,22 @@ export = function register(RED: NodeAPI): void {
               await insertJobs([job], job);
             }
           } catch (err) {
-            // Whether this message's rows may be in the table after all: a lost answer is never re-sent.
-            msg.mindsdb = { operation, database, table, rows: rows.length, stored: insertMayHaveLanded(err) ? 'unknown' : false };
+            insertFailed(msg, target, rows.length, err);
             throw err;
           }
           if (!batcher) insertedRows += rows.length;
-          const stored = job.stored ?? { database, table: table as string };
-          result = { inserted: rows.length, database: stored.database, table: stored.table };
-          msg.mindsdb = { operation, database: stored.database, table: stored.table, rows: rows.length, stored: true };
+          result = insertedOutput(msg, job, rows.length, false);
           if (!batcher) status.set(texts.ok('inserted', { count: insertedRows }));
           break;
         }
       }
       setOutput(RED, msg, outputProperty, result);
       send(msg);
-    }, () => { batcher?.flushNow(); });
+    }, () => {
+      batcher?.flushNow();
+      return outbox?.close();
+    });
+    if (config.outbox) outbox = startOutbox(RED, node, status, texts, ring, writer, { ...config, window: config.batch ? config.batchSize * 8 : 8 });
   }
 
   registerNodeType(RED, TABLE_NODE, MindsDBTableNode);

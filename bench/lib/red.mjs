@@ -18,16 +18,22 @@ export function nodeRedVersion() {
   return require('node-red/package.json').version;
 }
 
-/** Starts Node-RED with `flows`; resolves once every node in the flow exists. */
-export async function startRed(flows) {
-  const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-bench-'));
+/**
+ * Starts Node-RED with `flows`; resolves once every node in the flow exists. `userDir`: start on
+ * that user directory (made by an earlier run, which kept it: `stop({ keep: true })`), so what the
+ * nodes stored there (an outbox) is there again.
+ */
+export async function startRed(flows, { userDir: reuse } = {}) {
+  const userDir = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-bench-'));
   const link = (target, name) => {
     const at = path.join(userDir, 'node_modules', ...name.split('/'));
     fs.mkdirSync(path.dirname(at), { recursive: true });
     fs.symlinkSync(target, at, 'dir');
   };
-  link(root, pkg.name);
-  link(path.join(root, 'bench', 'red-nodes'), 'bench-nodes');
+  if (!reuse) {
+    link(root, pkg.name);
+    link(path.join(root, 'bench', 'red-nodes'), 'bench-nodes');
+  }
   fs.writeFileSync(path.join(userDir, 'package.json'), JSON.stringify({ name: 'bench-user', private: true }));
   // Node-RED tells flow nodes from config nodes by their x/y position.
   const placed = flows.map((n, i) => (n.z && n.x === undefined ? { x: 100, y: 40 * (i + 1), ...n } : n));
@@ -48,9 +54,10 @@ export async function startRed(flows) {
   if (missing.length) throw new Error(`Node-RED did not start nodes ${missing.join(', ')}`);
   return {
     node: (id) => RED.nodes.getNode(id),
-    async stop() {
+    userDir,
+    async stop({ keep = false } = {}) {
       await RED.stop();
-      fs.rmSync(userDir, { recursive: true, force: true });
+      if (!keep) fs.rmSync(userDir, { recursive: true, force: true });
     },
   };
 }

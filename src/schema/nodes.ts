@@ -55,6 +55,7 @@ const sqlRowsOut = () => ({
   flowControl: flag(false),
   partsAhead: count(1),
 });
+const outbox = () => ({ outbox: flag(false), outboxSizeMB: number(100, { above: 0 }), outboxMaxAgeH: number(24, { above: 0 }) }); // docs/outbox.md
 /**
  * Incremental mode of the sql and view nodes: each run sends only the rows after the last
  * (watermark, key) it sent on, kept in the store (src/runtime/message/incremental.ts). The
@@ -112,6 +113,7 @@ export const SQL_NODE = defineNode('mindsdb-sql', 1, {
   nativeQuery: flag(false),
   ...sqlRowsOut(),
   ...incremental(),
+  ...outbox(),
   outputProperty: msgProperty(),
 });
 
@@ -230,6 +232,7 @@ export const KNOWLEDGE_BASE_NODE = defineNode('mindsdb-knowledge-base', 1, {
   metadataColumns: text(),
   idColumn: text(),
   insertQuery: text(),
+  ...outbox(),
   limit: optionalNumber(10, { integer: true, min: 1 }),
   threshold: optionalNumber('', { min: 0, max: 1 }),
   outputProperty: msgProperty(),
@@ -251,6 +254,8 @@ export const TABLE_NODE = defineNode('mindsdb-table', 1, {
   batch: flag(false),
   batchSize: count(100),
   batchWindow: count(50),
+  /** insert, with the outbox: a column that identifies a row, looked up before a write whose answer was lost goes again. */
+  keyColumn: text('', { check: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } }), ...outbox(),
   outputProperty: msgProperty(),
 });
 

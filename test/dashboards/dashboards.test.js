@@ -261,6 +261,10 @@ describe('the example dashboards in Chromium, against a real MindsDB', function 
       assert.ok(Math.abs(predicted - (2 * t + 0.5 * h + 3)) < 0.011, `MindsDB's prediction for ${t} °C, ${h} %: ${predicted}`);
       assert.match(await page.locator('.mindsdb-gauge').innerText(), /\d+(\.\d+)?\s*kWh/, 'the gauge shows a value in kWh');
       assert.equal((await page.locator('.mindsdb-error').innerText()).trim(), '', 'no error on the page');
+      // MindsDB's health, as the store and predict nodes' rings show it (the store keeps readings in its outbox while MindsDB is away)
+      await page.waitForFunction(() => /^MindsDB health: MindsDB reachable$/.test((document.querySelector('.mindsdb-health')?.innerText || '').trim()), null, { timeout: 30000 });
+      const stored = await sql("SELECT count(*) AS n FROM live_pg.live_readings WHERE reading_id <> 'setup'");
+      assert.ok(stored.data[0][0] > 0, 'the readings are stored in PostgreSQL through the outbox');
       await page.screenshot({ path: path.join(SHOTS, 'dashboard-live-predictions.png') });
     });
 

@@ -253,7 +253,7 @@ function createFakeMindsDB(options = {}) {
     const params = body.params || {};
     const missing = parameterNames(ast).filter((n) => !(n in params));
     if (missing.length) { answer(res, body, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
-    const special = kbSearch(ast, params) || modelStatement(ast, context) || insertRows(ast, params) || projectStatement(ast) || viewSelect(ast, context) || mlEngineStatement(ast);
+    const special = kbSearch(ast, params) || modelStatement(ast, context) || insertRows(ast, params) || keySelect(ast, params) || projectStatement(ast) || viewSelect(ast, context) || mlEngineStatement(ast);
     if (special) { answer(res, body, { context, ...special }); return; }
     if (ast.node === 'Select') {
       const targets = ast.targets || [];
@@ -396,7 +396,12 @@ function createFakeMindsDB(options = {}) {
       const kb = body && body.knowledge_base;
       if (!kb) { problem(res, 400, 'Missing parameter', 'Must provide "knowledge_base" parameter in PUT body'); return; }
       if (!entry) { missing(); return; }
-      for (const r of kb.rows || []) entry.rows.push({ id: String(r.id ?? entry.rows.length), content: String(r.content ?? ''), metadata: r });
+      // A row with an id replaces the row of that id, as MindsDB 25.14.1 and 26.1.0 do (docs/real-mindsdb.md).
+      for (const r of kb.rows || []) {
+        const row = { id: String(r.id ?? entry.rows.length), content: String(r.content ?? ''), metadata: r };
+        const at = r.id === undefined ? -1 : entry.rows.findIndex((x) => x.id === row.id);
+        if (at >= 0) entry.rows[at] = row; else entry.rows.push(row);
+      }
       for (const u of kb.urls || []) entry.rows.push({ id: u, content: `page at ${u}`, metadata: { url: u } });
       if (kb.query) entry.rows.push({ id: 'q', content: `result of ${kb.query}`, metadata: {} });
       send(res, 200, '', { 'content-type': 'application/json' });
@@ -533,6 +538,21 @@ function createFakeMindsDB(options = {}) {
       return { type: 'ok', affected_rows: null };
     }
     return null;
+  }
+
+  /**
+   * SELECT col FROM db.t WHERE col IN (:p1, …) (parsed) on a data source's table: the rows whose
+   * col is one of the values, as MindsDB answers it from PostgreSQL (the outbox's key check).
+   */
+  function keySelect(ast, params) {
+    if (ast.node !== 'Select' || !ast.from_table || ast.from_table.node !== 'Identifier' || ast.from_table.parts.length !== 2) return null;
+    const [db, name] = ast.from_table.parts;
+    const t = state.databases.has(db.toLowerCase()) ? state.tables.get(`${db.toLowerCase()}/${name}`) : undefined;
+    const w = ast.where;
+    if (!t || !w || w.op !== 'in' || (ast.targets || []).length !== 1 || ast.targets[0].node !== 'Identifier') return null;
+    const col = ast.targets[0].parts.at(-1);
+    const wanted = new Set(w.args[1].items.map((v) => String(v.node === 'Parameter' ? params[v.value] : v.value)));
+    return { type: 'table', column_names: [col], data: t.rows.filter((r) => wanted.has(String(r[col]))).map((r) => [r[col]]) };
   }
 
   /** INSERT INTO db.t (cols) VALUES (…) (parsed), as MindsDB 25.14.1/26.1.0 run it on a PostgreSQL table. */

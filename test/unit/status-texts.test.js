@@ -72,6 +72,10 @@ describe('status texts', function () {
 
   it('fails when the node type registers, not at the first message, if a text is missing from the catalogue', function () {
     const partial = { 'mindsdb-sql': { status: { requesting: 'requesting', errors: {} } } };
+    // The server's health is every node's (health-ring.ts): its texts are needed first.
+    assert.throws(() => new StatusTexts('mindsdb-sql', ['requesting'], partial), /no status text "serverUp" in nodes\/locales\/en-US\/mindsdb-sql\.json/);
+    const health = Object.fromEntries(['serverUp', 'serverBusy', 'serverDown', 'serverUpKept', 'serverBusyKept', 'serverDownKept'].map((k) => [k, k]));
+    partial['mindsdb-sql'].status = { ...health, ...partial['mindsdb-sql'].status };
     assert.throws(() => new StatusTexts('mindsdb-sql', ['requesting'], partial), /no status text "errors\.sql" in nodes\/locales\/en-US\/mindsdb-sql\.json/);
     assert.throws(() => new StatusTexts('mindsdb-sql', ['rows', 'nope']), /no status text "nope"/);
     assert.throws(() => new StatusTexts('mindsdb-sql', [], { 'mindsdb-sql': {} }), /has no "status" section/);

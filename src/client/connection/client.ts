@@ -2,6 +2,7 @@ import { Exchanger, repeatOf, type HttpAuthType, type Exchange, type Repeat, typ
 import { jsonText, MindsDBError, RawBody, type Row, segment, Redactor, isPlainObject, MAX_TIMER_MS } from '../shared';
 import type { SqlResultStream } from '../answers';
 import { ModelTargets, VersionCache } from './caches';
+import { DEFAULT_HEALTH, readinessProbe, ServerHealth } from './health';
 import { settingsOf, positive, type ClientOptions } from './options';
 import { SqlCalls, type SqlDone } from './sql-calls';
 import { checkSqlAnswer, invalid, nativeQueryRefusal, supportsJsonLines, type SqlAnswer, type SqlRequest } from './sql-answer';
@@ -62,6 +63,11 @@ export class MindsDBClient {
   readonly redactor = new Redactor();
   /** The largest answer (for a stream: line, row or event) accepted, bytes. */
   readonly maxResponseBytes: number;
+  /**
+   * The server's health as this client sees it (health.ts): learnt from every answer, probed only
+   * when answers cannot tell. While it says unreachable, requests fail at once.
+   */
+  readonly health: ServerHealth;
   private readonly prefix: string;
   private readonly timeoutMs: number;
   private readonly exchanger: Exchanger;
@@ -79,7 +85,15 @@ export class MindsDBClient {
     this.exchanger = new Exchanger(s.exchange, this.redactor);
     this.version = new VersionCache((timeoutMs) => this.status({ timeoutMs }), `${this.prefix}/status`);
     this.targets = new ModelTargets((project, model) => this.request('GET', `/projects/${segment(project, 'project')}/models/${segment(model, 'model')}`));
-    this.exchanger.onNetworkFailure = () => this.version.forget();
+    this.health = new ServerHealth(readinessProbe(this.exchanger, this.prefix), { ...DEFAULT_HEALTH, ...opts.health });
+    this.exchanger.observer = {
+      answered: (status) => this.health.answered(status),
+      failed: (err) => {
+        // After a network failure the server that answers next may be another one.
+        if (err.kind === 'network') this.version.forget();
+        this.health.failed(err);
+      },
+    };
     this.sqlCalls = new SqlCalls(this.exchanger, `${this.prefix}/sql/query`, this.redactor, this.maxResponseBytes,
       (method, path, text, o) => this.exchangeOf(method, path, text, undefined, o),
       (deadlineAt) => this.serverVersion({ deadlineAt }));
@@ -117,6 +131,8 @@ export class MindsDBClient {
    * connection slot is held until then.
    */
   async stream(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<OpenedAnswer> {
+    const refusal = this.health.refusal(method, this.prefix + path);
+    if (refusal) throw refusal;
     const res = await this.exchanger.open(this.exchange(method, this.prefix + path, body, opts), { paced: false, parkable: false });
     return { status: res.status, body: res.body, release: () => res.hold.release() };
   }
@@ -141,6 +157,8 @@ export class MindsDBClient {
    * message to its answer (bench/README.md); `sqlAnswer` in the resources awaits it.
    */
   sql(req: SqlRequest, opts: RequestOptions | undefined, done: SqlDone): void {
+    const refusal = this.health.refusal('POST', `${this.prefix}/sql/query`);
+    if (refusal) { done(refusal); return; }
     this.sqlCalls.run(req, opts, done);
   }
 
@@ -150,7 +168,8 @@ export class MindsDBClient {
    * waits on the flow (SqlResultStream.waitOnFlow).
    */
   sqlStream(req: SqlRequest, opts?: SqlStreamOptions): Promise<SqlResultStream> {
-    return this.sqlCalls.stream(req, opts);
+    const refusal = this.health.refusal('POST', `${this.prefix}/sql/query`);
+    return refusal ? Promise.reject(refusal) : this.sqlCalls.stream(req, opts);
   }
 
   /** POST …/models/{model}/predict with `{data, params}`; resolves with the prediction rows. */
@@ -171,6 +190,7 @@ export class MindsDBClient {
 
   /** Closes the pool: waiting requests fail, in-flight ones finish (or are cut after `graceMs`). */
   close(graceMs?: number): Promise<void> {
+    this.health.close();
     return this.exchanger.close(graceMs);
   }
 
@@ -183,7 +203,10 @@ export class MindsDBClient {
     return { ...(opts as T), deadlineAt: Date.now() + this.budget(opts) };
   }
 
+  /** One request, as a promise; refused at once while the server is known to be down (health.ts). */
   private promised<T>(exchange: Exchange): Promise<T> {
+    const refusal = this.health.refusal(exchange.method, exchange.path);
+    if (refusal) return Promise.reject(refusal);
     return new Promise((resolve, reject) => { this.exchanger.send(exchange, (err, value) => (err ? reject(err) : resolve(value as T))); });
   }
 

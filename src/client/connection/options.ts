@@ -1,5 +1,6 @@
 import type { AuthOptions, ExchangeSettings, ProxyOptions, TlsOptions } from '../exchange';
 import { inputError, MAX_TIMER_MS, normalisePrefix } from '../shared';
+import type { HealthSettings } from './health';
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:47334 (a path after the host is kept in front of the API prefix). */
@@ -30,6 +31,8 @@ export interface ClientOptions {
   tls?: TlsOptions;
   /** An HTTP proxy every request goes through (https ones through a CONNECT tunnel); none by default. */
   proxy?: ProxyOptions;
+  /** The health watcher's timings (health.ts); the defaults suit a server node. */
+  health?: Partial<HealthSettings>;
 }
 
 const DEFAULTS = {

@@ -1,4 +1,4 @@
-import { MindsDBError } from '../shared';
+import { MindsDBError, type ExchangeObserver } from '../shared';
 import type { Authenticator } from './auth';
 import { within } from './deadline';
 import type { ExchangeRequest, ExchangeSink, ReadMode, StreamedResponse, TextResponse } from './http-exchange';
@@ -55,6 +55,8 @@ export interface CallContext {
   httpError(res: TextResponse, req: Exchange): MindsDBError;
   /** Gives back the connection slot of a call started by the slot limiter. */
   releaseSlot(): void;
+  /** Told of each answer's status (the server's health watcher). */
+  readonly observer: ExchangeObserver;
 }
 
 const READ: Readonly<Record<CallMode, ReadMode>> = { json: 'whole', answer: 'whole', stream: 'stream', paced: 'paced' };
@@ -101,6 +103,7 @@ export class Call implements SlotJob, ExchangeSink {
 
   answered(res: TextResponse): void {
     const { req } = this;
+    this.x.observer.answered(res.status);
     if (res.status >= 200 && res.status < 300) {
       if (this.mode === 'answer') this.finish(null, res);
       else this.succeed(res);
@@ -120,6 +123,7 @@ export class Call implements SlotJob, ExchangeSink {
   }
 
   opened(res: StreamedResponse): void {
+    this.x.observer.answered(res.status);
     this.finish(null, res);
   }
 

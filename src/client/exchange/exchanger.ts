@@ -1,4 +1,4 @@
-import { MindsDBError, type Redactor } from '../shared';
+import { MindsDBError, NO_OBSERVER, type ExchangeObserver, type Redactor } from '../shared';
 import { Authenticator, type AuthOptions, type HttpAuthType } from './auth';
 import { Call, type CallDone, type Exchange } from './call';
 import { deadlineAfter, type DeadlineAt } from './deadline';
@@ -73,8 +73,11 @@ export class Exchanger {
    */
   readonly plain: Readonly<Record<string, string>>;
   private isClosed = false;
-  /** Called after a network failure: the server that answers next may be another one. */
-  onNetworkFailure: () => void = () => undefined;
+  /**
+   * Told of every attempt's end (call.ts): each answer's status as it arrives, each failure
+   * without an answer (network, timeout). The client's health watcher and version cache listen here.
+   */
+  observer: ExchangeObserver = NO_OBSERVER;
 
   constructor(private readonly s: ExchangeSettings, private readonly redactor: Redactor) {
     this.maxBytes = s.maxResponseBytes;
@@ -181,7 +184,7 @@ export class Exchanger {
   }
 
   /**
-   * A failure as a MindsDBError with no secret in its text; a network failure forgets what the server was.
+   * A failure as a MindsDBError with no secret in its text; one without an answer (network, timeout) is told to the observer.
    * @internal (Call)
    */
   failed(err: unknown, req: Exchange): MindsDBError {
@@ -193,7 +196,7 @@ export class Exchanger {
       const raw = networkError(err, req, this.transport.proxy);
       e = new MindsDBError(this.redactor.text(raw.message), raw);
     }
-    if (e.kind === 'network') this.onNetworkFailure();
+    if (e.kind === 'network' || e.kind === 'timeout') this.observer.failed(e);
     return e;
   }
 

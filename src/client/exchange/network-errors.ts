@@ -10,9 +10,10 @@ export interface ExchangeDescription {
 /**
  * Network error codes that mean the request never reached the server (safe to retry); EPROXYTUNNEL
  * is ours (the proxy did not open its CONNECT tunnel), UND_ERR_PRX_CONN undici's (the proxy dropped
- * the connection while opening it): either way nothing was sent through it.
+ * the connection while opening it): either way nothing was sent through it. EUNREACHABLE: not sent
+ * at all, because the health watcher knew the server was down (client/connection/health.ts).
  */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPROXYTUNNEL', 'UND_ERR_PRX_CONN']);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPROXYTUNNEL', 'UND_ERR_PRX_CONN', 'EUNREACHABLE']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 export function isNotSent(err: MindsDBError): boolean {

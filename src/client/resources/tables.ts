@@ -213,17 +213,40 @@ export class TablesApi {
 }
 
 /**
+ * Which of `values` are stored in `column` of the table: one `SELECT column FROM db.t WHERE column
+ * IN (:p1, …)` through MindsDB, values bound (25.14.1 and 26.1.0 on PostgreSQL: the chaos test,
+ * test/chaos/outbox-chaos.test.js, finds with it the rows of the requests Node-RED was killed in).
+ * For an INSERT whose answer was lost: with a column that identifies a row, the rows found need not
+ * be sent again. Values are compared as text.
+ */
+export async function storedKeys(client: MindsDBClient, database: string, table: string, column: string, values: ReadonlyArray<InsertValue>, opts?: RequestOptions): Promise<Set<string>> {
+  const key = insertColumn(column);
+  const params: Record<string, unknown> = {};
+  const marks = values.map((v, i) => { params[`p${i + 1}`] = v; return `:p${i + 1}`; });
+  const answer = await sqlOf(client, { query: `SELECT ${key} FROM ${ident(database, 'the database')}.${ident(table, 'the table')} WHERE ${key} IN (${marks.join(', ')})`, params }, opts);
+  const found = new Set<string>();
+  for (const row of Array.isArray(answer.data) ? answer.data : []) found.add(keyText(Array.isArray(row) ? row[0] : row));
+  return found;
+}
+
+/** A key as text, as storedKeys compares keys (a number beyond 2^53 by its exact digits). */
+export function keyText(v: unknown): string {
+  return isRawJson(v) ? v.rawJSON : String(v);
+}
+
+/**
  * Whether an INSERT that failed may still have stored its rows: its answer was lost (the
  * connection broke after it was sent, the time ran out, a gateway answered 502/504, the server
  * failed with a 500 or answered something unreadable). Not when MindsDB answered with an SQL
  * error (it ran the statement and the data source refused it: one statement is one COPY or
  * INSERT in one transaction, all or nothing, as the e2e run checks on PostgreSQL), nor when it
- * refused the request before running it (4xx, 429, 503), nor when it was never sent.
+ * refused the request before running it (4xx, 429, 503), nor when it was never sent (msg.reset
+ * dropped its micro-batch: kind 'reset').
  */
 export function insertMayHaveLanded(err: unknown): boolean {
   if (!(err instanceof MindsDBError)) return true;
   switch (err.kind) {
-    case 'sql': case 'input': case 'auth': case 'unsupported': case 'queue-full': case 'closed': case 'redirect':
+    case 'sql': case 'input': case 'auth': case 'unsupported': case 'queue-full': case 'closed': case 'redirect': case 'reset':
       return false;
     case 'http':
       return (err.status ?? 500) >= 500 && err.status !== 503;

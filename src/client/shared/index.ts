@@ -20,5 +20,7 @@ export { readOnlyStatement } from './sql-read-only';
 export type { ReadOnlyVerdict } from './sql-read-only';
 export type { SqlPiece, SqlPieceKind } from './sql-lexer';
 export { RawBody } from './raw-body';
+export { NO_OBSERVER } from './observer';
+export type { ExchangeObserver } from './observer';
 export { matchName, foldCase, storedNameText, ambiguousNameError } from './names';
 export type { NameMatch } from './names';

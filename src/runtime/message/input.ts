@@ -1,9 +1,11 @@
 import { isPlainObject, MAX_TIMER_MS, MindsDBError, inputError } from '../../client';
 import type { Done, Msg, Node, NodeStatus, Send } from '../node/red';
+import { clientOfNode } from '../node/server';
+import { HealthRing, type HealthTexts } from '../status/health-ring';
 import type { ThrottledStatus } from '../status/status';
 
-/** What the red ring says about a failed message (a node type's StatusTexts). */
-export interface FailureStatus {
+/** What the ring says about a failed message and about the server's health (a node type's StatusTexts). */
+export interface FailureStatus extends HealthTexts {
   error(err: Error): NodeStatus;
 }
 
@@ -28,10 +30,11 @@ export const CLOSE_GRACE_MS = 10_000;
  * Wires a node's input to an async handler with Node-RED's send/done contract:
  * every message ends in exactly one `done()` (after the handler sent its output) or one
  * `done(err)` (so a Catch node gets the msg), whatever the handler throws or rejects with.
- * It also counts messages in flight, so the node's close waits for them on redeploy.
+ * It also counts messages in flight, so the node's close waits for them on redeploy, and shows the
+ * server's health on the node's ring (the HealthRing it returns).
  */
-export function handleInput(node: Node, status: ThrottledStatus, texts: FailureStatus, handler: InputHandler, onClose?: () => Promise<void> | void): void {
-  handleInputWith(node, status, texts, (msg, send, outcome) => {
+export function handleInput(node: Node, status: ThrottledStatus, texts: FailureStatus, handler: InputHandler, onClose?: () => Promise<void> | void): HealthRing {
+  return handleInputWith(node, status, texts, (msg, send, outcome) => {
     handler(msg, send).then(() => outcome.ok(), (err: unknown) => outcome.fail(err));
   }, onClose);
 }
@@ -42,8 +45,11 @@ export function handleInput(node: Node, status: ThrottledStatus, texts: FailureS
  * `done(err)` per message, a throw from the handler is that message's error, and close waits for
  * the messages in flight.
  */
-export function handleInputWith(node: Node, status: ThrottledStatus, texts: FailureStatus, handler: DirectInputHandler, onClose?: () => Promise<void> | void): void {
+export function handleInputWith(node: Node, status: ThrottledStatus, texts: FailureStatus, handler: DirectInputHandler, onClose?: () => Promise<void> | void): HealthRing {
   const input = new InputState(node, status, texts);
+  // Every node shows its server's health (the server node's watcher, client/connection/health.ts).
+  const ring = new HealthRing(status, texts);
+  ring.watch(clientOfNode(node));
 
   node.on('input', (msg, send: Send, done: Done) => {
     // The message's own msg.mindsdb, filled by the node as it learns what the message concerns
@@ -72,8 +78,9 @@ export function handleInputWith(node: Node, status: ThrottledStatus, texts: Fail
     Promise.resolve(closing)
       .then(() => waitAtMost(allDone, CLOSE_GRACE_MS))
       .catch(() => undefined)
-      .finally(() => { input.drained = undefined; status.stop(); closed(); });
+      .finally(() => { input.drained = undefined; ring.stop(); status.stop(); closed(); });
   });
+  return ring;
 }
 
 /**
@@ -119,6 +126,21 @@ class MessageOutcome implements Outcome {
       undelivered(input.node, e);
     }
     input.finished();
+  }
+}
+
+/**
+ * The outcome of a message whose input already ended (an outbox's message, sent after MindsDB came
+ * back, perhaps after a restart): its error goes to Catch as any message's does, with the node's
+ * red ring and msg.mindsdbError.
+ */
+export function reportLateFailure(node: Node, status: ThrottledStatus, texts: FailureStatus, msg: Msg, err: Error): void {
+  try {
+    status.now(texts.error(err));
+    attachErrorDetails(msg, err);
+    node.error(err, msg);
+  } catch (e) {
+    undelivered(node, e);
   }
 }
 

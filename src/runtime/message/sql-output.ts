@@ -150,16 +150,23 @@ export class SqlOutput {
 
   /** A whole answer as one message; the status text is made only when the throttled status is written. */
   private sendWhole(msg: Msg, send: Send, answer: SqlAnswer, gate?: RowGate): void {
-    msg.mindsdb = this.metadata(answer);
-    setOutput(this.RED, msg, this.config.outputProperty, answer.type === 'table' ? this.shape(answer) : []);
     if (gate) {
+      msg.mindsdb = this.metadata(answer);
+      setOutput(this.RED, msg, this.config.outputProperty, answer.type === 'table' ? this.shape(answer) : []);
       const rows = answer.type === 'table' ? answer.data : [];
       gate.pass(answer.type === 'table' ? answer.column_names : [], rows);
       send(msg);
       this.status.set(gate.answered(rows.length));
       return;
     }
+    this.putWhole(msg, answer);
     send(msg);
+  }
+
+  /** A whole answer on its message, without sending it (an outbox sends it once its row is gone). */
+  putWhole(msg: Msg, answer: SqlAnswer): void {
+    msg.mindsdb = this.metadata(answer);
+    setOutput(this.RED, msg, this.config.outputProperty, answer.type === 'table' ? this.shape(answer) : []);
     this.status.setWith(this.answeredStatus, answer.type === 'table' ? answer.data.length : -1);
   }
 

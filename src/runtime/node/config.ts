@@ -1,6 +1,7 @@
 import { parseConfig, type ConfigOf, type NodeSchema } from '../../schema';
 import { migrateConfig, type Step } from './migrations';
 import type { Node, NodeAPI, SavedConfig } from './red';
+import { rememberServer } from './server';
 
 export type { SavedConfig };
 
@@ -20,5 +21,7 @@ export function readConfig<S extends NodeSchema>(node: Pick<Node, 'warn'>, schem
 /** The start of every node's constructor: Node-RED's own setup, then the node's config. */
 export function startNode<S extends NodeSchema>(RED: NodeAPI, node: Node, schema: S, saved: SavedConfig): ConfigOf<S> {
   RED.nodes.createNode(node, saved);
-  return readConfig(node, schema, saved);
+  const config = readConfig(node, schema, saved);
+  rememberServer(RED, node, (config as { server?: unknown }).server);
+  return config;
 }

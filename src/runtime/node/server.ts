@@ -72,6 +72,21 @@ function clientOf(RED: NodeAPI, serverId: string | undefined): MindsDBClient {
   return server.client;
 }
 
+/** Each action node's server node, as its config named it when it started (see `startNode`). */
+const serverOfNode = new WeakMap<Node, { RED: NodeAPI; serverId: string }>();
+
+/** Remembers the server node an action node uses, for what watches it on the node's behalf (its status ring). */
+export function rememberServer(RED: NodeAPI, node: Node, serverId: unknown): void {
+  if (typeof serverId === 'string' && serverId !== '') serverOfNode.set(node, { RED, serverId });
+}
+
+/** The client of the server node `node` uses, if it has one that works (undefined otherwise: its messages say why). */
+export function clientOfNode(node: Node): MindsDBClient | undefined {
+  const used = serverOfNode.get(node);
+  if (!used) return undefined;
+  return (used.RED.nodes.getNode(used.serverId) as ServerNode | null)?.client;
+}
+
 const clientKeys = new WeakMap<MindsDBClient, string>();
 let nextClientKey = 0;
 

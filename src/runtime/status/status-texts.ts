@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isPlainObject, MindsDBError, type MindsDBErrorKind } from '../../client';
+import { isPlainObject, MindsDBError, ServerUnreachableError, type HealthView, type MindsDBErrorKind } from '../../client';
 import type { NodeStatus } from '../node/red';
 
 /** The values a status template takes: `__count__` in the catalogue is `values.count`. */
@@ -15,6 +15,13 @@ const ERROR_KIND_TEXTS: Readonly<Record<Exclude<MindsDBErrorKind, 'http'>, true>
   'too-large': true, redirect: true, 'queue-full': true, closed: true, reset: true, input: true,
 };
 const ERROR_KINDS = Object.keys(ERROR_KIND_TEXTS);
+/**
+ * The server's health as every node shows it (runtime/status/health-ring.ts), with the backlog of
+ * an outbox: the same six texts in every node type's catalogue. The ones with a backlog come first
+ * in the catalogues, so that the editor (which takes the first template that matches) never reads
+ * "…since 14:02:07, 12 kept" as the shorter "…since __since__".
+ */
+const HEALTH_TEXTS = ['serverUp', 'serverBusy', 'serverDown', 'serverUpKept', 'serverBusyKept', 'serverDownKept'] as const;
 /** A raw error text in the ring is cut here (Node-RED shows about 20 characters well). */
 const MAX_RAW_TEXT = 32;
 const PLACEHOLDER = /__(\w+?)__/g;
@@ -42,7 +49,7 @@ export class StatusTexts<Name extends string> {
 
   constructor(readonly type: string, names: readonly Name[], catalogue: unknown = readCatalogue(type)) {
     const section = statusSection(type, catalogue);
-    for (const name of [...names, ...ERROR_KINDS.map((k) => `errors.${k}`), 'errors.error']) {
+    for (const name of [...names, ...HEALTH_TEXTS, ...ERROR_KINDS.map((k) => `errors.${k}`), 'errors.error']) {
       const text = name.split('.').reduce<unknown>((o, k) => (isPlainObject(o) ? o[k] : undefined), section);
       if (typeof text !== 'string') throw new Error(`${type}: no status text "${name}" in nodes/locales/en-US/${type}.json`);
       this.templates.set(name, compile(`${type}.status.${name}`, text));
@@ -65,10 +72,27 @@ export class StatusTexts<Name extends string> {
   }
 
   /**
+   * The server's health, with an outbox's backlog (`kept` messages): a green ring while MindsDB
+   * answers, yellow while it says it is busy, red while it is unreachable, with the time it went
+   * away. Rings, not dots: a Status node tells them from a node's own work by the shape.
+   */
+  health(view: HealthView, kept = 0): NodeStatus | undefined {
+    const k = kept > 0 ? 'Kept' : '';
+    const values = { count: kept, since: view.since === undefined ? '' : sinceText(view.since) };
+    switch (view.state) {
+      case 'reachable': return { fill: 'green', shape: 'ring', text: this.text(`serverUp${k}`, values) };
+      case 'busy': return { fill: 'yellow', shape: 'ring', text: this.text(`serverBusy${k}`, values) };
+      case 'unreachable': return { fill: 'red', shape: 'ring', text: this.text(`serverDown${k}`, values) };
+      default: return undefined; // nothing answered yet: nothing to say
+    }
+  }
+
+  /**
    * The red ring of a failed message. "HTTP 404" and a network code (ECONNREFUSED) read the same
    * in every language and go as they are; every other kind is a catalogue key.
    */
   error(err: Error): NodeStatus {
+    if (err instanceof ServerUnreachableError) return this.health({ state: 'unreachable', since: err.since }) as NodeStatus;
     let text: string;
     if (err instanceof MindsDBError && err.kind === 'http') text = raw(`HTTP ${err.status ?? ''}`.trim());
     else if (err instanceof MindsDBError && err.kind === 'network' && err.code !== undefined) text = raw(String(err.code));
@@ -89,6 +113,14 @@ export class StatusTexts<Name extends string> {
     for (let i = 0; i < t.names.length; i++) out += String(values?.[t.names[i]] ?? '') + t.parts[i + 1];
     return out;
   }
+}
+
+/** When the server went away, as the status says it: the time of day, with the date when not today. */
+export function sinceText(at: number, now = Date.now()): string {
+  const d = new Date(at);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return d.toDateString() === new Date(now).toDateString() ? time : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
 }
 
 function compile(key: string, text: string): Template {

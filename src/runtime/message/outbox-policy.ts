@@ -1,0 +1,80 @@
+import { isNotSent, MindsDBError, sizeText } from '../../client';
+
+/**
+ * What the outbox does with a message whose request failed:
+ * - `retry`: it was not stored and the server did not take it: never sent (refused connection,
+ *   unknown host, the server known down, a full queue, a closing connection), or refused without
+ *   being done (429, 503). It stays in the outbox and is sent again when the server is back;
+ * - `in-doubt`: it may have been stored (a connection broken after it was sent, a gateway's 502
+ *   or 504, a timeout). It stays only if the node can find out (a key column): the replay asks
+ *   first; otherwise it ends as `stored: "unknown"`, as without the outbox;
+ * - `final`: the server answered for the message itself (an SQL error for its row, a 400, a 401
+ *   after a fresh login, a 500): reported at Catch, never sent again.
+ */
+export type Keep = 'retry' | 'in-doubt' | 'final';
+
+export function keepOf(err: unknown): Keep {
+  if (!(err instanceof MindsDBError)) return 'final';
+  switch (err.kind) {
+    case 'network': return isNotSent(err) ? 'retry' : 'in-doubt';
+    case 'timeout': return 'in-doubt';
+    case 'queue-full': case 'closed': return 'retry';
+    case 'http':
+      if (err.status === 429 || err.status === 503) return 'retry';
+      if (err.status === 502 || err.status === 504) return 'in-doubt';
+      return 'final';
+    default: return 'final';
+  }
+}
+
+/** A message that does not fit in the node's outbox (the bound in MB), or whose message is larger than that alone. */
+export function outboxFull(bytes: number, used: number, maxBytes: number, kept: number): MindsDBError {
+  const why = bytes > maxBytes
+    ? `this message alone (${sizeText(bytes)}) is larger than the node's outbox (${sizeText(maxBytes)})`
+    : `the node's outbox is full (${kept} message(s), ${sizeText(used)} of its ${sizeText(maxBytes)})`;
+  return new MindsDBError(`${why}: the message was not kept and not sent; raise the outbox size in the node, or let MindsDB catch up`, { kind: 'queue-full', code: 'EOUTBOXFULL' });
+}
+
+/** A kept message whose earlier request may have stored it, and that no check can tell: it ends here, unsent. */
+export function lostEarlier(): MindsDBError {
+  return new MindsDBError('the answer to an earlier attempt was lost (Node-RED stopped or the connection broke while it was sent): the message may or may not be stored, and was not sent again', { kind: 'network', code: 'EINDOUBT' });
+}
+
+/** A kept message older than the node's maximum age: it ends here, unsent. */
+export function outboxExpired(acceptedAt: number, maxAgeMs: number): MindsDBError {
+  const hours = maxAgeMs / 3_600_000;
+  const age = hours >= 1 ? `${Number(hours.toFixed(2))} h` : `${Math.round(maxAgeMs / 1000)} s`;
+  return new MindsDBError(`kept in the outbox since ${new Date(acceptedAt).toISOString()}, longer than its maximum age of ${age}, while MindsDB could not take it: not sent`, { kind: 'timeout', code: 'EOUTBOXEXPIRED' });
+}
+
+/** A failure of a message sent while the outbox was off: the same error, saying why the outbox did not keep it. */
+export function withoutOutbox(err: unknown, reason: string): Error {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const message = `${e.message} (the outbox could not keep it: ${reason})`;
+  return e instanceof MindsDBError ? new MindsDBError(message, e) : new Error(message);
+}
+
+/** A message that cannot be written down as JSON (a circular structure, a BigInt in an odd place). */
+export function notKeepable(why: string): MindsDBError {
+  return new MindsDBError(`the message cannot be kept in the outbox: it cannot be written as JSON (${why})`, { kind: 'input' });
+}
+
+/**
+ * A message and its target as JSON for the outbox: everything but what only lives in this process
+ * (an HTTP node's `req` and `res`, functions); a BigInt as its digits.
+ */
+export function messageJson(msg: object, target: unknown): string {
+  // The usual message has neither, and JSON leaves functions out by itself: no replacer (half the cost).
+  if (!('req' in msg || 'res' in msg)) {
+    try { return JSON.stringify({ msg, target }); } catch { /* a BigInt or a circle: the careful way below says which */ }
+  }
+  try {
+    return JSON.stringify({ msg, target }, function (this: unknown, key: string, value: unknown) {
+      if (this === msg && (key === 'req' || key === 'res')) return undefined;
+      if (typeof value === 'bigint') return value.toString();
+      return typeof value === 'function' ? undefined : value;
+    });
+  } catch (err) {
+    throw notKeepable(err instanceof Error ? err.message : String(err));
+  }
+}
