@@ -82,7 +82,7 @@ export = function register(RED: NodeAPI): void {
 
     const ring = handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const { operation, project, name } = await projectItemOf(RED, node, msg, 'knowledge_base', { configured: config.operation, allowed: OPERATIONS, what: 'knowledge base' }, config);
-      const api = new KnowledgeBasesApi(clientFor(RED, config, msg));
+      const api = new KnowledgeBasesApi(clientFor(RED, config, msg, config.outbox && operation === 'insert' ? 'its outbox' : undefined));
       if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
       const kb = name as string;
       const timeoutMs = timeoutFrom(msg);

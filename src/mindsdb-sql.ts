@@ -90,7 +90,7 @@ export = function register(RED: NodeAPI): void {
       if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) { outcome.ok(); return; }
       const control = controlOf(msg);
       if (control) { sqlControl(control, output, incremental, status); outcome.ok(); return; }
-      const client = clientFor(RED, config, msg, incremental ? 'its incremental position' : undefined);
+      const client = clientFor(RED, config, msg, incremental ? 'its incremental position' : outbox ? 'its outbox' : undefined);
       const { query, params } = withParams(queryFrom(config.query, msg), msg);
       const timeoutMs = timeoutFrom(msg);
       const run = (database: string | undefined): void => {

@@ -58,7 +58,7 @@ export = function register(RED: NodeAPI): void {
       if (!database) throw inputError('no database: set the data source in the node or in msg.database');
       const table = operation === 'list' ? undefined : await nameFrom(RED, node, config.table, msg, 'table');
       if (operation !== 'list') describe(msg, { table });
-      const client = clientFor(RED, config, msg);
+      const client = clientFor(RED, config, msg, config.outbox && operation === 'insert' ? 'its outbox' : undefined);
       if (operation !== 'list' && !table) throw inputError('no table: set it in the node or in msg.table');
       const timeoutMs = timeoutFrom(msg) ?? client.requestTimeoutMs;
       const api = new TablesApi(client);

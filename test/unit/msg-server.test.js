@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { helper, node, catchNode, flowWith, collect, userDirEachCase } = require('../support/nr');
 
-const nodes = [node('mindsdb-server'), node('mindsdb-sql'), node('mindsdb-predict'), catchNode];
+const nodes = [node('mindsdb-server'), node('mindsdb-sql'), node('mindsdb-predict'), node('mindsdb-table'), catchNode];
 const sql = { type: 'mindsdb-sql', query: 'SELECT 1', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 };
 const predict = { type: 'mindsdb-predict', project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: true, batchSize: 100, batchWindow: 200, keepExplainString: false };
 
@@ -91,6 +91,14 @@ describe('msg.server: a message chooses among the servers its node lists', funct
       helper.getNode('n1').receive({ server: 'site a' });
       await got;
       assert.equal(sqlTo(a), 1, 'its own server, named, is asked');
+    });
+
+    it('refuses another server for an insert kept in the outbox (replayed to its own server)', async () => {
+      await load({ type: 'mindsdb-table', operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: false, batchSize: 100, batchWindow: 20, keyColumn: 'id', outbox: true, outboxSizeMB: 10, outboxMaxAgeH: 24 });
+      const got = outcome();
+      helper.getNode('n1').receive({ payload: { id: 1 }, server: 'site b' });
+      assert.match((await got).error, /it keeps its outbox for its own server/);
+      assert.equal(b.requests.length, 0, 'nothing sent to site b');
     });
   });
 
