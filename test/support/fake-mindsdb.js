@@ -103,7 +103,7 @@ function createFakeMindsDB(options = {}) {
     req.on('end', () => {
       const bytes = Buffer.concat(chunks);
       const raw = bytes.toString('utf8');
-      const entry = { method: req.method, path: req.url, headers: req.headers, rawBody: raw, bytes, body: undefined };
+      const entry = { method: req.method, path: req.url, headers: req.headers, rawBody: raw, bytes, body: undefined, at: Date.now() };
       try { entry.body = raw ? JSON.parse(raw) : undefined; } catch { entry.body = raw; }
       state.requests.push(entry);
       const fault = state.faults.length ? state.faults.shift() : state.faultPlan ? state.faultPlan(entry) : null;
@@ -549,9 +549,12 @@ function createFakeMindsDB(options = {}) {
     const [db, name] = ast.from_table.parts;
     const t = state.databases.has(db.toLowerCase()) ? state.tables.get(`${db.toLowerCase()}/${name}`) : undefined;
     const w = ast.where;
-    if (!t || !w || w.op !== 'in' || (ast.targets || []).length !== 1 || ast.targets[0].node !== 'Identifier') return null;
+    if (!t || !w || !['in', '='].includes(w.op) || (ast.targets || []).length !== 1 || ast.targets[0].node !== 'Identifier') return null;
     const col = ast.targets[0].parts.at(-1);
-    const wanted = new Set(w.args[1].items.map((v) => String(v.node === 'Parameter' ? params[v.value] : v.value)));
+    const valueOf = (v) => String(v.node === 'Parameter' ? params[v.value] : v.value);
+    // MindsDB renders `IN (:p1)`, one value, as `IN 2`, which PostgreSQL refuses (measured on both lines).
+    if (w.op === 'in' && w.args[1].node !== 'Tuple') return sqlError(`syntax error at or near "${valueOf(w.args[1])}"`);
+    const wanted = new Set(w.op === '=' ? [valueOf(w.args[1])] : w.args[1].items.map(valueOf));
     return { type: 'table', column_names: [col], data: t.rows.filter((r) => wanted.has(String(r[col]))).map((r) => [r[col]]) };
   }
 

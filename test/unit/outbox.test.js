@@ -47,10 +47,10 @@ describe('the outbox (table node)', function () {
   });
 
   const table = (def = {}) => ({ type: 'mindsdb-table', operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: true, batchSize: 100, batchWindow: 20, keyColumn: 'id', outbox: true, outboxSizeMB: 10, outboxMaxAgeH: 24, ...def });
-  async function load(def) {
+  async function load(def, server = {}) {
     await helper.load(nodes, [
       { id: 'f1', type: 'tab', label: 'outbox' },
-      { id: 'srv', type: 'mindsdb-server', name: 'local MindsDB', url: `http://127.0.0.1:${port}`, apiPrefix: '/api', authMode: 'none', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64 },
+      { id: 'srv', type: 'mindsdb-server', name: 'local MindsDB', url: `http://127.0.0.1:${port}`, apiPrefix: '/api', authMode: 'none', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64, ...server },
       { id: 'n1', z: 'f1', server: 'srv', wires: [['out']], name: '', outputProperty: 'payload', version: 1, ...table(def) },
       { id: 'out', z: 'f1', type: 'helper' },
       { id: 'catcher', z: 'f1', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
@@ -123,7 +123,7 @@ describe('the outbox (table node)', function () {
     let lost = 1;
     fake.state.faultPlan = (e) => (typeof e.body?.query === 'string' && /^INSERT/.test(e.body.query) && lost-- > 0 ? FAULTS['answer lost after the write'] : null);
     send([1, 2]);
-    await waitFor(() => outs.length === 2, { timeoutMs: 8000, what: () => `2 outputs (${outs.length}, caught ${caught.length})` });
+    await waitFor(() => outs.length === 2, { timeoutMs: 12000, what: () => `2 outputs (${outs.length}, caught ${caught.length})` });
     assert.deepEqual(stored(), [1, 2], 'stored once each');
     assert.equal(inserts().length, 1, 'never sent again');
     const lookups = fake.requestsTo('/sql/query').filter((r) => /^SELECT id FROM/.test(r.body.query));
@@ -131,6 +131,29 @@ describe('the outbox (table node)', function () {
     assert.deepEqual(lookups[0].body.params, { p1: 1, p2: 2 });
     for (const m of outs) assert.equal(m.mindsdb.alreadyStored, true);
     assert.deepEqual(caught, []);
+  });
+
+  it('a write in doubt is looked up only once its lost request cannot still be running (the server\'s timeout after it was lost): a late commit is found, not stored twice', async () => {
+    await fake.listen(port);
+    await load({}, { timeout: 2000 });
+    let lost = 1;
+    let lostAt = 0;
+    // The connection drops at once, but MindsDB goes on with the INSERT and commits it a second later.
+    fake.state.faultPlan = (e) => (typeof e.body?.query === 'string' && /^INSERT/.test(e.body.query) && lost-- > 0 ? (req) => {
+      lostAt = Date.now();
+      req.socket.destroy();
+      const { p1, p2 } = e.body.params;
+      setTimeout(() => fake.state.tables.get('pg/readings').rows.push({ id: p1, temp: p2 }), 1000); // fault: the server commits after the client is gone
+    } : null);
+    send([1]);
+    await waitFor(() => outs.length === 1, { timeoutMs: 10000, what: () => `the output (caught ${caught.length}: ${caught.map((m) => m.error.message).join('; ')})` });
+    const lookup = fake.requestsTo('/sql/query').find((r) => /^SELECT id FROM/.test(r.body.query));
+    assert.equal(lookup.body.query, 'SELECT id FROM `pg`.`readings` WHERE id = :p1', 'one key is looked up with =: MindsDB writes IN (:p1) as IN 1');
+    assert.ok(lookup.at >= lostAt + 2000, `looked up after the server's timeout (${lookup.at - lostAt} ms after the answer was lost)`);
+    assert.deepEqual(stored(), [1], 'stored once: the late commit was found');
+    assert.equal(outs[0].mindsdb.alreadyStored, true);
+    assert.equal(inserts().length, 1);
+    assert.ok(lostAt > 0);
   });
 
   it('a write whose answer was lost, without a key column: each message ends at Catch with stored "unknown", and is not kept', async () => {

@@ -223,7 +223,9 @@ export async function storedKeys(client: MindsDBClient, database: string, table:
   const key = insertColumn(column);
   const params: Record<string, unknown> = {};
   const marks = values.map((v, i) => { params[`p${i + 1}`] = v; return `:p${i + 1}`; });
-  const answer = await sqlOf(client, { query: `SELECT ${key} FROM ${ident(database, 'the database')}.${ident(table, 'the table')} WHERE ${key} IN (${marks.join(', ')})`, params }, opts);
+  // One value is `=`: MindsDB (25.14.1, 26.1.0) renders `IN (:p1)` as `IN 2`, which PostgreSQL refuses.
+  const where = marks.length === 1 ? `${key} = ${marks[0]}` : `${key} IN (${marks.join(', ')})`;
+  const answer = await sqlOf(client, { query: `SELECT ${key} FROM ${ident(database, 'the database')}.${ident(table, 'the table')} WHERE ${where}`, params }, opts);
   const found = new Set<string>();
   for (const row of Array.isArray(answer.data) ? answer.data : []) found.add(keyText(Array.isArray(row) ? row[0] : row));
   return found;

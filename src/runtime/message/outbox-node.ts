@@ -1,6 +1,7 @@
 import { isPlainObject, MindsDBError } from '../../client';
 import { StoreError, type StoreLease } from '../../store';
 import { leaseNodeStore } from '../node/store';
+import { clientOfNode } from '../node/server';
 import type { Node, NodeAPI } from '../node/red';
 import type { HealthRing } from '../status/health-ring';
 import type { ThrottledStatus } from '../status/status';
@@ -34,7 +35,11 @@ export function startOutbox<Target>(RED: NodeAPI, node: Node, status: ThrottledS
     sent: (msg) => node.send(msg),
     failed: (msg, err) => reportLateFailure(node, status, texts, msg, err),
     warn: (text) => node.warn(text),
-  }, { maxBytes: config.outboxSizeMB * 1024 * 1024, maxAgeMs: config.outboxMaxAgeH * 3_600_000, window: config.window });
+  }, {
+    maxBytes: config.outboxSizeMB * 1024 * 1024, maxAgeMs: config.outboxMaxAgeH * 3_600_000, window: config.window,
+    // A write in doubt is looked up once its lost request cannot still be running: the server's timeout.
+    doubtSettleMs: clientOfNode(node)?.requestTimeoutMs ?? 60_000,
+  });
   outbox.onKept = (kept) => ring.setKept(kept);
   ring.setKept(outbox.backlog);
   ring.onChange = (view) => outbox.healthChanged(view);

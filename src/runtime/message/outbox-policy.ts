@@ -1,4 +1,5 @@
 import { isNotSent, MindsDBError, sizeText } from '../../client';
+import { StoreError } from '../../store';
 
 /**
  * What the outbox does with a message whose request failed:
@@ -76,5 +77,24 @@ export function messageJson(msg: object, target: unknown): string {
     });
   } catch (err) {
     throw notKeepable(err instanceof Error ? err.message : String(err));
+  }
+}
+
+const OFF_RETRY_MS = 60_000;
+
+/** Why an outbox is off (a store that cannot be written), and until when before it is tried again. */
+export class OffSwitch {
+  private until = 0;
+  reason = '';
+
+  /** Still off: the minute since the store failed has not passed. */
+  get waiting(): boolean { return Date.now() < this.until; }
+
+  /** Turns it off for a minute; returns what the node says about it. */
+  turnOff(err: unknown): string {
+    const e = err instanceof StoreError ? err : new StoreError(err instanceof Error ? err.message : String(err), 'other', '');
+    this.reason = e.message;
+    this.until = Date.now() + OFF_RETRY_MS;
+    return `the outbox is off, messages go straight to MindsDB and are lost while it is away: ${e.message}; it is tried again in ${OFF_RETRY_MS / 1000} s`;
   }
 }

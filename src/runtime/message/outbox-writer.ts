@@ -51,6 +51,11 @@ export interface OutboxLimits {
   maxAgeMs: number;
   /** Messages sent at once from the backlog (batches in flight × batch size). */
   window: number;
+  /**
+   * A write in doubt is looked up only this long after it was lost (or after a restart found it):
+   * the request it was in may still be running on the server until then (the server's timeout).
+   */
+  doubtSettleMs: number;
 }
 
 /** How a message handed to the outbox ends for its input handler. */

@@ -1,13 +1,12 @@
 import type { HealthView } from '../../client';
 import { StoreError, type StoreLease } from '../../store';
 import type { Msg } from '../node/red';
-import { keepOf, lostEarlier, messageJson, outboxExpired, outboxFull, withoutOutbox } from './outbox-policy';
+import { keepOf, lostEarlier, messageJson, OffSwitch, outboxExpired, outboxFull, withoutOutbox } from './outbox-policy';
 import { itemOf, type Accepted, type LateOutcome, type OutboxItem, type OutboxLimits, type OutboxWriter } from './outbox-writer';
 import { OutboxRows, Removals, type KeptRow, type NewRow } from './outbox-store';
 
 interface Waiting<T> { item: OutboxItem<T>; json: string; resolve: (a: Accepted) => void; reject: (e: Error) => void }
 
-const OFF_RETRY_MS = 60_000;
 const MAX_PAUSE_MS = 30_000;
 /** Outcomes that come within this long share one commit of their rows' removal (outbox-store.ts, Removals). */
 const GATHER_MS = 5;
@@ -23,8 +22,7 @@ const GATHER_MS = 5;
 export class Outbox<Target> {
   private rows: OutboxRows | undefined;
   private mode: 'live' | 'backlog' | 'off';
-  private offUntil = 0;
-  private offReason = '';
+  private readonly off = new OffSwitch();
   private health: HealthView = { state: 'unknown' };
   private readonly waiting: Array<Waiting<Target>> = [];
   private keepScheduled = false;
@@ -34,6 +32,7 @@ export class Outbox<Target> {
   private bytes = 0;
   private pauseMs = 0;
   private pauseTimer: NodeJS.Timeout | undefined;
+  private settleUntil = 0;
   private expiryTimer: NodeJS.Timeout | undefined;
   private closing = false;
   private settled: (() => void) | undefined;
@@ -51,14 +50,13 @@ export class Outbox<Target> {
     if (lease instanceof StoreError) { this.turnOff(lease); return; }
     try {
       this.rows = new OutboxRows(lease.store, node);
-      this.rows.recover();
+      if (this.rows.recover() > 0) this.settleUntil = Date.now() + limits.doubtSettleMs;
       this.count();
       this.mode = this.kept > 0 ? 'backlog' : 'live';
     } catch (err) {
       this.turnOff(err);
     }
-    const every = Math.min(60_000, Math.max(1000, limits.maxAgeMs / 10));
-    this.expiryTimer = setInterval(() => this.expire(), every);
+    this.expiryTimer = setInterval(() => this.expire(), Math.min(60_000, Math.max(1000, limits.maxAgeMs / 10)));
     this.expiryTimer.unref?.();
     queueMicrotask(() => this.pump());
   }
@@ -89,7 +87,7 @@ export class Outbox<Target> {
    */
   accept(msg: Msg, target: Target): Promise<Accepted> {
     const item: OutboxItem<Target> = { id: 0, msg, target, inDoubt: false, acceptedAt: Date.now(), bytes: 0, restored: false };
-    if (this.mode === 'off' && (this.closing || Date.now() < this.offUntil)) return this.direct(item);
+    if (this.mode === 'off' && (this.closing || this.off.waiting)) return this.direct(item);
     const json = messageJson(msg, target);
     item.bytes = Buffer.byteLength(json);
     return new Promise<Accepted>((resolve, reject) => {
@@ -104,9 +102,7 @@ export class Outbox<Target> {
     this.clearPause();
     if (this.expiryTimer) clearInterval(this.expiryTimer);
     this.keepWaiting();
-    if (this.inFlight.size > 0) {
-      await new Promise<void>((resolve) => { const timer = setTimeout(resolve, graceMs); this.settled = () => { clearTimeout(timer); resolve(); }; });
-    }
+    if (this.inFlight.size > 0) await new Promise<void>((resolve) => { const timer = setTimeout(resolve, graceMs); this.settled = () => { clearTimeout(timer); resolve(); }; });
     if (!(this.lease instanceof StoreError)) this.lease.release();
   }
 
@@ -162,6 +158,7 @@ export class Outbox<Target> {
         try { this.rows?.release([item.id], keep === 'in-doubt'); } catch (storeErr) { this.turnOff(storeErr); }
         this.marked.delete(item.id);
         item.inDoubt ||= keep === 'in-doubt';
+        if (keep === 'in-doubt') this.settleUntil = Math.max(this.settleUntil, Date.now() + this.limits.doubtSettleMs);
         if (this.mode === 'live') this.mode = 'backlog';
         if (own) own.resolve('kept');
         this.ended(item, false);
@@ -221,6 +218,8 @@ export class Outbox<Target> {
       if (!item) continue;
       if (row.acceptedAt < oldest) { this.endKept(item, outboxExpired(row.acceptedAt, this.limits.maxAgeMs)); continue; }
       if (item.inDoubt && !this.writer.canCheck(item)) { this.endKept(item, lostEarlier()); continue; }
+      // Its lost request may still be running on the server: looked up (and what follows sent) once it cannot be.
+      if (item.inDoubt && Date.now() < this.settleUntil) { this.cursor = row.id - 1; this.waitUntil(this.settleUntil); break; }
       this.dispatch(item);
     }
     this.writer.flush();
@@ -229,8 +228,7 @@ export class Outbox<Target> {
   private restore(row: KeptRow): OutboxItem<Target> | undefined {
     try { return itemOf<Target>(row); } catch (err) {
       this.late.warn(`an outbox message (row ${row.id}) could not be read back and was dropped: ${err instanceof Error ? err.message : String(err)}`);
-      this.remove({ id: row.id, bytes: row.bytes } as OutboxItem<Target>);
-      return undefined;
+      return void this.remove({ id: row.id, bytes: row.bytes } as OutboxItem<Target>);
     }
   }
 
@@ -260,7 +258,12 @@ export class Outbox<Target> {
   private pause(): void {
     this.cursor = 0;
     this.pauseMs = Math.min(MAX_PAUSE_MS, this.pauseMs ? this.pauseMs * 2 : 1000);
-    this.pauseTimer = setTimeout(() => { this.pauseTimer = undefined; this.pump(); }, this.pauseMs);
+    this.waitUntil(Date.now() + this.pauseMs);
+  }
+
+  private waitUntil(at: number): void {
+    if (this.pauseTimer) return;
+    this.pauseTimer = setTimeout(() => { this.pauseTimer = undefined; this.pump(); }, Math.max(0, at - Date.now()));
     this.pauseTimer.unref?.();
   }
 
@@ -271,21 +274,18 @@ export class Outbox<Target> {
 
   /** A message sent as without an outbox (the store cannot be written). */
   private direct(item: OutboxItem<Target>): Promise<Accepted> {
-    return this.writer.write(item).then(() => 'sent' as const, (err: unknown) => { throw this.writer.failed(item, withoutOutbox(err, this.offReason)); });
+    return this.writer.write(item).then(() => 'sent' as const, (err: unknown) => { throw this.writer.failed(item, withoutOutbox(err, this.off.reason)); });
   }
 
   private turnOff(err: unknown): void {
-    const e = err instanceof StoreError ? err : new StoreError(err instanceof Error ? err.message : String(err), 'other', '');
-    const was = this.mode;
+    const warning = this.off.turnOff(err);
+    if (this.mode !== 'off' && !this.closing) this.late.warn(warning);
     this.mode = 'off';
-    this.offReason = e.message;
-    this.offUntil = Date.now() + OFF_RETRY_MS;
-    if (was !== 'off' && !this.closing) this.late.warn(`the outbox is off, messages go straight to MindsDB and are lost while it is away: ${e.message}; it is tried again in ${OFF_RETRY_MS / 1000} s`);
   }
 
   /** After a while off, the outbox is tried again (a freed disk). */
   private reopen(): boolean {
-    if (!this.rows || this.closing || Date.now() < this.offUntil) return false;
+    if (!this.rows || this.closing || this.off.waiting) return false;
     try { this.count(); } catch (err) { this.turnOff(err); return false; }
     this.mode = this.kept > 0 ? 'backlog' : 'live';
     this.late.warn('the outbox works again');
