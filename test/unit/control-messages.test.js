@@ -152,7 +152,7 @@ describe('control messages: msg.flush and msg.reset', function () {
         const resetAt = Date.now();
         n1().receive({ reset: true, marker: 'reset' });
         const err = await caught;
-        assert.ok(Date.now() - resetAt < 1000, `stopped ${Date.now() - resetAt} ms after the reset (the server node's timeout is 5 s)`);
+        assert.ok(Date.now() - resetAt < 3000, `stopped ${Date.now() - resetAt} ms after the reset (the server node's timeout is 5 s)`);
         assert.equal(err.marker, 'query');
         assert.equal(err.mindsdbError.kind, 'reset');
         assert.match(err.error.message, /msg\.reset stopped this query while its rows were being sent/);
@@ -193,7 +193,7 @@ describe('control messages: msg.flush and msg.reset', function () {
         const resetAt = Date.now();
         n1().receive({ reset: true });
         const err = await caught;
-        assert.ok(Date.now() - resetAt < 1000, `stopped ${Date.now() - resetAt} ms after the reset (the server node's timeout is 5 s)`);
+        assert.ok(Date.now() - resetAt < 3000, `stopped ${Date.now() - resetAt} ms after the reset (the server node's timeout is 5 s)`);
         assert.equal(err.marker, 'q');
         assert.equal(err.mindsdbError.kind, 'reset');
         assert.match(err.error.message, /msg\.reset stopped this answer before it was sent/);
