@@ -104,6 +104,27 @@ describe('the outbox (table node)', function () {
     assert.equal(completed.length, 7);
   });
 
+  it('a burst larger than one commit (1,200 in one turn, written 500 at a time): kept, stored once each, its outputs in arrival order, from the backlog and live', async () => {
+    await load();
+    const burst = Array.from({ length: 1200 }, (_, i) => i + 1);
+    send(burst);
+    await waitFor(() => completed.length === 1200, { timeoutMs: 10000, what: () => `1,200 inputs ended (${completed.length})` });
+    assert.equal(keptRows().length, 1200, 'all on disk while MindsDB is away');
+    await fake.listen(port);
+    await waitFor(() => outs.length === 1200, { timeoutMs: 15000, what: () => `1,200 outputs (${outs.length})` });
+    // Batches go side by side (docs/outbox.md, Order): rows land once each; outputs leave in arrival order.
+    const sorted = () => [...stored()].sort((a, b) => a - b);
+    assert.deepEqual(sorted(), burst, 'stored once each');
+    assert.deepEqual(ids(outs), burst.map((i) => `m${i}`), 'outputs in arrival order');
+    const live = burst.map((i) => i + 1200);
+    send(live);
+    await waitFor(() => outs.length === 2400, { timeoutMs: 15000, what: () => `1,200 live outputs (${outs.length})` });
+    assert.deepEqual(sorted(), [...burst, ...live], 'live: each once');
+    assert.deepEqual(ids(outs.slice(1200)), live.map((i) => `m${i}`), 'live outputs in arrival order');
+    assert.deepEqual(caught, []);
+    assert.deepEqual(keptRows(), [], 'nothing left');
+  });
+
   it('survives a restart: what was kept is sent by the node when it starts again on the same user directory', async () => {
     await load();
     send([1, 2, 3]);

@@ -1,6 +1,16 @@
 import { isNotSent, MindsDBError, sizeText } from '../../client';
 import { StoreError } from '../../store';
 
+/** The longest wait of the backlog between tries after a failed request. */
+export const MAX_PAUSE_MS = 30_000;
+/** Outcomes that come within this long share one commit of their rows' removal (outbox-store.ts, Removals). */
+export const GATHER_MS = 5;
+/**
+ * Messages written in one commit at most; a burst goes a slice per turn, so its first requests
+ * leave while the rest are written, not after one long commit that holds the event loop.
+ */
+export const KEEP_PER_TURN = 500;
+
 /**
  * What the outbox does with a message whose request failed:
  * - `retry`: it was not stored and the server did not take it: never sent (refused connection,

@@ -1,19 +1,16 @@
 import type { HealthView } from '../../client';
 import { StoreError, type StoreLease } from '../../store';
 import type { Msg } from '../node/red';
-import { keepOf, lostEarlier, messageJson, OffSwitch, outboxExpired, outboxFull, withoutOutbox } from './outbox-policy';
+import { GATHER_MS, KEEP_PER_TURN, keepOf, lostEarlier, MAX_PAUSE_MS, messageJson, OffSwitch, outboxExpired, outboxFull, withoutOutbox } from './outbox-policy';
 import { itemOf, type Accepted, type LateOutcome, type OutboxItem, type OutboxLimits, type OutboxWriter } from './outbox-writer';
 import { OutboxRows, Removals, type KeptRow, type NewRow } from './outbox-store';
 
 interface Waiting<T> { item: OutboxItem<T>; json: string; resolve: (a: Accepted) => void; reject: (e: Error) => void }
 
-const MAX_PAUSE_MS = 30_000;
-/** Outcomes that come within this long share one commit of their rows' removal (outbox-store.ts, Removals). */
-const GATHER_MS = 5;
 
 /**
  * One node's outbox (docs/outbox.md): every message the node takes is written to the store before
- * anything else happens to it (one commit per turn of the event loop), then sent while the server
+ * anything else happens to it (a commit per turn of the event loop), then sent while the server
  * takes writes ("live"), or kept while it does not ("backlog": its input ends, its outcome comes
  * later) and sent in arrival order once it is back, micro-batched by the writer. A row goes only
  * once its message has its outcome. Bounds: `maxBytes` and `maxAgeMs` per node. A store that cannot
@@ -106,10 +103,11 @@ export class Outbox<Target> {
     if (!(this.lease instanceof StoreError)) this.lease.release();
   }
 
-  /** Everything that arrived in this turn, on disk in one commit; then sent, or kept. */
+  /** What arrived (KEEP_PER_TURN of it; all when closing), on disk in one commit; then sent, or kept. */
   private keepWaiting(): void {
     this.keepScheduled = false;
-    const batch = this.waiting.splice(0);
+    const batch = this.waiting.splice(0, this.closing ? this.waiting.length : KEEP_PER_TURN);
+    if (this.waiting.length > 0) { this.keepScheduled = true; setImmediate(() => this.keepWaiting()); }
     if (batch.length === 0) return;
     if (this.mode === 'off' && !this.reopen()) { for (const w of batch) this.direct(w.item).then(w.resolve, w.reject); return; }
     const fits: Array<Waiting<Target>> = [];
