@@ -11,7 +11,7 @@
 # MINDSDB_VERSION: 25.14.1 or 26.1.0. What each installs: ci/mindsdb/requirements-<version>.txt,
 # pinned by ci/mindsdb/constraints-<version>.txt (a `uv pip freeze` of a green install).
 # MINDSDB_USERNAME and MINDSDB_PASSWORD, when both set, turn MindsDB's HTTP authentication on;
-# MINDSDB_AUTH_TOKEN (26.x) adds a static bearer token. Facts behind the choices: docs/real-mindsdb.md.
+# MINDSDB_AUTH_TOKEN (26.x) adds a static bearer token. MINDSDB_JOBS=1 runs the job scheduler. Facts behind the choices: docs/real-mindsdb.md.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -118,9 +118,12 @@ launch() {
   fi
   mkdir -p "$RUN/storage" "$RUN/tmp"
   # Only the HTTP API, on loopback; no scheduler or task processes (creating jobs and chatbots
-  # needs neither), no GUI download.
+  # needs neither), no GUI download. MINDSDB_JOBS=1 runs the job scheduler, checking every second
+  # (a job's runs, as log.jobs_history and the sidebar show them).
+  local jobs='{"disable": true}'
+  [ "${MINDSDB_JOBS:-}" = "1" ] && jobs='{"disable": false, "check_interval": 1}'
   cat >"$RUN/config.json" <<EOF
-{"api": {"http": {"host": "127.0.0.1", "port": "$PORT"}}, "jobs": {"disable": true}, "tasks": {"disable": true}}
+{"api": {"http": {"host": "127.0.0.1", "port": "$PORT"}}, "jobs": $jobs, "tasks": {"disable": true}}
 EOF
   say "starting MindsDB $VERSION on http://127.0.0.1:$PORT$([ -n "${MINDSDB_USERNAME:-}" ] && echo " (auth on, user $MINDSDB_USERNAME)")$([ -n "${MINDSDB_AUTH_TOKEN:-}" ] && echo " (static token set)")..."
   # setsid: a process group of its own, so stop can end MindsDB's spawned children too.

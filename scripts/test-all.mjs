@@ -91,8 +91,8 @@ const suites = [
   ['browser (Node-RED 3.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
   ['browser (Node-RED 5.0, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
   // The sidebar, completion and preview against each real MindsDB line, Node-RED 4.1 then 5.0 (Node 22).
-  ['sidebar (real MindsDB 25.14.1; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/sidebar/.mocharc.json'], { MINDSDB_VERSION: '25.14.1' }],
-  ['sidebar (real MindsDB 26.1.0; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/sidebar/.mocharc.json'], { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26 }],
+  ['sidebar (real MindsDB 25.14.1; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/sidebar/.mocharc.json'], { MINDSDB_VERSION: '25.14.1', MINDSDB_JOBS: '1' }],
+  ['sidebar (real MindsDB 26.1.0; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/sidebar/.mocharc.json'], { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_JOBS: '1' }],
   // One MindsDB for both runtimes: the suite starts Node-RED 4.1, then 5.0, both on Node 22.
   ['dashboards (real MindsDB 25.14.1; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/dashboards/.mocharc.json'], { MINDSDB_VERSION: '25.14.1' }],
 ];

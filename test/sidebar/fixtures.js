@@ -3,7 +3,9 @@
  * What the sidebar suite makes on the real MindsDB (and PostgreSQL) beside the seed, and removes
  * again: a knowledge base filled with three documents (embeddings from the LLM double), and a
  * data source with 2,000 tables (a PostgreSQL database of its own, made with psql) for the
- * drawing figure. Names carry the run's id, so runs and the other suites never meet.
+ * drawing figure; two jobs that MindsDB's scheduler runs at once (its MindsDB started with
+ * MINDSDB_JOBS=1), one of them failing, for the jobs' last run in the tree. Names carry the run's
+ * id, so runs and the other suites never meet.
  */
 const { execFileSync } = require('node:child_process');
 
@@ -12,6 +14,7 @@ const KB = `${RUN}_docs`;
 const VECTORS = `${RUN}_vectors`;
 const MANY = `${RUN}_many`;
 const MANY_TABLES = 2000;
+const JOBS = { ok: `${RUN}_job_ok`, failing: `${RUN}_job_failing` };
 const PG = { host: '127.0.0.1', port: 5432, user: 'postgres' };
 
 function psql(sql, database = 'test') {
@@ -49,14 +52,31 @@ async function makeFixtures(url, llmUrl) {
   psql(`DO $$ BEGIN FOR i IN 1..${MANY_TABLES} LOOP EXECUTE format('CREATE TABLE t%s (id int)', lpad(i::text, 4, '0')); END LOOP; END $$;`, MANY);
   const ds = await call('POST', '/databases/', { database: { name: MANY, engine: 'postgres', parameters: { ...PG, database: MANY } } });
   if (ds.status >= 300) throw new Error(`data source ${MANY}: HTTP ${ds.status} ${JSON.stringify(ds.body)}`);
+  // Without START, a job runs at the scheduler's next check, then every hour.
+  await sql(`CREATE JOB mindsdb.${JOBS.ok} (SELECT 1) EVERY 1 hour`);
+  await sql(`CREATE JOB mindsdb.${JOBS.failing} (SELECT * FROM ${RUN}_missing.readings) EVERY 1 hour`);
+}
+
+/** The runs of the two jobs in MindsDB's log.jobs_history ({name: {run_start, error}}), once both ran (at most `timeoutMs`). */
+async function jobRuns(url, timeoutMs = 60000) {
+  const { sql } = mindsdb(url);
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await sql(`SELECT name, run_start, error FROM log.jobs_history WHERE project = 'mindsdb' AND name IN ('${JOBS.ok}', '${JOBS.failing}')`);
+    const runs = Object.fromEntries(answer.data.map(([name, runStart, error]) => [name, { run_start: runStart, error }]));
+    if (runs[JOBS.ok] && runs[JOBS.failing]) return runs;
+    if (Date.now() >= until) throw new Error(`MindsDB at ${url} ran no job in ${timeoutMs / 1000} s: its job scheduler is off (scripts/mindsdb-local.sh starts it with MINDSDB_JOBS=1, as npm test and npm run test:sidebar do)`);
+    await new Promise((r) => setTimeout(r, 500)); // poll interval, bounded by the deadline above
+  }
 }
 
 /** Removes what makeFixtures made (whatever of it exists). */
 async function removeFixtures(url) {
-  const { call } = mindsdb(url);
+  const { call, sql } = mindsdb(url);
+  for (const job of Object.values(JOBS)) await sql(`DROP JOB mindsdb.${job}`).catch(() => undefined);
   await call('DELETE', `/projects/mindsdb/knowledge_bases/${KB}`).catch(() => undefined);
   for (const db of [VECTORS, MANY]) await call('DELETE', `/databases/${db}`).catch(() => undefined);
   try { psql(`DROP DATABASE IF EXISTS ${MANY}`); } catch { /* not made */ }
 }
 
-module.exports = { KB, MANY, MANY_TABLES, makeFixtures, removeFixtures, mindsdb };
+module.exports = { KB, MANY, MANY_TABLES, JOBS, makeFixtures, removeFixtures, jobRuns, mindsdb };

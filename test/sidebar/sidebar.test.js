@@ -7,7 +7,8 @@
  *   MINDSDB_VERSION=26.1.0 MINDSDB_URL=http://127.0.0.1:47534 node scripts/with-mindsdb.mjs --seed \
  *     node_modules/mocha/bin/mocha.js --config test/sidebar/.mocharc.json
  *
- * Open the sidebar, expand a PostgreSQL data source to its columns, search, drag a table, a model
+ * Open the sidebar, expand a PostgreSQL data source to its columns, see jobs' last runs and errors
+ * as MindsDB's scheduler ran them (MINDSDB_JOBS=1 for its MindsDB), search, drag a table, a model
  * and a knowledge base onto the canvas and deploy each node to a working result, complete a column
  * name in the sql dialog, preview rows, see a refused write; and report (not assert) how long the
  * tree takes to draw a data source of 2,000 tables once the server's answer is in.
@@ -18,7 +19,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { root, startNodeRed, launchChromium, uiAtRest } = require('../browser/harness');
-const { KB, MANY, MANY_TABLES, makeFixtures, removeFixtures, mindsdb } = require('./fixtures');
+const { KB, MANY, MANY_TABLES, JOBS, makeFixtures, removeFixtures, jobRuns, mindsdb } = require('./fixtures');
 const { dropRow, wireAndDeploy, inject, editorValue, setEditorValue } = require('./page');
 
 const { MINDSDB_URL, LLM_DOUBLE_URL } = process.env;
@@ -162,6 +163,21 @@ describe(`the MindsDB sidebar in Chromium, against a real MindsDB ${VERSION}`, f
       }
       assert.equal(await page.$$eval('#mindsdb-sidebar-tree .mindsdb-tree-row[data-kind="table"]', (r) => r.filter((e) => /^t\d{4}$/.test(e.dataset.name)).length), MANY_TABLES, 'every table drawn');
       console.log(`      figure (Node-RED ${runtime.id}, MindsDB ${VERSION}): ${MANY_TABLES} tables: from the server's answer to the first ${Math.min(200, MANY_TABLES)} drawn ${first.ms} ms; all ${last.items} drawn after "more" ${last.ms} ms`);
+    });
+
+    it('shows each job\'s last run as MindsDB\'s scheduler ran it, and a failed run\'s error', async function () {
+      this.timeout(90000);
+      const runs = await jobRuns(MINDSDB_URL);
+      await page.click('#mindsdb-sidebar-refresh');
+      await page.waitForSelector(row('mindsdb'), { timeout: 30000 });
+      if (!(await page.$(`${row(JOBS.ok)}[data-kind="job"]`))) await page.click(row('mindsdb'));
+      await page.waitForSelector(`${row(JOBS.ok)}[data-kind="job"]`, { timeout: 30000 });
+      assert.equal(await page.textContent(`${row(JOBS.ok)} .mindsdb-tree-meta`), `last run ${runs[JOBS.ok].run_start}`);
+      assert.equal(await page.$(`${row(JOBS.ok)} .mindsdb-tree-error`), null, 'the run that worked shows no error');
+      assert.equal(await page.textContent(`${row(JOBS.failing)} .mindsdb-tree-meta`), `last run ${runs[JOBS.failing].run_start}`);
+      const error = await page.getAttribute(`${row(JOBS.failing)} .mindsdb-tree-error`, 'title');
+      assert.equal(error, runs[JOBS.failing].error);
+      assert.match(error, /not found/i);
     });
 
     it('logged no error in the browser', function () {
