@@ -7,7 +7,6 @@ import { OutboxRows, Removals, type KeptRow, type NewRow } from './outbox-store'
 
 interface Waiting<T> { item: OutboxItem<T>; json: string; resolve: (a: Accepted) => void; reject: (e: Error) => void }
 
-
 /**
  * One node's outbox (docs/outbox.md): every message the node takes is written to the store before
  * anything else happens to it (a commit per turn of the event loop), then sent while the server
