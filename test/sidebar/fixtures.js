@@ -8,6 +8,7 @@
  * id, so runs and the other suites never meet.
  */
 const { execFileSync } = require('node:child_process');
+const { waitFor } = require('../support/wait');
 
 const RUN = `sb${Date.now().toString(36)}`;
 const KB = `${RUN}_docs`;
@@ -60,14 +61,11 @@ async function makeFixtures(url, llmUrl) {
 /** The runs of the two jobs in MindsDB's log.jobs_history ({name: {run_start, error}}), once both ran (at most `timeoutMs`). */
 async function jobRuns(url, timeoutMs = 60000) {
   const { sql } = mindsdb(url);
-  const until = Date.now() + timeoutMs;
-  for (;;) {
+  return waitFor(async () => {
     const answer = await sql(`SELECT name, run_start, error FROM log.jobs_history WHERE project = 'mindsdb' AND name IN ('${JOBS.ok}', '${JOBS.failing}')`);
     const runs = Object.fromEntries(answer.data.map(([name, runStart, error]) => [name, { run_start: runStart, error }]));
-    if (runs[JOBS.ok] && runs[JOBS.failing]) return runs;
-    if (Date.now() >= until) throw new Error(`MindsDB at ${url} ran no job in ${timeoutMs / 1000} s: its job scheduler is off (scripts/mindsdb-local.sh starts it with MINDSDB_JOBS=1, as npm test and npm run test:sidebar do)`);
-    await new Promise((r) => setTimeout(r, 500)); // poll interval, bounded by the deadline above
-  }
+    return runs[JOBS.ok] && runs[JOBS.failing] ? runs : undefined;
+  }, { timeoutMs, intervalMs: 500, what: `a run of both jobs on the MindsDB at ${url}: its job scheduler is off? (scripts/mindsdb-local.sh starts it with MINDSDB_JOBS=1, as npm test and npm run test:sidebar do)` });
 }
 
 /** Removes what makeFixtures made (whatever of it exists). */
