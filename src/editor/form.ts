@@ -5,11 +5,13 @@ import { rowMarkup } from './row-markup';
 /**
  * Groups of rows that several dialogs show alike, named once: `<div data-rows="sql-rows-out">`
  * in a template stands for the group (its other attributes, such as a style, go to the group's
- * first row). sql-rows-out: how a node that answers SQL rows sends them (rows as, split, rows
- * per message, tick flow control, parts ahead), in the sql and the view dialogs.
+ * first row). Each is written for the dialog's node type (its catalogue's keys). In the sql and
+ * the view dialogs: sql-rows-out, how a node that answers SQL rows sends them (rows as, split,
+ * rows per message, tick flow control, parts ahead); incremental-rows, incremental mode and its
+ * watermark and key columns.
  */
-const ROW_GROUPS: Record<string, string> = {
-  'sql-rows-out':
+const ROW_GROUPS: Record<string, (type: string) => string> = {
+  'sql-rows-out': () =>
     '<div class="form-row" data-row="rowFormat" data-icon="table" data-labels="rows"></div>'
     + '<div class="form-row" data-row="split"></div>'
     + '<div data-when="split">'
@@ -17,15 +19,22 @@ const ROW_GROUPS: Record<string, string> = {
     + '<div class="form-row" data-row="flowControl"></div>'
     + '</div>'
     + '<div class="form-row" data-row="partsAhead" data-icon="tachometer" data-when="split flowControl"></div>',
+  'incremental-rows': (type) =>
+    '<div class="form-row" data-row="incremental"></div>'
+    + '<div data-when="incremental">'
+    + '<div class="form-row" data-row="watermarkColumn" data-icon="clock-o"></div>'
+    + '<div class="form-row" data-row="keyColumn" data-icon="key"></div>'
+    + `<div class="form-tips" data-i18n="[html]${type}.label.incrementalTip"></div>`
+    + '</div>',
 };
 
-function expandRowGroups(template: JQuery): void {
+function expandRowGroups(type: string, template: JQuery): void {
   template.find('[data-rows]').each(function () {
     const placeholder = $(this);
     const name = placeholder.attr('data-rows') ?? '';
     const markup = ROW_GROUPS[name];
     if (!markup) throw new Error(`no group of dialog rows named "${name}"`);
-    const group = $(markup);
+    const group = $(markup(type));
     for (const attr of Array.from(this.attributes)) {
       if (attr.name !== 'data-rows') group.first().attr(attr.name, attr.value);
     }
@@ -115,7 +124,7 @@ export function buildForm(type: string): void {
     if (script.attr('data-built')) return; // built already (Node-RED loaded this node set again)
     const template = $('<div>').html(script.html());
     editorRows[type] = [];
-    expandRowGroups(template);
+    expandRowGroups(type, template);
     // A row naming several fields stands for one row each, alike but for the field.
     template.find('[data-row]').each(function () {
       const row = $(this);

@@ -362,6 +362,7 @@ describe('the editor in Chromium', function () {
     assert.ok(!await visible('#node-input-watermarkColumn') && !await visible('#node-input-keyColumn'), 'not incremental: no watermark or key');
     await page.check('#node-input-incremental');
     assert.ok(await visible('#node-input-watermarkColumn') && await visible('#node-input-keyColumn'), 'incremental: the watermark and the key columns');
+    assert.match(await page.textContent('.form-tips[data-i18n$="mindsdb-sql.label.incrementalTip"]'), /^Each run sends only the rows after the last \(watermark, key\)/, 'the tip of the shared incremental rows, in the sql catalogue');
     await page.click('#node-dialog-cancel');
     await page.waitForSelector('#node-dialog-cancel', { state: 'detached' });
 
