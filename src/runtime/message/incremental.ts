@@ -1,4 +1,4 @@
-import { incrementalQuery, inputError, isPlainObject, MindsDBError, positionValue, type IncrementalColumns, type Position } from '../../client';
+import { incrementalQuery, inputError, isPlainObject, matchName, MindsDBError, positionValue, type IncrementalColumns, type Position } from '../../client';
 import type { StateStore, StoreLease } from '../../store';
 import { leaseNodeStore } from '../node/store';
 import type { Node, NodeAPI, NodeStatus } from '../node/red';
@@ -189,12 +189,10 @@ export class IncrementalMode {
     this.rowsSent += rows;
   }
 
-  /** Where the column is in the answer's rows: its exact name, else the one name that differs only in case. */
+  /** Where the column is in the answer's rows: its exact name, else the one name that differs only in case (matchName, the names rule). */
   private column(columns: readonly string[], name: string, what: string): number {
-    const exact = columns.indexOf(name);
-    if (exact >= 0) return exact;
-    const folded = columns.flatMap((c, i) => (c.toLowerCase() === name.toLowerCase() ? [i] : []));
-    if (folded.length === 1) return folded[0];
+    const match = matchName(name, columns);
+    if (match.found === 'exact' || match.found === 'case') return columns.indexOf(match.name);
     throw inputError(`the query's rows have no ${what} column "${name}" (they have ${columns.map((c) => `"${c}"`).join(', ') || 'no columns'}): select it, or set the ${what} column the node names`);
   }
 
