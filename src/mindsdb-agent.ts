@@ -1,5 +1,5 @@
 import { AGENT_NODE } from './schema';
-import { registerResourceNode } from './runtime/message/resource-node';
+import { registerResourceNode } from './runtime/agent';
 import type { NodeAPI } from './runtime/node/red';
 
 /** The agent node: list, get, create, update, delete and completions (see RESOURCES.agent in src/client/resources/records.ts). */

@@ -1,5 +1,5 @@
 import { CHATBOT_NODE } from './schema';
-import { registerResourceNode } from './runtime/message/resource-node';
+import { registerResourceNode } from './runtime/agent';
 import type { NodeAPI } from './runtime/node/red';
 
 /** The chatbot node: list, get, create, update, delete (see RESOURCES.chatbot in src/client/resources/records.ts). */

@@ -11,8 +11,8 @@ import { clientFor } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts, type StatusValues } from './runtime/status/status-texts';
 import { withStoredSecret } from './runtime/message/stored-secret';
-import { singleWriter, startOutbox } from './runtime/message/outbox-node';
-import type { Outbox } from './runtime/message/outbox';
+import { singleWriter, startOutbox } from './runtime/outbox';
+import type { Outbox } from './runtime/outbox';
 
 const OPERATIONS = operationsOf(KNOWLEDGE_BASE_NODE.fields.operation);
 /** Rows a search returns when neither the node nor msg.limit says: the dialog's default. */

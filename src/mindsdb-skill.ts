@@ -1,5 +1,5 @@
 import { SKILL_NODE } from './schema';
-import { registerResourceNode } from './runtime/message/resource-node';
+import { registerResourceNode } from './runtime/agent';
 import type { NodeAPI } from './runtime/node/red';
 
 /** The skill node: list, get, create, update, delete (see RESOURCES.skill in src/client/resources/records.ts). */

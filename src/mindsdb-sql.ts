@@ -6,11 +6,11 @@ import { describeType, evaluateProperty, nonEmptyString } from './runtime/messag
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
 import { controlOf } from './runtime/message/control';
-import { IncrementalMode } from './runtime/message/incremental';
-import { SqlOutput } from './runtime/message/sql-output';
-import { sqlControl } from './runtime/message/sql-control';
-import { singleWriter, startOutbox } from './runtime/message/outbox-node';
-import type { Outbox } from './runtime/message/outbox';
+import { IncrementalMode } from './runtime/incremental';
+import { SqlOutput } from './runtime/sql-answers';
+import { sqlControl } from './runtime/sql-answers';
+import { singleWriter, startOutbox } from './runtime/outbox';
+import type { Outbox } from './runtime/outbox';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 

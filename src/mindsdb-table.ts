@@ -10,8 +10,8 @@ import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from '
 import { clientFor, clientKey } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
-import { insertBatcher, insertedOutput, insertFailed, insertJobs, rememberRows, tableWriter, type InsertJob, type TableTarget } from './runtime/message/table-writer';
-import { startOutbox } from './runtime/message/outbox-node';
+import { insertBatcher, insertedOutput, insertFailed, insertJobs, rememberRows, tableWriter, type InsertJob, type TableTarget } from './runtime/writers';
+import { startOutbox } from './runtime/outbox';
 
 const OPERATIONS = operationsOf(TABLE_NODE.fields.operation);
 

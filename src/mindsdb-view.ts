@@ -9,9 +9,9 @@ import { describeType } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
 import { controlOf } from './runtime/message/control';
-import { IncrementalMode } from './runtime/message/incremental';
-import { SqlOutput } from './runtime/message/sql-output';
-import { sqlControl } from './runtime/message/sql-control';
+import { IncrementalMode } from './runtime/incremental';
+import { SqlOutput } from './runtime/sql-answers';
+import { sqlControl } from './runtime/sql-answers';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
@@ -32,7 +32,7 @@ function queryFrom(configured: string, msg: Msg): string {
 
 /**
  * The view node: list, get, create, update (the query), delete (src/client/resources/views.ts),
- * and query: SELECT * FROM the view, sent out as the sql node sends rows (src/runtime/message/sql-output.ts).
+ * and query: SELECT * FROM the view, sent out as the sql node sends rows (src/runtime/sql-answers/sql-output.ts).
  */
 export = function register(RED: NodeAPI): void {
   const texts = new StatusTexts('mindsdb-view', ['requesting', 'list', 'get', 'create', 'update', 'delete', 'ok', 'rows', 'streaming', 'start', 'position', 'newRows'] as const);

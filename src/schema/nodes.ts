@@ -58,12 +58,12 @@ const sqlRowsOut = () => ({
 const outbox = () => ({ outbox: flag(false), outboxSizeMB: number(100, { above: 0 }), outboxMaxAgeH: number(24, { above: 0 }) }); // docs/outbox.md
 /**
  * Incremental mode of the sql and view nodes: each run sends only the rows after the last
- * (watermark, key) it sent on, kept in the store (src/runtime/message/incremental.ts). The
+ * (watermark, key) it sent on, kept in the store (src/runtime/incremental/incremental.ts). The
  * watermark grows for new rows (a timestamp, a serial number); the key orders rows that share one.
  */
 const incremental = () => ({ incremental: flag(false), watermarkColumn: text(), keyColumn: text() });
 /**
- * The agent's completions with memory (src/runtime/message/agent-answers.ts): the msg property
+ * The agent's completions with memory (src/runtime/agent/agent-answers.ts): the msg property
  * that names a conversation, the turns kept, the idle minutes before one is forgotten, and whether
  * the turns go out as msg.mindsdb.conversation.
  */

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The table node's durable outbox (src/runtime/message/outbox.ts) against the in-process stand-in
+ * The table node's durable outbox (src/runtime/outbox/outbox.ts) against the in-process stand-in
  * (a PostgreSQL-like table) and the real store file in a temporary user directory: messages are
  * kept on disk while MindsDB is away and sent in arrival order, micro-batched, when it is back
  * (after a restart too); each failure class is kept or reported as issue 31 says; a write whose

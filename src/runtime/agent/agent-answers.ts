@@ -3,10 +3,10 @@ import {
   type AgentMessage, type Completion, type MindsDBClient,
 } from '../../client';
 import type { AgentNodeConfig } from '../../schema';
-import { resetError, type Control } from './control';
+import { resetError, type Control } from '../message/control';
 import { Conversations } from './conversations';
-import { setOutput } from './output';
-import { StoppableSet, type Stoppable } from './stoppable';
+import { setOutput } from '../message/output';
+import { StoppableSet, type Stoppable } from '../message/stoppable';
 import type { Msg, Node, NodeAPI, NodeMessageParts, Send } from '../node/red';
 
 /** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */

@@ -1,12 +1,12 @@
 import { inputError, MindsDBError, rowsToObjects, type MindsDBClient, type SqlAnswer, type SqlRequest } from '../../client';
-import type { Outcome } from './input';
-import { setOutput } from './output';
+import type { Outcome } from '../message/input';
+import { setOutput } from '../message/output';
 import type { Msg, Node, NodeAPI, NodeStatus, Send } from '../node/red';
 import { sendSequence } from './sql-sequence';
-import { StoppableSet, type Stoppable } from './stoppable';
+import { StoppableSet, type Stoppable } from '../message/stoppable';
 import type { ThrottledStatus } from '../status/status';
 import type { StatusTexts } from '../status/status-texts';
-import { TickWindow } from './tick-window';
+import { TickWindow } from '../message/tick-window';
 
 /** The fields of a node that sends SQL answers out (the sql node; the view node's query). */
 export interface SqlOutputConfig {

@@ -3,8 +3,8 @@ import type { StateStore, StoreLease } from '../../store';
 import { leaseNodeStore } from '../node/store';
 import type { Node, NodeAPI, NodeStatus } from '../node/red';
 import type { StatusTexts } from '../status/status-texts';
-import type { RowGate } from './sql-output';
-import type { Stoppable } from './stoppable';
+import type { RowGate } from '../sql-answers';
+import type { Stoppable } from '../message/stoppable';
 
 /**
  * Incremental mode of the sql and view nodes ("new rows since the last run"): each run reads only

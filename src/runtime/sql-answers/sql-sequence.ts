@@ -1,9 +1,9 @@
 import { rowsToObjects, type SqlResultStream } from '../../client';
-import { describe, setOutput } from './output';
+import { describe, setOutput } from '../message/output';
 import type { NodeMessageParts } from 'node-red';
 import type { Msg, NodeAPI, Send } from '../node/red';
-import type { Stoppable } from './stoppable';
-import type { TickWindow } from './tick-window';
+import type { Stoppable } from '../message/stoppable';
+import type { TickWindow } from '../message/tick-window';
 
 /** Node-RED's msg.parts with the fields its split/join nodes use beyond the typed ones. */
 type SequenceParts = NodeMessageParts & { type: 'array'; len: number; parts?: unknown };

@@ -5,7 +5,7 @@ import { clientOfNode } from '../node/server';
 import type { Node, NodeAPI } from '../node/red';
 import type { HealthRing } from '../status/health-ring';
 import type { ThrottledStatus } from '../status/status';
-import { reportLateFailure, type FailureStatus } from './input';
+import { reportLateFailure, type FailureStatus } from '../message/input';
 import { Outbox } from './outbox';
 import { keepOf } from './outbox-policy';
 import type { OutboxItem, OutboxWriter } from './outbox-writer';

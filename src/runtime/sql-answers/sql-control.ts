@@ -1,4 +1,4 @@
-import { resetError, type Control } from './control';
+import { resetError, type Control } from '../message/control';
 import type { SqlOutput } from './sql-output';
 import type { NodeStatus } from '../node/red';
 import type { ThrottledStatus } from '../status/status';

@@ -1,9 +1,9 @@
 import { insertMayHaveLanded, insertRows, keyText, MindsDBError, storedKeys, TablesApi, type InsertRow, type MindsDBClient } from '../../client';
 import type { Msg } from '../node/red';
 import { clientKey } from '../node/server';
-import { MicroBatcher } from './micro-batcher';
-import type { Outbox } from './outbox';
-import type { OutboxItem, OutboxWriter } from './outbox-writer';
+import { MicroBatcher } from '../message/micro-batcher';
+import type { Outbox } from '../outbox';
+import type { OutboxItem, OutboxWriter } from '../outbox';
 
 /** Where a message's rows go, as the node resolved it when it took the message. */
 export interface TableTarget {
