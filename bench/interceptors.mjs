@@ -20,11 +20,18 @@ const { HttpExchange } = require(path.join(here, '..', 'nodes', 'client', 'excha
 /** One whole answer through our transport (HttpExchange) on `dispatcher`, as a promise. */
 function exchangeText(dispatcher, origin, req, maxBytes) {
   return new Promise((resolve, reject) => {
-    new HttpExchange({ dispatcher, origin, proxy: undefined }, req, maxBytes, 'whole', { answered: resolve, opened: resolve, failed: reject });
+    new HttpExchange({ dispatcher, origin, proxy: undefined }, req, maxBytes, 'whole', {
+      answered: resolve,
+      opened: resolve,
+      failed: reject,
+    });
   });
 }
 
-const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i >= 0 ? Number(process.argv[i + 1]) : dflt; };
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
 const ROUNDS = arg('--rounds', 5);
 const MESSAGES = arg('--messages', 20000);
 const OUTSTANDING = 32;
@@ -36,13 +43,27 @@ const port = await new Promise((resolve) => server.stdout.once('data', (d) => re
 const origin = `http://127.0.0.1:${port}`;
 const body = JSON.stringify({ query: 'SELECT * FROM sensors' });
 const headers = { 'content-type': 'application/json', accept: 'application/json' };
-const req = { method: 'POST', path: '/api/sql/query', headers, body, timeoutMs: 60_000, get deadlineAt() { return Date.now() + 60_000; } };
+const req = {
+  method: 'POST',
+  path: '/api/sql/query',
+  headers,
+  body,
+  timeoutMs: 60_000,
+  get deadlineAt() {
+    return Date.now() + 60_000;
+  },
+};
 
 const variants = {
-  'dispatch (ours)': () => { const pool = new Pool(origin, { connections: 8, pipelining: 1 }); return { pool, call: () => exchangeText(pool, origin, req, 64 << 20) }; },
+  'dispatch (ours)': () => {
+    const pool = new Pool(origin, { connections: 8, pipelining: 1 });
+    return { pool, call: () => exchangeText(pool, origin, req, 64 << 20) };
+  },
   'dispatch + undici retry interceptor': () => {
     const pool = new Pool(origin, { connections: 8, pipelining: 1 });
-    const composed = pool.compose(interceptors.retry({ maxRetries: 2, methods: ['GET', 'PUT', 'DELETE'], statusCodes: [429, 502, 503, 504] }));
+    const composed = pool.compose(
+      interceptors.retry({ maxRetries: 2, methods: ['GET', 'PUT', 'DELETE'], statusCodes: [429, 502, 503, 504] }),
+    );
     return { pool, call: () => exchangeText(composed, origin, req, 64 << 20) };
   },
   'dispatch + undici redirect interceptor': () => {
@@ -52,7 +73,20 @@ const variants = {
   },
   'Pool.request': () => {
     const pool = new Pool(origin, { connections: 8, pipelining: 1 });
-    return { pool, call: () => pool.request({ method: 'POST', path: '/api/sql/query', headers, body, headersTimeout: 60_000, bodyTimeout: 60_000 }).then((r) => r.body.text()) };
+    return {
+      pool,
+      call: () =>
+        pool
+          .request({
+            method: 'POST',
+            path: '/api/sql/query',
+            headers,
+            body,
+            headersTimeout: 60_000,
+            bodyTimeout: 60_000,
+          })
+          .then((r) => r.body.text()),
+    };
   },
 };
 
@@ -68,7 +102,10 @@ async function run(make) {
     const next = () => {
       if (sent >= MESSAGES) return;
       sent++;
-      one().then(() => { if (++done === MESSAGES) resolve(); else next(); }, reject);
+      one().then(() => {
+        if (++done === MESSAGES) resolve();
+        else next();
+      }, reject);
     };
     for (let i = 0; i < OUTSTANDING; i++) next();
   });
@@ -91,6 +128,8 @@ const base = median(results['dispatch (ours)'].map((x) => x.perSecond));
 for (const [name, rs] of Object.entries(results)) {
   const ps = median(rs.map((x) => x.perSecond));
   const cpu = median(rs.map((x) => x.cpuUsPerMsg));
-  console.log(`${name.padEnd(40)} ${Math.round(ps).toString().padStart(6)} msg/s  ${cpu.toFixed(1).padStart(6)} µs CPU/msg  ${(ps / base).toFixed(2)}× ours`);
+  console.log(
+    `${name.padEnd(40)} ${Math.round(ps).toString().padStart(6)} msg/s  ${cpu.toFixed(1).padStart(6)} µs CPU/msg  ${(ps / base).toFixed(2)}× ours`,
+  );
 }
 server.kill('SIGTERM');

@@ -15,7 +15,8 @@ function perMessage(file) {
   const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
   const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
   const bySample = new Map();
-  for (let i = 0; i < prof.samples.length; i++) bySample.set(prof.samples[i], (bySample.get(prof.samples[i]) || 0) + (prof.timeDeltas[i] || 0));
+  for (let i = 0; i < prof.samples.length; i++)
+    bySample.set(prof.samples[i], (bySample.get(prof.samples[i]) || 0) + (prof.timeDeltas[i] || 0));
   const fns = new Map();
   for (const [id, us] of bySample) {
     const cf = nodes.get(id).callFrame;
@@ -32,4 +33,5 @@ console.log(`busy µs/msg: a ${busy(a).toFixed(1)}, b ${busy(b).toFixed(1)}`);
 console.log('  a−b      a      b  function');
 const rows = [...new Set([...a.keys(), ...b.keys()])].map((k) => [k, a.get(k) || 0, b.get(k) || 0]);
 rows.sort((x, y) => Math.abs(y[1] - y[2]) - Math.abs(x[1] - x[2]));
-for (const [k, x, y] of rows.slice(0, Number(rowsArg || 40))) console.log(`${(x - y).toFixed(2).padStart(6)} ${x.toFixed(2).padStart(6)} ${y.toFixed(2).padStart(6)}  ${k}`);
+for (const [k, x, y] of rows.slice(0, Number(rowsArg || 40)))
+  console.log(`${(x - y).toFixed(2).padStart(6)} ${x.toFixed(2).padStart(6)} ${y.toFixed(2).padStart(6)}  ${k}`);

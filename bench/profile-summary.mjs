@@ -5,9 +5,21 @@ const prof = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 const self = new Map();
 const dt = prof.timeDeltas;
-for (let i = 0; i < prof.samples.length; i++) self.set(prof.samples[i], (self.get(prof.samples[i]) || 0) + (dt[i] || 0));
+for (let i = 0; i < prof.samples.length; i++)
+  self.set(prof.samples[i], (self.get(prof.samples[i]) || 0) + (dt[i] || 0));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
-const group = (url) => (!url ? 'native/gc/idle' : /node-red-mindsdb|\/nodes\/(client|runtime)\/|\/nodes\/mindsdb-[\w-]+\.js/.test(url) ? 'ours' : /@node-red|node-red\//.test(url) ? 'node-red' : /undici/.test(url) ? 'undici' : url.startsWith('node:') ? 'node core' : 'other');
+const group = (url) =>
+  !url
+    ? 'native/gc/idle'
+    : /node-red-mindsdb|\/nodes\/(client|runtime)\/|\/nodes\/mindsdb-[\w-]+\.js/.test(url)
+      ? 'ours'
+      : /@node-red|node-red\//.test(url)
+        ? 'node-red'
+        : /undici/.test(url)
+          ? 'undici'
+          : url.startsWith('node:')
+            ? 'node core'
+            : 'other';
 const groups = new Map();
 const fns = new Map();
 for (const [id, t] of self) {
@@ -19,5 +31,12 @@ for (const [id, t] of self) {
   fns.set(key, (fns.get(key) || 0) + t);
 }
 const pct = (t) => `${((100 * t) / total).toFixed(1)}%`;
-console.log('by group:', [...groups].sort((a, b) => b[1] - a[1]).map(([g, t]) => `${g} ${pct(t)}`).join(', '));
-for (const [k, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, Number(process.argv[3] || 30))) console.log(pct(t).padStart(6), k);
+console.log(
+  'by group:',
+  [...groups]
+    .sort((a, b) => b[1] - a[1])
+    .map(([g, t]) => `${g} ${pct(t)}`)
+    .join(', '),
+);
+for (const [k, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, Number(process.argv[3] || 30)))
+  console.log(pct(t).padStart(6), k);

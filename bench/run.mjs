@@ -22,7 +22,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
-const value = (name, fallback) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : fallback; };
+const value = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
 
 const QUICK = flag('--quick');
 const ROUNDS = value('--rounds', QUICK ? 2 : 5);
@@ -31,7 +34,14 @@ const ROUNDS = value('--rounds', QUICK ? 2 : 5);
 // `processes` fresh processes; in the order of the turns each case comes right after each other
 // one equally often (worker.mjs, turnCycle). FRESH is the same workload each case alone in a fresh
 // process, first 11,000 messages.
-const SQL = { warmup: QUICK ? 2000 : 10000, batch: QUICK ? 2000 : 4000, turns: QUICK ? 6 : 12, processes: QUICK ? 1 : 3, concurrency: 32, connections: 8 };
+const SQL = {
+  warmup: QUICK ? 2000 : 10000,
+  batch: QUICK ? 2000 : 4000,
+  turns: QUICK ? 6 : 12,
+  processes: QUICK ? 1 : 3,
+  concurrency: 32,
+  connections: 8,
+};
 const FRESH = { messages: QUICK ? 2000 : 10000, warmup: 1000, concurrency: 32, connections: 8 };
 const PREDICT = { messages: 1000, connections: 8 };
 const INSERT = { messages: QUICK ? 2000 : 10000, warmup: 1000, connections: 8 };
@@ -41,16 +51,25 @@ const OUTBOX = { messages: 10000, connections: 8 };
 const HEALTH = { seconds: QUICK ? 10 : 70, connections: 8 };
 
 function worker(caseName, options) {
-  const r = spawnSync(process.execPath, ['--expose-gc', path.join(here, 'worker.mjs'), caseName, JSON.stringify(options)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const r = spawnSync(
+    process.execPath,
+    ['--expose-gc', path.join(here, 'worker.mjs'), caseName, JSON.stringify(options)],
+    { encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
   if (r.status !== 0) throw new Error(`bench case ${caseName} failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
 function startServer(env = {}) {
-  const child = spawn(process.execPath, [path.join(here, 'server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [path.join(here, 'server.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.stdout.once('data', (d) => resolve({ origin: `http://127.0.0.1:${String(d).trim()}`, stop: () => child.kill('SIGTERM') }));
+    child.stdout.once('data', (d) =>
+      resolve({ origin: `http://127.0.0.1:${String(d).trim()}`, stop: () => child.kill('SIGTERM') }),
+    );
   });
 }
 
@@ -62,22 +81,30 @@ function rounds(cases, options, log, count = ROUNDS) {
     for (const c of order) {
       const res = worker(c, options);
       all[c].push(res);
-      log(`  round ${r + 1}/${count} ${c.padEnd(12)} ${res.perSecond.toFixed(0).padStart(7)}/s  p50 ${res.p50ms.toFixed(1)} ms  CPU ${res.cpuUsPerMsg.toFixed(0)} µs/msg`);
+      log(
+        `  round ${r + 1}/${count} ${c.padEnd(12)} ${res.perSecond.toFixed(0).padStart(7)}/s  p50 ${res.p50ms.toFixed(1)} ms  CPU ${res.cpuUsPerMsg.toFixed(0)} µs/msg`,
+      );
     }
   }
   return all;
 }
 
 /** The median of each figure over the rounds. */
-const summarise = (runs) => Object.fromEntries(Object.entries(runs).map(([c, rs]) => [c, {
-  perSecond: median(rs.map((x) => x.perSecond)),
-  p50ms: median(rs.map((x) => x.p50ms)),
-  p99ms: median(rs.map((x) => x.p99ms)),
-  peakRssMB: median(rs.map((x) => x.maxRssMB)),
-  cpuUsPerMsg: median(rs.map((x) => x.cpuUsPerMsg)),
-  errors: rs.reduce((n, x) => n + x.errors, 0),
-  rounds: rs.map((x) => Math.round(x.perSecond)),
-}]));
+const summarise = (runs) =>
+  Object.fromEntries(
+    Object.entries(runs).map(([c, rs]) => [
+      c,
+      {
+        perSecond: median(rs.map((x) => x.perSecond)),
+        p50ms: median(rs.map((x) => x.p50ms)),
+        p99ms: median(rs.map((x) => x.p99ms)),
+        peakRssMB: median(rs.map((x) => x.maxRssMB)),
+        cpuUsPerMsg: median(rs.map((x) => x.cpuUsPerMsg)),
+        errors: rs.reduce((n, x) => n + x.errors, 0),
+        rounds: rs.map((x) => Math.round(x.perSecond)),
+      },
+    ]),
+  );
 
 /**
  * The SQL comparison (worker.mjs, sqlCompare): a, b and d taking turns in one process, c in one of
@@ -86,38 +113,74 @@ const summarise = (runs) => Object.fromEntries(Object.entries(runs).map(([c, rs]
  * process's pooled latencies; `spread` the middle half of the turns' msg/s around their median.
  */
 function sqlComparison(log) {
-  const shared = Array.from({ length: SQL.processes }, () => worker('sql-compare', { ...SQL, cases: ['undici', 'sql', 'bare'], origin: server.origin }));
-  const alone = Array.from({ length: SQL.processes }, () => worker('sql-compare', { ...SQL, cases: ['http'], origin: server.origin }));
+  const shared = Array.from({ length: SQL.processes }, () =>
+    worker('sql-compare', { ...SQL, cases: ['undici', 'sql', 'bare'], origin: server.origin }),
+  );
+  const alone = Array.from({ length: SQL.processes }, () =>
+    worker('sql-compare', { ...SQL, cases: ['http'], origin: server.origin }),
+  );
   const out = {};
-  for (const [c, runs] of [['undici', shared], ['sql', shared], ['http', alone], ['bare', shared]]) {
+  for (const [c, runs] of [
+    ['undici', shared],
+    ['sql', shared],
+    ['http', alone],
+    ['bare', shared],
+  ]) {
     const perTurn = runs.flatMap((r) => r.cases[c].turns);
     const m = median(perTurn);
     out[c] = {
       perSecond: m,
       cpuUsPerMsg: median(runs.flatMap((r) => r.cases[c].cpuTurns)),
-      p50ms: median(runs.map((r) => r.cases[c].p50ms)), p99ms: median(runs.map((r) => r.cases[c].p99ms)),
+      p50ms: median(runs.map((r) => r.cases[c].p50ms)),
+      p99ms: median(runs.map((r) => r.cases[c].p99ms)),
       // one process for a, b and d: its peak, the same for each
       peakRssMB: median(runs.map((r) => r.maxRssMB)),
       errors: runs.reduce((n, r) => n + r.cases[c].errors, 0),
-      spread: { q1: quantile(perTurn, 0.25) / m - 1, q3: quantile(perTurn, 0.75) / m - 1, min: Math.min(...perTurn) / m - 1, max: Math.max(...perTurn) / m - 1 },
+      spread: {
+        q1: quantile(perTurn, 0.25) / m - 1,
+        q3: quantile(perTurn, 0.75) / m - 1,
+        min: Math.min(...perTurn) / m - 1,
+        max: Math.max(...perTurn) / m - 1,
+      },
       rounds: perTurn,
       cpuTurns: runs.flatMap((r) => r.cases[c].cpuTurns),
     };
     const pct = (x) => `${x >= 0 ? '+' : ''}${Math.round(x * 100)}%`;
     const sp = out[c].spread;
-    log(`  ${c.padEnd(7)} ${Math.round(m).toString().padStart(6)}/s  p50 ${out[c].p50ms.toFixed(1)} ms  CPU ${out[c].cpuUsPerMsg.toFixed(0)} µs/msg  ${perTurn.length} turns, middle half ${pct(sp.q1)}…${pct(sp.q3)}, all ${pct(sp.min)}…${pct(sp.max)}: ${perTurn.join(' ')}`);
+    log(
+      `  ${c.padEnd(7)} ${Math.round(m).toString().padStart(6)}/s  p50 ${out[c].p50ms.toFixed(1)} ms  CPU ${out[c].cpuUsPerMsg.toFixed(0)} µs/msg  ${perTurn.length} turns, middle half ${pct(sp.q1)}…${pct(sp.q3)}, all ${pct(sp.min)}…${pct(sp.max)}: ${perTurn.join(' ')}`,
+    );
   }
   return out;
 }
 
 function machine() {
   const cpus = os.cpus();
-  return { cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, memoryGB: Math.round(os.totalmem() / 2 ** 30), node: process.version, nodeRed: nodeRedVersion(), platform: `${os.platform()} ${os.arch()}` };
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryGB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    nodeRed: nodeRedVersion(),
+    platform: `${os.platform()} ${os.arch()}`,
+  };
 }
 
 function realRun(log) {
   // Re-enter under with-mindsdb.mjs, which provides MINDSDB_URL (a running or a freshly started, seeded MindsDB).
-  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'with-mindsdb.mjs'), '--seed', process.execPath, path.join(here, 'run.mjs'), '--real-inner', '--rounds', '3'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(root, 'scripts', 'with-mindsdb.mjs'),
+      '--seed',
+      process.execPath,
+      path.join(here, 'run.mjs'),
+      '--real-inner',
+      '--rounds',
+      '3',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error('the --real run failed (see above)');
   const out = JSON.parse(r.stdout.trim().split('\n').pop());
   for (const line of out.log) log(line);
@@ -131,9 +194,15 @@ if (flag('--real-inner')) {
   worker('predict-on', { ...PREDICT, origin, model: 'sensor_energy', messages: 200 });
   worker('predict-off', { ...PREDICT, origin, model: 'sensor_energy', messages: 50 });
   // The model is warm now; 100 messages of runtime warm-up (single calls take ~230 ms each here).
-  const runs = rounds(['predict-on', 'predict-off'], { ...PREDICT, origin, model: 'sensor_energy', messages: 200, predictWarmup: 100 }, (l) => lines.push(l));
+  const runs = rounds(
+    ['predict-on', 'predict-off'],
+    { ...PREDICT, origin, model: 'sensor_energy', messages: 200, predictWarmup: 100 },
+    (l) => lines.push(l),
+  );
   const s = summarise(runs);
-  process.stdout.write(`${JSON.stringify({ log: lines, result: { origin, messages: 200, ...s, ratio: s['predict-on'].perSecond / s['predict-off'].perSecond } })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ log: lines, result: { origin, messages: 200, ...s, ratio: s['predict-on'].perSecond / s['predict-off'].perSecond } })}\n`,
+  );
   process.exit(0);
 }
 
@@ -142,32 +211,71 @@ const log = (l) => console.log(l);
 const server = await startServer();
 // A stand-in that says it is MindsDB 26.1, so the sql node asks it for jsonlines.
 const server26 = await startServer({ BENCH_VERSION: '26.1.0' });
-const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, settings: { sql: SQL, fresh: FRESH, predict: PREDICT, insert: INSERT, memory: MEMORY, outbox: OUTBOX, health: HEALTH } };
+const results = {
+  machine: machine(),
+  date: new Date().toISOString(),
+  rounds: ROUNDS,
+  settings: {
+    sql: SQL,
+    fresh: FRESH,
+    predict: PREDICT,
+    insert: INSERT,
+    memory: MEMORY,
+    outbox: OUTBOX,
+    health: HEALTH,
+  },
+};
 try {
   log(`MindsDB stand-in at ${server.origin}; ${ROUNDS} rounds`);
-  log(`SQL, taking turns (${SQL.turns} turns of ${SQL.batch.toLocaleString('en')} messages each after ${SQL.warmup.toLocaleString('en')} of warm-up, in ${SQL.processes} processes): raw undici (a), our sql node (b) and bare undici node (d) in one process; core http request + function (c, a tenth of the messages) in its own`);
+  log(
+    `SQL, taking turns (${SQL.turns} turns of ${SQL.batch.toLocaleString('en')} messages each after ${SQL.warmup.toLocaleString('en')} of warm-up, in ${SQL.processes} processes): raw undici (a), our sql node (b) and bare undici node (d) in one process; core http request + function (c, a tenth of the messages) in its own`,
+  );
   results.sql = sqlComparison(log);
-  log('SQL from a fresh start: a, b and d each alone in a new process, 1,000 messages of warm-up then 10,000 (V8 still compiling; no target)');
-  results.fresh = summarise(rounds(['undici', 'sql', 'bare'], { ...FRESH, origin: server.origin }, log, Math.min(ROUNDS, 3)));
+  log(
+    'SQL from a fresh start: a, b and d each alone in a new process, 1,000 messages of warm-up then 10,000 (V8 still compiling; no target)',
+  );
+  results.fresh = summarise(
+    rounds(['undici', 'sql', 'bare'], { ...FRESH, origin: server.origin }, log, Math.min(ROUNDS, 3)),
+  );
   log('predict: micro-batching on vs off, 1,000 single-row messages');
-  results.predict = summarise(rounds(['predict-on', 'predict-off'], { ...PREDICT, origin: server.origin, model: 'sensor_energy' }, log));
-  log(`insert: ${INSERT.messages.toLocaleString('en')} single-row messages into a table, micro-batching on vs off (at most 3 rounds)`);
-  const inserts = summarise(rounds(['insert-on', 'insert-off'], { ...INSERT, origin: server.origin }, log, Math.min(ROUNDS, 3)));
+  results.predict = summarise(
+    rounds(['predict-on', 'predict-off'], { ...PREDICT, origin: server.origin, model: 'sensor_energy' }, log),
+  );
+  log(
+    `insert: ${INSERT.messages.toLocaleString('en')} single-row messages into a table, micro-batching on vs off (at most 3 rounds)`,
+  );
+  const inserts = summarise(
+    rounds(['insert-on', 'insert-off'], { ...INSERT, origin: server.origin }, log, Math.min(ROUNDS, 3)),
+  );
   results.insert = { batched_vs_single: inserts['insert-on'].perSecond / inserts['insert-off'].perSecond, ...inserts };
-  log(`outbox: the same micro-batched inserts with the outbox on (each reading written to the store first) vs off; replaying ${OUTBOX.messages.toLocaleString('en')} kept readings vs inserting them live, both on a fresh runtime (at most 3 rounds)`);
-  const costs = summarise(rounds(['insert-outbox', 'insert-on'], { ...INSERT, origin: server.origin }, log, Math.min(ROUNDS, 3)));
-  const replays = summarise(rounds(['outbox-replay', 'outbox-live'], { ...OUTBOX, origin: server.origin }, log, Math.min(ROUNDS, 3)));
-  results.outbox = { cost: costs['insert-outbox'].perSecond / costs['insert-on'].perSecond, replay_vs_live: replays['outbox-replay'].perSecond / replays['outbox-live'].perSecond, ...costs, ...replays };
+  log(
+    `outbox: the same micro-batched inserts with the outbox on (each reading written to the store first) vs off; replaying ${OUTBOX.messages.toLocaleString('en')} kept readings vs inserting them live, both on a fresh runtime (at most 3 rounds)`,
+  );
+  const costs = summarise(
+    rounds(['insert-outbox', 'insert-on'], { ...INSERT, origin: server.origin }, log, Math.min(ROUNDS, 3)),
+  );
+  const replays = summarise(
+    rounds(['outbox-replay', 'outbox-live'], { ...OUTBOX, origin: server.origin }, log, Math.min(ROUNDS, 3)),
+  );
+  results.outbox = {
+    cost: costs['insert-outbox'].perSecond / costs['insert-on'].perSecond,
+    replay_vs_live: replays['outbox-replay'].perSecond / replays['outbox-live'].perSecond,
+    ...costs,
+    ...replays,
+  };
   log(`health: the sql node answered for ${HEALTH.seconds} s; probes its server sent meanwhile`);
   const busy = worker('health-busy', { ...HEALTH, origin: server.origin });
   results.health = { probes_per_min_busy: busy.probesPerMinute, ...busy };
   log(`  ${busy.messages.toLocaleString('en')} messages answered, ${busy.probes} probes`);
-  log('memory: 100,000 messages into the sql node while the server answers in 50 ms, and into a function node that throws (the floor)');
+  log(
+    'memory: 100,000 messages into the sql node while the server answers in 50 ms, and into a function node that throws (the floor)',
+  );
   // Peak RSS during a burst swings with the garbage collector's timing (the same case measured
   // +51 and +86 MB here), so each side runs up to 3 times, alternating, and the medians are compared.
   const bursts = { memory: [], 'memory-floor': [] };
   for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
-    for (const c of r % 2 ? ['memory-floor', 'memory'] : ['memory', 'memory-floor']) bursts[c].push(worker(c, { ...MEMORY, origin: server.origin }));
+    for (const c of r % 2 ? ['memory-floor', 'memory'] : ['memory', 'memory-floor'])
+      bursts[c].push(worker(c, { ...MEMORY, origin: server.origin }));
   }
   const growthOf = (x) => x.rssPeakMB - x.rssStartMB;
   const medianRun = (runs) => [...runs].sort((x, y) => growthOf(x) - growthOf(y))[Math.floor((runs.length - 1) / 2)];
@@ -182,16 +290,28 @@ try {
     floor_retained_mb: median(bursts['memory-floor'].map((x) => x.retainedMB)),
     retained_rss_mb: median(bursts.memory.map((x) => x.retainedRssMB)),
     floor_retained_rss_mb: median(bursts['memory-floor'].map((x) => x.retainedRssMB)),
-    rounds: { growth_mb: bursts.memory.map(growthOf), floor_growth_mb: bursts['memory-floor'].map(growthOf), retained_mb: bursts.memory.map((x) => x.retainedMB), retained_rss_mb: bursts.memory.map((x) => x.retainedRssMB) },
+    rounds: {
+      growth_mb: bursts.memory.map(growthOf),
+      floor_growth_mb: bursts['memory-floor'].map(growthOf),
+      retained_mb: bursts.memory.map((x) => x.retainedMB),
+      retained_rss_mb: bursts.memory.map((x) => x.retainedRssMB),
+    },
   };
-  log(`  sql node peak +${bursts.memory.map((x) => growthOf(x).toFixed(0)).join(', ')} MB, heap retained ${bursts.memory.map((x) => x.retainedMB.toFixed(1)).join(', ')} MB (RSS ${bursts.memory.map((x) => x.retainedRssMB.toFixed(1)).join(', ')}); floor peak +${bursts['memory-floor'].map((x) => growthOf(x).toFixed(0)).join(', ')} MB, heap retained ${bursts['memory-floor'].map((x) => x.retainedMB.toFixed(1)).join(', ')} MB (RSS ${bursts['memory-floor'].map((x) => x.retainedRssMB.toFixed(1)).join(', ')})`);
-  log('stream: 1,000,000 rows of 5 columns, 1,000-row parts with msg.tick (MindsDB 26.1 stand-in: jsonlines) vs the same result read whole into one message');
+  log(
+    `  sql node peak +${bursts.memory.map((x) => growthOf(x).toFixed(0)).join(', ')} MB, heap retained ${bursts.memory.map((x) => x.retainedMB.toFixed(1)).join(', ')} MB (RSS ${bursts.memory.map((x) => x.retainedRssMB.toFixed(1)).join(', ')}); floor peak +${bursts['memory-floor'].map((x) => growthOf(x).toFixed(0)).join(', ')} MB, heap retained ${bursts['memory-floor'].map((x) => x.retainedMB.toFixed(1)).join(', ')} MB (RSS ${bursts['memory-floor'].map((x) => x.retainedRssMB.toFixed(1)).join(', ')})`,
+  );
+  log(
+    'stream: 1,000,000 rows of 5 columns, 1,000-row parts with msg.tick (MindsDB 26.1 stand-in: jsonlines) vs the same result read whole into one message',
+  );
   const streams = { stream: [], 'stream-whole': [], 'stream-json': [] };
   for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
-    for (const c of r % 2 ? ['stream-whole', 'stream'] : ['stream', 'stream-whole']) streams[c].push(worker(c, { origin: server26.origin, connections: 8 }));
+    for (const c of r % 2 ? ['stream-whole', 'stream'] : ['stream', 'stream-whole'])
+      streams[c].push(worker(c, { origin: server26.origin, connections: 8 }));
     // The same parts from a 25.x stand-in: one JSON body, rows before the column names.
     streams['stream-json'].push(worker('stream', { origin: server.origin, connections: 8 }));
-    log(`  round ${r + 1}: streamed ${Math.round(streams.stream[r].rowsPerSecond).toLocaleString('en')} rows/s +${(streams.stream[r].rssPeakMB - streams.stream[r].rssStartMB).toFixed(0)} MB; whole ${Math.round(streams['stream-whole'][r].rowsPerSecond).toLocaleString('en')} rows/s +${(streams['stream-whole'][r].rssPeakMB - streams['stream-whole'][r].rssStartMB).toFixed(0)} MB; 25.x JSON body ${Math.round(streams['stream-json'][r].rowsPerSecond).toLocaleString('en')} rows/s +${(streams['stream-json'][r].rssPeakMB - streams['stream-json'][r].rssStartMB).toFixed(0)} MB`);
+    log(
+      `  round ${r + 1}: streamed ${Math.round(streams.stream[r].rowsPerSecond).toLocaleString('en')} rows/s +${(streams.stream[r].rssPeakMB - streams.stream[r].rssStartMB).toFixed(0)} MB; whole ${Math.round(streams['stream-whole'][r].rowsPerSecond).toLocaleString('en')} rows/s +${(streams['stream-whole'][r].rssPeakMB - streams['stream-whole'][r].rssStartMB).toFixed(0)} MB; 25.x JSON body ${Math.round(streams['stream-json'][r].rowsPerSecond).toLocaleString('en')} rows/s +${(streams['stream-json'][r].rssPeakMB - streams['stream-json'][r].rssStartMB).toFixed(0)} MB`,
+    );
   }
   const rate = (c) => median(streams[c].map((x) => x.rowsPerSecond));
   const growth = (c) => median(streams[c].map((x) => x.rssPeakMB - x.rssStartMB));
@@ -209,8 +329,15 @@ try {
   };
   log('large result: 200,000 rows, split into 1,000-row messages vs one message');
   const large = { 'large-split': [], 'large-one': [] };
-  for (let r = 0; r < Math.min(ROUNDS, 3); r++) for (const c of r % 2 ? ['large-one', 'large-split'] : ['large-split', 'large-one']) large[c].push(worker(c, { ...SQL, origin: server.origin }));
-  results.large = Object.fromEntries(Object.entries(large).map(([c, rs]) => [c, { rowsPerSecond: 200000 / median(rs.map((x) => x.seconds)), peakRssMB: median(rs.map((x) => x.maxRssMB)) }]));
+  for (let r = 0; r < Math.min(ROUNDS, 3); r++)
+    for (const c of r % 2 ? ['large-one', 'large-split'] : ['large-split', 'large-one'])
+      large[c].push(worker(c, { ...SQL, origin: server.origin }));
+  results.large = Object.fromEntries(
+    Object.entries(large).map(([c, rs]) => [
+      c,
+      { rowsPerSecond: 200000 / median(rs.map((x) => x.seconds)), peakRssMB: median(rs.map((x) => x.maxRssMB)) },
+    ]),
+  );
 } finally {
   server.stop();
   server26.stop();
@@ -245,7 +372,8 @@ results.seconds = Math.round((Date.now() - started) / 1000);
 fs.writeFileSync(path.join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 const m = results.machine;
-const row = (name, x, unit = 'msg/s') => `| ${name} | ${Math.round(x.perSecond).toLocaleString('en')} ${unit} | ${x.p50ms.toFixed(1)} | ${x.p99ms.toFixed(1)} | ${Math.round(x.peakRssMB)} |`;
+const row = (name, x, unit = 'msg/s') =>
+  `| ${name} | ${Math.round(x.perSecond).toLocaleString('en')} ${unit} | ${x.p50ms.toFixed(1)} | ${x.p99ms.toFixed(1)} | ${Math.round(x.peakRssMB)} |`;
 const target = (ok) => (ok ? 'met' : 'NOT met');
 const r = results.ratios;
 const o = results.overload;
@@ -263,7 +391,12 @@ const table = [
   row('e. predict, micro-batching off', results.predict['predict-off'], 'rows/s'),
   row('f. table insert, micro-batching on', results.insert['insert-on']),
   row('f. table insert, micro-batching off', results.insert['insert-off']),
-  ...(results.real ? [row('real MindsDB predict, batching on', results.real['predict-on'], 'rows/s'), row('real MindsDB predict, batching off', results.real['predict-off'], 'rows/s')] : []),
+  ...(results.real
+    ? [
+        row('real MindsDB predict, batching on', results.real['predict-on'], 'rows/s'),
+        row('real MindsDB predict, batching off', results.real['predict-off'], 'rows/s'),
+      ]
+    : []),
   '',
   '| ratio | value | target |',
   '|---|---|---|',
@@ -276,7 +409,9 @@ const table = [
   `| fresh start b/a (raw undici ${Math.round(results.fresh.undici.perSecond).toLocaleString('en')} msg/s) | ${r.fresh_sql_vs_undici.toFixed(2)} | none |`,
   `| e on/off predict batched vs single | ${r.predict_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.predict_batched_vs_single >= 20)} |`,
   `| insert.batched_vs_single: f on/off, ${INSERT.messages.toLocaleString('en')} single-row messages into a table | ${r.insert_batched_vs_single.toFixed(1)} | ≥ 20: ${target(r.insert_batched_vs_single >= 20)} |`,
-  ...(results.real ? [`| real MindsDB predict batched vs single | ${r.real_predict_batched_vs_single.toFixed(1)} | |`] : []),
+  ...(results.real
+    ? [`| real MindsDB predict batched vs single | ${r.real_predict_batched_vs_single.toFixed(1)} | |`]
+    : []),
   `| outbox.cost: f on with the outbox on / off (${Math.round(results.outbox['insert-outbox'].perSecond).toLocaleString('en')} vs ${Math.round(results.outbox['insert-on'].perSecond).toLocaleString('en')} msg/s) | ${r.outbox_cost.toFixed(2)} | ≥ 0.9: ${target(r.outbox_cost >= 0.9)} |`,
   `| outbox.replay_vs_live: rows/s replaying ${OUTBOX.messages.toLocaleString('en')} kept readings / inserting them live, fresh runtimes (${Math.round(results.outbox['outbox-replay'].perSecond).toLocaleString('en')} vs ${Math.round(results.outbox['outbox-live'].perSecond).toLocaleString('en')}) | ${r.outbox_replay_vs_live.toFixed(2)} | ≥ 0.8: ${target(r.outbox_replay_vs_live >= 0.8)} |`,
   `| health.probes_per_min_busy: probes while the sql node is answered for ${HEALTH.seconds} s (${results.health.probes} probes) | ${r.health_probes_per_min_busy.toFixed(1)} | 0: ${target(r.health_probes_per_min_busy === 0)} |`,

@@ -22,20 +22,27 @@ import http from 'node:http';
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS || 50);
 const PREDICT_MS = Number(process.env.BENCH_PREDICT_MS || 20);
 const INSERT_MS = Number(process.env.BENCH_INSERT_MS || 20);
-const table = (n) => JSON.stringify({
-  type: 'table',
-  column_names: ['sensor_id', 'temperature', 'humidity', 'status'],
-  data: Array.from({ length: n }, (_, i) => [i, 20 + (i % 10) / 10, 40 + (i % 7), 'ok']),
-});
+const table = (n) =>
+  JSON.stringify({
+    type: 'table',
+    column_names: ['sensor_id', 'temperature', 'humidity', 'status'],
+    data: Array.from({ length: n }, (_, i) => [i, 20 + (i % 10) / 10, 40 + (i % 7), 'ok']),
+  });
 const SMALL = table(10);
 const VERSION = process.env.BENCH_VERSION || '25.14.1';
-const JSONLINES = (() => { const [major, minor] = VERSION.split('.').map(Number); return major > 26 || (major === 26 && minor >= 1); })();
+const JSONLINES = (() => {
+  const [major, minor] = VERSION.split('.').map(Number);
+  return major > 26 || (major === 26 && minor >= 1);
+})();
 const MILLION = 1_000_000;
 const BATCH = 1000;
-const batch = (from) => JSON.stringify(Array.from({ length: Math.min(BATCH, MILLION - from) }, (_, k) => {
-  const i = from + k;
-  return [i, `sensor-${i % 500}`, 20 + (i % 100) / 10, 40 + (i % 7), i % 3 === 0 ? 'ok' : 'warn'];
-}));
+const batch = (from) =>
+  JSON.stringify(
+    Array.from({ length: Math.min(BATCH, MILLION - from) }, (_, k) => {
+      const i = from + k;
+      return [i, `sensor-${i % 500}`, 20 + (i % 100) / 10, 40 + (i % 7), i % 3 === 0 ? 'ok' : 'warn'];
+    }),
+  );
 const COLUMNS = ['id', 'sensor', 'temperature', 'humidity', 'status'];
 
 /** The million-row answer, generated batch by batch and written only as fast as the client reads. */
@@ -51,10 +58,14 @@ function million(res, jsonLines) {
       ok = res.write(jsonLines ? `${text}\n` : `${from ? ',' : ''}${text.slice(1, -1)}`);
       from += BATCH;
     }
-    if (from < MILLION) { res.once('drain', pump); return; }
+    if (from < MILLION) {
+      res.once('drain', pump);
+      return;
+    }
     res.end(jsonLines ? '' : `],"column_names":${JSON.stringify(COLUMNS)},"context":{"db":"mindsdb"}}`);
   };
-  if (ok) pump(); else res.once('drain', pump);
+  if (ok) pump();
+  else res.once('drain', pump);
 }
 const BIG = table(200_000);
 
@@ -73,7 +84,10 @@ const server = http.createServer((req, res) => {
       const query = String(body.query || '');
       if (query.startsWith('INSERT')) {
         const rows = query.split('), (').length;
-        return void setTimeout(() => send(res, 200, JSON.stringify({ type: 'ok', affected_rows: rows, context: { db: 'mindsdb' } })), INSERT_MS);
+        return void setTimeout(
+          () => send(res, 200, JSON.stringify({ type: 'ok', affected_rows: rows, context: { db: 'mindsdb' } })),
+          INSERT_MS,
+        );
       }
       if (query.includes('million')) return million(res, JSONLINES && body.response_format === 'jsonlines');
       if (query.includes('big')) return send(res, 200, BIG);
@@ -83,10 +97,13 @@ const server = http.createServer((req, res) => {
     if (req.method === 'POST' && url.endsWith('/predict')) {
       const body = JSON.parse(Buffer.concat(chunks).toString() || '{}');
       const rows = Array.isArray(body.data) ? body.data : [body.data];
-      const answer = JSON.stringify(rows.map((r) => ({ ...r, energy: 42.5, energy_confidence: 0.9, energy_explain: '{"predicted_value": 42.5}' })));
+      const answer = JSON.stringify(
+        rows.map((r) => ({ ...r, energy: 42.5, energy_confidence: 0.9, energy_explain: '{"predicted_value": 42.5}' })),
+      );
       return void setTimeout(() => send(res, 200, answer), PREDICT_MS);
     }
-    if (url.endsWith('/status')) return send(res, 200, JSON.stringify({ mindsdb_version: VERSION, auth: { http_auth_enabled: false } }));
+    if (url.endsWith('/status'))
+      return send(res, 200, JSON.stringify({ mindsdb_version: VERSION, auth: { http_auth_enabled: false } }));
     send(res, 404, JSON.stringify({ title: 'Not found' }));
   });
 });

@@ -17,8 +17,21 @@ const opt = JSON.parse(json || '{}');
 const QUERY = 'SELECT * FROM files.sensor_readings LIMIT 10';
 
 const server = (extra = {}) => ({
-  id: 'srv', type: 'mindsdb-server', name: 'bench', url: opt.origin, apiPrefix: '/api', authMode: 'none',
-  timeout: 60000, retries: 0, retryPost: false, maxInFlight: opt.connections, maxQueue: 1000, maxResponseMB: 256, tls: '', version: 1, ...extra,
+  id: 'srv',
+  type: 'mindsdb-server',
+  name: 'bench',
+  url: opt.origin,
+  apiPrefix: '/api',
+  authMode: 'none',
+  timeout: 60000,
+  retries: 0,
+  retryPost: false,
+  maxInFlight: opt.connections,
+  maxQueue: 1000,
+  maxResponseMB: 256,
+  tls: '',
+  version: 1,
+  ...extra,
 });
 const sink = { id: 'sink', z: 't', type: 'bench-sink', wires: [] };
 const catcher = { id: 'catch', z: 't', type: 'catch', scope: null, uncaught: false, wires: [['sink']] };
@@ -26,27 +39,179 @@ const tab = { id: 't', type: 'tab', label: 'bench' };
 
 /** The flow each in-runtime case runs: messages go into node `in`, results and errors reach `sink`. */
 const FLOWS = {
-  sql: () => [tab, server(), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-sql', server: 'srv', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100, outputProperty: 'payload', version: 1, wires: [['sink']] }],
-  bare: () => [tab, sink, catcher, { id: 'in', z: 't', type: 'bench-bare', origin: opt.origin, connections: opt.connections, wires: [['sink']] }],
+  sql: () => [
+    tab,
+    server(),
+    sink,
+    catcher,
+    {
+      id: 'in',
+      z: 't',
+      type: 'mindsdb-sql',
+      server: 'srv',
+      query: '',
+      database: '',
+      databaseType: 'str',
+      rowFormat: 'objects',
+      split: false,
+      rowsPerMsg: 100,
+      outputProperty: 'payload',
+      version: 1,
+      wires: [['sink']],
+    },
+  ],
+  bare: () => [
+    tab,
+    sink,
+    catcher,
+    { id: 'in', z: 't', type: 'bench-bare', origin: opt.origin, connections: opt.connections, wires: [['sink']] },
+  ],
   // What a flow builder does without us: http request (POST, parsed JSON) and a function node
   // that turns MindsDB's column_names/data into row objects.
-  http: () => [tab, sink, catcher,
-    { id: 'in', z: 't', type: 'http request', method: 'POST', ret: 'obj', paytoqs: 'ignore', url: `${opt.origin}/api/sql/query`, tls: '', persist: true, proxy: '', insecureHTTPParser: false, authType: '', senderr: true, headers: [{ keyType: 'Content-Type', keyValue: '', valueType: 'application/json', valueValue: '' }], wires: [['map']] },
-    { id: 'map', z: 't', type: 'function', func: 'const c = msg.payload.column_names;\nmsg.payload = msg.payload.data.map((r) => Object.fromEntries(c.map((k, i) => [k, r[i]])));\nreturn msg;', outputs: 1, wires: [['sink']] }],
-  predict: (batch) => [tab, server(), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-predict', server: 'srv', project: 'mindsdb', projectType: 'str', model: opt.model || 'sensor_energy', modelType: 'str', params: '', paramsType: 'json', batch, batchSize: 100, batchWindow: 20, outputProperty: 'payload', version: 1, wires: [['sink']] }],
+  http: () => [
+    tab,
+    sink,
+    catcher,
+    {
+      id: 'in',
+      z: 't',
+      type: 'http request',
+      method: 'POST',
+      ret: 'obj',
+      paytoqs: 'ignore',
+      url: `${opt.origin}/api/sql/query`,
+      tls: '',
+      persist: true,
+      proxy: '',
+      insecureHTTPParser: false,
+      authType: '',
+      senderr: true,
+      headers: [{ keyType: 'Content-Type', keyValue: '', valueType: 'application/json', valueValue: '' }],
+      wires: [['map']],
+    },
+    {
+      id: 'map',
+      z: 't',
+      type: 'function',
+      func: 'const c = msg.payload.column_names;\nmsg.payload = msg.payload.data.map((r) => Object.fromEntries(c.map((k, i) => [k, r[i]])));\nreturn msg;',
+      outputs: 1,
+      wires: [['sink']],
+    },
+  ],
+  predict: (batch) => [
+    tab,
+    server(),
+    sink,
+    catcher,
+    {
+      id: 'in',
+      z: 't',
+      type: 'mindsdb-predict',
+      server: 'srv',
+      project: 'mindsdb',
+      projectType: 'str',
+      model: opt.model || 'sensor_energy',
+      modelType: 'str',
+      params: '',
+      paramsType: 'json',
+      batch,
+      batchSize: 100,
+      batchWindow: 20,
+      outputProperty: 'payload',
+      version: 1,
+      wires: [['sink']],
+    },
+  ],
   // single-row readings into a table, one INSERT per batch or per message; the queue holds a whole burst
-  table: (batch, more = {}, origin = opt.origin) => [tab, server({ maxQueue: 20000, url: origin }), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-table', server: 'srv', operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch, batchSize: 100, batchWindow: 20, outputProperty: 'payload', version: 1, ...more, wires: [['sink']] }],
+  table: (batch, more = {}, origin = opt.origin) => [
+    tab,
+    server({ maxQueue: 20000, url: origin }),
+    sink,
+    catcher,
+    {
+      id: 'in',
+      z: 't',
+      type: 'mindsdb-table',
+      server: 'srv',
+      operation: 'insert',
+      database: 'pg',
+      databaseType: 'str',
+      table: 'readings',
+      tableType: 'str',
+      select: '',
+      replace: false,
+      batch,
+      batchSize: 100,
+      batchWindow: 20,
+      outputProperty: 'payload',
+      version: 1,
+      ...more,
+      wires: [['sink']],
+    },
+  ],
   // 1,000,000 rows: streamed in 1,000-row parts with msg.tick flow control, or read whole into one
   // message. The tick comes back from the end of the chain (sql → sink → change → sql), as in the
   // SQL → CSV → file example: a second wire on the sql node's output would make Node-RED deep-clone
   // every part, which measured as half the CPU time of the case and is no cost of ours.
-  stream: (split) => [tab, server(), catcher,
+  stream: (split) => [
+    tab,
+    server(),
+    catcher,
     { ...sink, forward: split, wires: split ? [['tick']] : [] },
-    { id: 'in', z: 't', type: 'mindsdb-sql', server: 'srv', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split, rowsPerMsg: 1000, flowControl: split, partsAhead: 1, outputProperty: 'payload', version: 1, wires: [['sink']] },
-    { id: 'tick', z: 't', type: 'change', name: '', rules: [{ t: 'set', p: 'tick', pt: 'msg', to: 'true', tot: 'bool' }], wires: [['in']] }],
+    {
+      id: 'in',
+      z: 't',
+      type: 'mindsdb-sql',
+      server: 'srv',
+      query: '',
+      database: '',
+      databaseType: 'str',
+      rowFormat: 'objects',
+      split,
+      rowsPerMsg: 1000,
+      flowControl: split,
+      partsAhead: 1,
+      outputProperty: 'payload',
+      version: 1,
+      wires: [['sink']],
+    },
+    {
+      id: 'tick',
+      z: 't',
+      type: 'change',
+      name: '',
+      rules: [{ t: 'set', p: 'tick', pt: 'msg', to: 'true', tot: 'bool' }],
+      wires: [['in']],
+    },
+  ],
   // The floor of the overload case: the same burst into a function node that throws, errors to Catch.
-  floor: () => [tab, sink, catcher, { id: 'in', z: 't', type: 'function', func: 'throw new Error("refused");', outputs: 1, wires: [['sink']] }],
-  large: (split) => [tab, server(), sink, catcher, { id: 'in', z: 't', type: 'mindsdb-sql', server: 'srv', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split, rowsPerMsg: 1000, outputProperty: 'payload', version: 1, wires: [['sink']] }],
+  floor: () => [
+    tab,
+    sink,
+    catcher,
+    { id: 'in', z: 't', type: 'function', func: 'throw new Error("refused");', outputs: 1, wires: [['sink']] },
+  ],
+  large: (split) => [
+    tab,
+    server(),
+    sink,
+    catcher,
+    {
+      id: 'in',
+      z: 't',
+      type: 'mindsdb-sql',
+      server: 'srv',
+      query: '',
+      database: '',
+      databaseType: 'str',
+      rowFormat: 'objects',
+      split,
+      rowsPerMsg: 1000,
+      outputProperty: 'payload',
+      version: 1,
+      wires: [['sink']],
+    },
+  ],
 };
 
 /** The message each case feeds. */
@@ -90,7 +255,9 @@ async function withRss(work) {
   const profile = await startProfile();
   const start = process.memoryUsage.rss();
   let peak = start;
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 10);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 10);
   const cpu = process.cpuUsage();
   try {
     const result = await work();
@@ -98,7 +265,13 @@ async function withRss(work) {
     const used = process.cpuUsage(cpu);
     await profile?.stop();
     const cpuMs = (used.user + used.system) / 1000;
-    return { ...result, rssStartMB: start / 2 ** 20, rssPeakMB: peak / 2 ** 20, cpuMs, ...(result.messages ? { cpuUsPerMsg: (cpuMs * 1000) / result.messages } : {}) };
+    return {
+      ...result,
+      rssStartMB: start / 2 ** 20,
+      rssPeakMB: peak / 2 ** 20,
+      cpuMs,
+      ...(result.messages ? { cpuUsPerMsg: (cpuMs * 1000) / result.messages } : {}),
+    };
   } finally {
     clearInterval(timer);
   }
@@ -135,7 +308,15 @@ function drive(red, makeMsg, total, concurrency, { outcomesPerMsg = 1, id = 'in'
         if (outcomes === total * outcomesPerMsg) {
           const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
           latencies.sort((a, b) => a - b);
-          resolve({ messages: total, seconds, perSecond: total / seconds, p50ms: percentile(latencies, 0.5), p99ms: percentile(latencies, 0.99), errors, ...(keepLatencies ? { latencies } : {}) });
+          resolve({
+            messages: total,
+            seconds,
+            perSecond: total / seconds,
+            p50ms: percentile(latencies, 0.5),
+            p99ms: percentile(latencies, 0.99),
+            errors,
+            ...(keepLatencies ? { latencies } : {}),
+          });
         }
       },
     };
@@ -151,22 +332,44 @@ function undiciRun(pool, total, concurrency, { keepLatencies = false } = {}) {
   const headers = { 'content-type': 'application/json' };
   const one = async () => {
     const t = process.hrtime.bigint();
-    const res = await pool.request({ path: '/api/sql/query', method: 'POST', headers, body: JSON.stringify({ query: QUERY }) });
+    const res = await pool.request({
+      path: '/api/sql/query',
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: QUERY }),
+    });
     const answer = await res.body.json();
     const cols = answer.column_names;
-    answer.data.map((r) => { const o = {}; for (let i = 0; i < cols.length; i++) o[cols[i]] = r[i]; return o; });
+    answer.data.map((r) => {
+      const o = {};
+      for (let i = 0; i < cols.length; i++) o[cols[i]] = r[i];
+      return o;
+    });
     return Number(process.hrtime.bigint() - t) / 1e6;
   };
   return (async () => {
     const latencies = [];
     let next = 0;
     const t0 = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next < total) { next++; latencies.push(await one()); }
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < total) {
+          next++;
+          latencies.push(await one());
+        }
+      }),
+    );
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     latencies.sort((a, b) => a - b);
-    return { messages: total, seconds, perSecond: total / seconds, p50ms: percentile(latencies, 0.5), p99ms: percentile(latencies, 0.99), errors: 0, ...(keepLatencies ? { latencies } : {}) };
+    return {
+      messages: total,
+      seconds,
+      perSecond: total / seconds,
+      p50ms: percentile(latencies, 0.5),
+      p99ms: percentile(latencies, 0.99),
+      errors: 0,
+      ...(keepLatencies ? { latencies } : {}),
+    };
   })();
 }
 
@@ -189,7 +392,11 @@ async function rawUndici() {
  */
 function turnCycle(n) {
   if (n <= 1) return [0];
-  const next = Array.from({ length: n }, (_, v) => Array.from({ length: n }, (__, w) => w).filter((w) => w !== v).reverse());
+  const next = Array.from({ length: n }, (_, v) =>
+    Array.from({ length: n }, (__, w) => w)
+      .filter((w) => w !== v)
+      .reverse(),
+  );
   const stack = [0];
   const circuit = [];
   while (stack.length) {
@@ -216,7 +423,12 @@ async function sqlCompare() {
   const flow = [tab, server(), sink, catcher];
   if (names.includes('sql')) flow.push({ ...FLOWS.sql().at(-1), id: 'sql' });
   if (names.includes('bare')) flow.push({ ...FLOWS.bare().at(-1), id: 'bare' });
-  if (names.includes('http')) flow.push(...FLOWS.http().slice(-2).map((n) => (n.id === 'in' ? { ...n, id: 'http' } : n)));
+  if (names.includes('http'))
+    flow.push(
+      ...FLOWS.http()
+        .slice(-2)
+        .map((n) => (n.id === 'in' ? { ...n, id: 'http' } : n)),
+    );
   const red = await startRed(flow);
   const pool = new Pool(opt.origin, { connections: opt.connections, pipelining: 1 });
   const { concurrency } = opt;
@@ -239,24 +451,38 @@ async function sqlCompare() {
     const latencies = Object.fromEntries(names.map((c) => [c, []]));
     const startRss = process.memoryUsage.rss();
     let peak = startRss;
-    const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 10);
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 10);
     for (let t = 0; t < (opt.turns * cycle.length) / turnsPerCycle; t++) {
       const c = cycle[t % cycle.length];
       const cpu = process.cpuUsage();
       const res = await CASES[c](batchOf(c, opt.batch), true);
       const used = process.cpuUsage(cpu);
-      turns[c].push({ perSecond: res.perSecond, cpuUsPerMsg: (used.user + used.system) / res.messages, errors: res.errors });
+      turns[c].push({
+        perSecond: res.perSecond,
+        cpuUsPerMsg: (used.user + used.system) / res.messages,
+        errors: res.errors,
+      });
       for (const l of res.latencies) latencies[c].push(l);
     }
     clearInterval(timer);
-    const cases = Object.fromEntries(names.map((c) => {
-      const l = latencies[c].sort((x, y) => x - y);
-      return [c, {
-        messages: batchOf(c, opt.batch), p50ms: percentile(l, 0.5), p99ms: percentile(l, 0.99),
-        errors: turns[c].reduce((n, x) => n + x.errors, 0),
-        turns: turns[c].map((x) => Math.round(x.perSecond)), cpuTurns: turns[c].map((x) => Math.round(x.cpuUsPerMsg * 10) / 10),
-      }];
-    }));
+    const cases = Object.fromEntries(
+      names.map((c) => {
+        const l = latencies[c].sort((x, y) => x - y);
+        return [
+          c,
+          {
+            messages: batchOf(c, opt.batch),
+            p50ms: percentile(l, 0.5),
+            p99ms: percentile(l, 0.99),
+            errors: turns[c].reduce((n, x) => n + x.errors, 0),
+            turns: turns[c].map((x) => Math.round(x.perSecond)),
+            cpuTurns: turns[c].map((x) => Math.round(x.cpuUsPerMsg * 10) / 10),
+          },
+        ];
+      }),
+    );
     return { cases, rssStartMB: startRss / 2 ** 20, rssPeakMB: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20 };
   } finally {
     await pool.close();
@@ -264,7 +490,11 @@ async function sqlCompare() {
   }
 }
 
-async function inRuntime(flow, makeMsg, { total = opt.messages, concurrency = opt.concurrency, warmup = opt.warmup, outcomesPerMsg } = {}) {
+async function inRuntime(
+  flow,
+  makeMsg,
+  { total = opt.messages, concurrency = opt.concurrency, warmup = opt.warmup, outcomesPerMsg } = {},
+) {
   const red = await startRed(flow);
   try {
     if (warmup) await drive(red, makeMsg, warmup, concurrency, { outcomesPerMsg });
@@ -298,32 +528,46 @@ async function memory(floor) {
   try {
     if (!floor) await drive(red, () => ({ query: QUERY }), 200, 32); // warm: pool, JIT
     const before = await settledMemory();
-    const burst = await withRss(() => new Promise((resolve) => {
-      const input = red.node('in');
-      const total = opt.messages;
-      let outcomes = 0;
-      let errors = 0;
-      const t0 = process.hrtime.bigint();
-      globalThis.__bench = {
-        arrived(msg) {
-          if (msg.error) errors++;
-          if (++outcomes === total) resolve({ messages: total, seconds: Number(process.hrtime.bigint() - t0) / 1e9, errors, answered: total - errors });
-        },
-      };
-      let fed = 0;
-      // 1,000 messages per tick: a burst far faster than the server answers.
-      const burst = () => {
-        for (let i = 0; i < 1000 && fed < total; i++, fed++) input.receive({ query: `${QUERY} /* slow */` });
-        if (fed < total) setImmediate(burst);
-      };
-      burst();
-    }));
+    const burst = await withRss(
+      () =>
+        new Promise((resolve) => {
+          const input = red.node('in');
+          const total = opt.messages;
+          let outcomes = 0;
+          let errors = 0;
+          const t0 = process.hrtime.bigint();
+          globalThis.__bench = {
+            arrived(msg) {
+              if (msg.error) errors++;
+              if (++outcomes === total)
+                resolve({
+                  messages: total,
+                  seconds: Number(process.hrtime.bigint() - t0) / 1e9,
+                  errors,
+                  answered: total - errors,
+                });
+            },
+          };
+          let fed = 0;
+          // 1,000 messages per tick: a burst far faster than the server answers.
+          const burst = () => {
+            for (let i = 0; i < 1000 && fed < total; i++, fed++) input.receive({ query: `${QUERY} /* slow */` });
+            if (fed < total) setImmediate(burst);
+          };
+          burst();
+        }),
+    );
     // the burst is over: every message has its outcome; let Node-RED's own queues drain too
     await new Promise((r) => setTimeout(r, 200));
     const after = await settledMemory();
     // RSS after the burst is the allocator's business (from Node 22 on, V8 keeps the pages it grew
     // into: a function node that throws keeps as much); what a leak would hold is the heap.
-    return { ...burst, rssStartMB: before.rssMB, retainedMB: after.heldMB - before.heldMB, retainedRssMB: after.rssMB - before.rssMB };
+    return {
+      ...burst,
+      rssStartMB: before.rssMB,
+      retainedMB: after.heldMB - before.heldMB,
+      retainedRssMB: after.rssMB - before.rssMB,
+    };
   } finally {
     await red.stop();
   }
@@ -339,21 +583,35 @@ async function stream(split) {
     // Warm-up: the server's version, the pool, the JIT (a small query through the same node).
     await drive(red, () => ({ query: QUERY }), 50, 1);
     global.gc?.();
-    return await withRss(() => new Promise((resolve, reject) => {
-      let rows = 0;
-      const t0 = process.hrtime.bigint();
-      globalThis.__bench = {
-        arrived(msg) {
-          if (msg.error) { reject(new Error(msg.error.message)); return; }
-          rows += msg.payload.length;
-          if (!split || msg.complete) {
-            const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-            resolve({ rows, seconds, rowsPerSecond: rows / seconds, perSecond: rows / seconds, p50ms: 0, p99ms: 0, errors: 0 });
-          }
-        },
-      };
-      red.node('in').receive({ query: 'SELECT * FROM sensor_history /* million */' });
-    }));
+    return await withRss(
+      () =>
+        new Promise((resolve, reject) => {
+          let rows = 0;
+          const t0 = process.hrtime.bigint();
+          globalThis.__bench = {
+            arrived(msg) {
+              if (msg.error) {
+                reject(new Error(msg.error.message));
+                return;
+              }
+              rows += msg.payload.length;
+              if (!split || msg.complete) {
+                const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+                resolve({
+                  rows,
+                  seconds,
+                  rowsPerSecond: rows / seconds,
+                  perSecond: rows / seconds,
+                  p50ms: 0,
+                  p99ms: 0,
+                  errors: 0,
+                });
+              }
+            },
+          };
+          red.node('in').receive({ query: 'SELECT * FROM sensor_history /* million */' });
+        }),
+    );
   } finally {
     await red.stop();
   }
@@ -368,8 +626,14 @@ function keptIn(userDir) {
   try {
     const { DatabaseSync } = require('node:sqlite');
     const db = new DatabaseSync(path.join(userDir, 'node-red-mindsdb.sqlite'), { readOnly: true });
-    try { return Number(db.prepare('SELECT count(*) AS n FROM outbox').get().n); } finally { db.close(); }
-  } catch { return 0; }
+    try {
+      return Number(db.prepare('SELECT count(*) AS n FROM outbox').get().n);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -392,7 +656,13 @@ function outputsOf(total) {
       },
     };
   });
-  return { done, start() { t0 = process.hrtime.bigint(); early = out; } };
+  return {
+    done,
+    start() {
+      t0 = process.hrtime.bigint();
+      early = out;
+    },
+  };
 }
 
 /**
@@ -419,7 +689,9 @@ async function outboxReplay(live) {
     }
   }
   // Node-RED starts once per process: the backlog is kept by a runtime in a process of its own.
-  const filled = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'outbox-fill', JSON.stringify(opt)], { encoding: 'utf8' });
+  const filled = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'outbox-fill', JSON.stringify(opt)], {
+    encoding: 'utf8',
+  });
   if (filled.status !== 0) throw new Error(`outbox-fill failed: ${filled.stderr}`);
   const fill = JSON.parse(filled.stdout.trim().split('\n').pop());
   let red;
@@ -460,7 +732,16 @@ async function healthBusy() {
     let messages = 0;
     while (Date.now() < until) messages += (await drive(red, MESSAGES.sql, 2000, 8)).messages;
     const probes = health.probes - before;
-    return { messages, seconds: opt.seconds, probes, probesPerMinute: probes / (opt.seconds / 60), perSecond: messages / opt.seconds, p50ms: 0, p99ms: 0, errors: 0 };
+    return {
+      messages,
+      seconds: opt.seconds,
+      probes,
+      probesPerMinute: probes / (opt.seconds / 60),
+      perSecond: messages / opt.seconds,
+      p50ms: 0,
+      p99ms: 0,
+      errors: 0,
+    };
   } finally {
     await red.stop();
   }
@@ -476,25 +757,68 @@ const CASES = {
   bare: () => inRuntime(FLOWS.bare(), MESSAGES.bare),
   // A stream of single-row readings, all in flight at once as a burst of sensor messages would be.
   // 1,000 messages of warm-up first, as the SQL cases get: a colder runtime measures the JIT.
-  'predict-on': () => inRuntime(FLOWS.predict(true), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.predictWarmup ?? 1000 }),
-  'predict-off': () => inRuntime(FLOWS.predict(false), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.predictWarmup ?? 1000 }),
-  'insert-on': () => inRuntime(FLOWS.table(true), (i) => ({ payload: { sensor_id: i, temperature: 21.5, note: "it's ok" } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.warmup }),
-  'insert-off': () => inRuntime(FLOWS.table(false), (i) => ({ payload: { sensor_id: i, temperature: 21.5, note: "it's ok" } }), { total: opt.messages, concurrency: opt.messages, warmup: opt.warmup }),
+  'predict-on': () =>
+    inRuntime(FLOWS.predict(true), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), {
+      total: opt.messages,
+      concurrency: opt.messages,
+      warmup: opt.predictWarmup ?? 1000,
+    }),
+  'predict-off': () =>
+    inRuntime(FLOWS.predict(false), (i) => ({ payload: { sensor_id: i, temperature: 21.5, humidity: 40 } }), {
+      total: opt.messages,
+      concurrency: opt.messages,
+      warmup: opt.predictWarmup ?? 1000,
+    }),
+  'insert-on': () =>
+    inRuntime(FLOWS.table(true), (i) => ({ payload: { sensor_id: i, temperature: 21.5, note: "it's ok" } }), {
+      total: opt.messages,
+      concurrency: opt.messages,
+      warmup: opt.warmup,
+    }),
+  'insert-off': () =>
+    inRuntime(FLOWS.table(false), (i) => ({ payload: { sensor_id: i, temperature: 21.5, note: "it's ok" } }), {
+      total: opt.messages,
+      concurrency: opt.messages,
+      warmup: opt.warmup,
+    }),
   // outbox.cost: micro-batched inserts with the outbox on (each written to the store first) against insert-on
-  'insert-outbox': () => inRuntime(FLOWS.table(true, OUTBOX), reading, { total: opt.messages, concurrency: opt.messages, warmup: opt.warmup }),
+  'insert-outbox': () =>
+    inRuntime(FLOWS.table(true, OUTBOX), reading, {
+      total: opt.messages,
+      concurrency: opt.messages,
+      warmup: opt.warmup,
+    }),
   'outbox-replay': () => outboxReplay(false),
   'outbox-live': () => outboxReplay(true),
   'outbox-fill': outboxFill,
   'health-busy': healthBusy,
   memory: () => memory(false),
   'memory-floor': () => memory(true),
-  'large-split': () => inRuntime(FLOWS.large(true), () => ({ query: 'SELECT big' }), { total: 1, concurrency: 1, warmup: 0, outcomesPerMsg: 200 }),
-  'large-one': () => inRuntime(FLOWS.large(false), () => ({ query: 'SELECT big' }), { total: 1, concurrency: 1, warmup: 0 }),
+  'large-split': () =>
+    inRuntime(FLOWS.large(true), () => ({ query: 'SELECT big' }), {
+      total: 1,
+      concurrency: 1,
+      warmup: 0,
+      outcomesPerMsg: 200,
+    }),
+  'large-one': () =>
+    inRuntime(FLOWS.large(false), () => ({ query: 'SELECT big' }), { total: 1, concurrency: 1, warmup: 0 }),
 };
 
 const run = CASES[caseName];
-if (!run) { console.error(`unknown case ${caseName}`); process.exit(2); }
-run().then((r) => {
-  process.stdout.write(`${JSON.stringify({ case: caseName, ...r, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`);
-  process.exit(0);
-}, (err) => { console.error(err); process.exit(1); });
+if (!run) {
+  console.error(`unknown case ${caseName}`);
+  process.exit(2);
+}
+run().then(
+  (r) => {
+    process.stdout.write(
+      `${JSON.stringify({ case: caseName, ...r, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
+    );
+    process.exit(0);
+  },
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -12,7 +12,12 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 export const DASHBOARD_PACKAGE = '@flowfuse/node-red-dashboard';
 
 /** The example dashboards, in the order of their pages (and of their tabs in the editor). */
-export const DASHBOARDS = ['dashboard-live-predictions', 'dashboard-report', 'dashboard-ask-agent', 'dashboard-model-status'];
+export const DASHBOARDS = [
+  'dashboard-live-predictions',
+  'dashboard-report',
+  'dashboard-ask-agent',
+  'dashboard-model-status',
+];
 
 /**
  * The example files: the dashboards first (what a new user should see first), then the others
@@ -20,7 +25,8 @@ export const DASHBOARDS = ['dashboard-live-predictions', 'dashboard-report', 'da
  */
 export function exampleFiles(only = () => true) {
   const rank = (name) => (DASHBOARDS.includes(name) ? DASHBOARDS.indexOf(name) : DASHBOARDS.length);
-  return fs.readdirSync(path.join(root, 'examples'))
+  return fs
+    .readdirSync(path.join(root, 'examples'))
     .filter((f) => f.endsWith('.json'))
     .map((f) => f.replace(/\.json$/, ''))
     .filter((name) => only(name))
@@ -57,7 +63,11 @@ export function demoFlows(files = exampleFiles()) {
  * Installs a package into a Node-RED user directory the way Node-RED finds it (userDir/node_modules),
  * as a symlink: this checkout for our package, node_modules/<name> for the dashboard.
  */
-export function linkInto(userDir, name, target = name === pkg.name ? root : path.join(root, 'node_modules', ...name.split('/'))) {
+export function linkInto(
+  userDir,
+  name,
+  target = name === pkg.name ? root : path.join(root, 'node_modules', ...name.split('/')),
+) {
   const link = path.join(userDir, 'node_modules', ...name.split('/'));
   fs.mkdirSync(path.dirname(link), { recursive: true });
   fs.rmSync(link, { recursive: true, force: true });
@@ -85,7 +95,10 @@ export function demoLlmEnv(llmDoubleUrl, env = process.env) {
  */
 export function demoSettings(port, extra = {}) {
   return {
-    uiHost: '127.0.0.1', uiPort: port, flowFile: 'flows.json', credentialSecret: false,
+    uiHost: '127.0.0.1',
+    uiPort: port,
+    flowFile: 'flows.json',
+    credentialSecret: false,
     editorTheme: { tours: false },
     telemetry: { enabled: false },
     logging: { console: { level: 'info' } },

@@ -26,10 +26,12 @@ export function ensureChromium() {
   if (fs.existsSync(chromium)) return true;
   const canApt = process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get') && !process.env.CHROMIUM_PATH;
   if (!canApt) {
-    console.error(`[setup] ${chromium} is missing: install Debian's chromium (apt-get install chromium) for the browser suite`);
+    console.error(
+      `[setup] ${chromium} is missing: install Debian's chromium (apt-get install chromium) for the browser suite`,
+    );
     return false;
   }
-  console.error('[setup] installing Debian\'s chromium for the browser suite (apt-get)...');
+  console.error("[setup] installing Debian's chromium for the browser suite (apt-get)...");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });

@@ -32,24 +32,33 @@ function readPart(helpDir, lang, name, where) {
 /** `text` with every part line replaced by its part, recursively. */
 export function expandParts(text, { helpDir, lang, where, depth = 0 }) {
   if (depth > MAX_DEPTH) throw new Error(`${where}: parts nest deeper than ${MAX_DEPTH} (a part names itself?)`);
-  return text.split('\n').map((line, i) => {
-    const m = PART_LINE.exec(line);
-    // A part line that does not parse (a value with a double quote in it) would ship as a comment.
-    if (!m && /^\s*<!--\s*part\s/.test(line)) throw new Error(`${where}:${i + 1}: a part line that cannot be read (write a double quote in a value as &quot;)`);
-    if (!m) return line;
-    const [, indent, name, argText] = m;
-    const at = `${where}:${i + 1}`;
-    const args = new Map([...argText.matchAll(ARG)].map((a) => [a[1], a[2]]));
-    const used = new Set();
-    const filled = readPart(helpDir, lang, name, at).replace(SLOT, (_, key) => {
-      if (!args.has(key)) throw new Error(`${at}: part "${name}" needs ${key}="…"`);
-      used.add(key);
-      return args.get(key);
-    });
-    for (const key of args.keys()) if (!used.has(key)) throw new Error(`${at}: part "${name}" has no [[${key}]]`);
-    const expanded = expandParts(filled, { helpDir, lang, where: `${at} → part ${name}`, depth: depth + 1 });
-    return expanded.split('\n').map((l) => (l.trim() === '' ? '' : indent + l)).join('\n');
-  }).join('\n');
+  return text
+    .split('\n')
+    .map((line, i) => {
+      const m = PART_LINE.exec(line);
+      // A part line that does not parse (a value with a double quote in it) would ship as a comment.
+      if (!m && /^\s*<!--\s*part\s/.test(line))
+        throw new Error(
+          `${where}:${i + 1}: a part line that cannot be read (write a double quote in a value as &quot;)`,
+        );
+      if (!m) return line;
+      const [, indent, name, argText] = m;
+      const at = `${where}:${i + 1}`;
+      const args = new Map([...argText.matchAll(ARG)].map((a) => [a[1], a[2]]));
+      const used = new Set();
+      const filled = readPart(helpDir, lang, name, at).replace(SLOT, (_, key) => {
+        if (!args.has(key)) throw new Error(`${at}: part "${name}" needs ${key}="…"`);
+        used.add(key);
+        return args.get(key);
+      });
+      for (const key of args.keys()) if (!used.has(key)) throw new Error(`${at}: part "${name}" has no [[${key}]]`);
+      const expanded = expandParts(filled, { helpDir, lang, where: `${at} → part ${name}`, depth: depth + 1 });
+      return expanded
+        .split('\n')
+        .map((l) => (l.trim() === '' ? '' : indent + l))
+        .join('\n');
+    })
+    .join('\n');
 }
 
 /** Writes nodes/locales/<lang>/<type>.html for every src/help/<lang>/<type>.html; returns how many. */
@@ -72,7 +81,10 @@ export function writeHelp(root) {
   return written;
 }
 
-/** Deletes the help files a build wrote (nodes/locales/<lang>/*.html for each language in src/help/), so a removed source leaves none behind. */
+/**
+ * Deletes the help files a build wrote (nodes/locales/<lang>/*.html for each language in src/help/), so a removed
+ * source leaves none behind.
+ */
 export function cleanHelp(root) {
   const helpDir = path.join(root, 'src', 'help');
   for (const lang of fs.readdirSync(helpDir)) {

@@ -50,7 +50,9 @@ export function meetsFloor(version) {
 export async function ensureFloor() {
   if (meetsFloor(process.versions.node)) return;
   const bin = nodeBinary(FLOOR.major);
-  console.error(`[setup] Node.js ${process.versions.node} is older than this package's floor (${FLOOR.major}.${FLOOR.minor}): running ${path.relative(root, process.argv[1])} on Node.js ${NODE_VERSIONS[FLOOR.major].version}`);
+  console.error(
+    `[setup] Node.js ${process.versions.node} is older than this package's floor (${FLOOR.major}.${FLOOR.minor}): running ${path.relative(root, process.argv[1])} on Node.js ${NODE_VERSIONS[FLOOR.major].version}`,
+  );
   const { spawn } = await import('node:child_process');
   const child = spawn(bin, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
@@ -60,7 +62,10 @@ export async function ensureFloor() {
 
 function pinned(major) {
   const p = NODE_VERSIONS[major];
-  if (!p) throw new Error(`no pinned Node.js ${major} (scripts/node-version.mjs knows ${Object.keys(NODE_VERSIONS).join(', ')})`);
+  if (!p)
+    throw new Error(
+      `no pinned Node.js ${major} (scripts/node-version.mjs knows ${Object.keys(NODE_VERSIONS).join(', ')})`,
+    );
   return p;
 }
 
@@ -87,8 +92,24 @@ export function nodeBinary(major) {
   console.error(`[setup] installing Node.js ${version} (npm: ${pkg}@${version}; first run only)...`);
   const started = Date.now();
   try {
-    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', partial, `${pkg}@${version}`], { stdio: ['ignore', 'ignore', 'inherit'] });
-    const got = execFileSync(path.join(partial, path.relative(prefix, bin)), ['--version'], { encoding: 'utf8' }).trim();
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--prefix',
+        partial,
+        `${pkg}@${version}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const got = execFileSync(path.join(partial, path.relative(prefix, bin)), ['--version'], {
+      encoding: 'utf8',
+    }).trim();
     if (got !== `v${version}`) throw new Error(`${pkg}@${version} installed ${got}`);
     fs.rmSync(prefix, { recursive: true, force: true });
     fs.renameSync(partial, prefix);
@@ -96,7 +117,9 @@ export function nodeBinary(major) {
     fs.rmSync(partial, { recursive: true, force: true });
     throw new Error(`could not install Node.js ${version} from the npm registry (${pkg}): ${err.message}`);
   }
-  console.error(`[setup] Node.js ${version} ready in ${Math.round((Date.now() - started) / 1000)} s: ${path.relative(root, bin)}`);
+  console.error(
+    `[setup] Node.js ${version} ready in ${Math.round((Date.now() - started) / 1000)} s: ${path.relative(root, bin)}`,
+  );
   return bin;
 }
 

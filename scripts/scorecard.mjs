@@ -11,9 +11,11 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tool = process.env.SCORECARD_TOOL;
 if (!tool || !fs.existsSync(tool)) {
-  console.error(tool
-    ? `scorecard: SCORECARD_TOOL=${tool} does not exist.`
-    : 'scorecard: the Flow Library scorecard tool is not part of this repository; set SCORECARD_TOOL to its path (SCORECARD_TOOL=/path/to/scorecard.mjs npm run scorecard).');
+  console.error(
+    tool
+      ? `scorecard: SCORECARD_TOOL=${tool} does not exist.`
+      : 'scorecard: the Flow Library scorecard tool is not part of this repository; set SCORECARD_TOOL to its path (SCORECARD_TOOL=/path/to/scorecard.mjs npm run scorecard).',
+  );
   process.exit(2);
 }
 const r = spawnSync(process.execPath, [path.resolve(tool), root, ...process.argv.slice(2)], { stdio: 'inherit' });

@@ -32,10 +32,18 @@ export const READINGS = Array.from({ length: 20 }, (_, i) => {
 const log = (m) => console.log(`[seed] ${m}`);
 
 async function api(base, method, p, body, headers = { 'content-type': 'application/json' }) {
-  const res = await fetch(`${base}/api${p}`, { method, headers, body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body) });
+  const res = await fetch(`${base}/api${p}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   let json;
-  try { json = text ? JSON.parse(text) : null; } catch { json = text; }
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = text;
+  }
   return { status: res.status, body: json };
 }
 
@@ -48,16 +56,28 @@ function form(fields) {
   return f;
 }
 
-export async function seed(base = process.env.MINDSDB_URL || 'http://127.0.0.1:47334', { llmUrl = process.env.LLM_DOUBLE_URL } = {}) {
+export async function seed(
+  base = process.env.MINDSDB_URL || 'http://127.0.0.1:47334',
+  { llmUrl = process.env.LLM_DOUBLE_URL } = {},
+) {
   base = base.replace(/\/+$/, '');
   const about = await api(base, 'GET', '/status');
   const version = about.body && typeof about.body.mindsdb_version === 'string' ? about.body.mindsdb_version : '';
   if (!version) throw new Error(`no MindsDB version in ${base}/api/status (HTTP ${about.status})`);
   const files = await api(base, 'GET', '/files/');
   if (!Array.isArray(files.body) || !files.body.some((f) => f.name === 'sensor_readings')) {
-    const csv = ['temperature,humidity,energy', ...READINGS.map((r) => `${r.temperature},${r.humidity},${r.energy}`)].join('\n') + '\n';
-    const up = await api(base, 'PUT', '/files/sensor_readings', form({ file: { content: csv, filename: 'sensor_readings.csv' } }), {});
-    if (up.status >= 300) throw new Error(`uploading files.sensor_readings failed: HTTP ${up.status} ${JSON.stringify(up.body)}`);
+    const csv =
+      ['temperature,humidity,energy', ...READINGS.map((r) => `${r.temperature},${r.humidity},${r.energy}`)].join('\n') +
+      '\n';
+    const up = await api(
+      base,
+      'PUT',
+      '/files/sensor_readings',
+      form({ file: { content: csv, filename: 'sensor_readings.csv' } }),
+      {},
+    );
+    if (up.status >= 300)
+      throw new Error(`uploading files.sensor_readings failed: HTTP ${up.status} ${JSON.stringify(up.body)}`);
     log('uploaded files.sensor_readings (20 rows)');
   }
 
@@ -66,7 +86,7 @@ export async function seed(base = process.env.MINDSDB_URL || 'http://127.0.0.1:4
   const deadline = Date.now() + 180_000;
   for (;;) {
     const model = await api(base, 'GET', '/projects/mindsdb/models/sensor_energy');
-    const status = model.body && model.body.status;
+    const status = model.body?.status;
     if (status === 'complete') break;
     if (status === 'error') throw new Error(`training mindsdb.sensor_energy failed: ${model.body.error}`);
     if (Date.now() > deadline) throw new Error(`mindsdb.sensor_energy is still "${status}" after 180 s`);
@@ -83,14 +103,22 @@ async function createByomModel(base) {
   const model = await api(base, 'GET', '/projects/mindsdb/models/sensor_energy');
   if (model.status !== 404) return;
   const code = fs.readFileSync(path.join(root, 'ci', 'mindsdb', 'linear_model.py'), 'utf8');
-  const engine = await api(base, 'PUT', '/handlers/byom/linear', form({ code: { content: code, filename: 'linear_model.py' }, type: 'inhouse' }), {});
+  const engine = await api(
+    base,
+    'PUT',
+    '/handlers/byom/linear',
+    form({ code: { content: code, filename: 'linear_model.py' }, type: 'inhouse' }),
+    {},
+  );
   if (engine.status >= 300 && !/already exists/i.test(JSON.stringify(engine.body))) {
     throw new Error(`uploading the BYOM engine failed: HTTP ${engine.status} ${JSON.stringify(engine.body)}`);
   }
   const created = await api(base, 'POST', '/projects/mindsdb/models', {
-    query: "CREATE MODEL mindsdb.sensor_energy FROM files (SELECT * FROM sensor_readings) PREDICT energy USING engine = 'linear'",
+    query:
+      "CREATE MODEL mindsdb.sensor_energy FROM files (SELECT * FROM sensor_readings) PREDICT energy USING engine = 'linear'",
   });
-  if (created.status >= 300) throw new Error(`creating the model failed: HTTP ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status >= 300)
+    throw new Error(`creating the model failed: HTTP ${created.status} ${JSON.stringify(created.body)}`);
   log('training mindsdb.sensor_energy...');
 }
 
@@ -100,15 +128,21 @@ async function createByomModel(base) {
  * asks once per row (the handler's conversational default answers only the last row).
  */
 async function createLlmModel(base, llmUrl) {
-  if (!llmUrl) throw new Error('MindsDB 26.x has no local ML engine: seeding its model needs the LLM double (set LLM_DOUBLE_URL, or run through scripts/with-mindsdb.mjs)');
+  if (!llmUrl)
+    throw new Error(
+      'MindsDB 26.x has no local ML engine: seeding its model needs the LLM double (set LLM_DOUBLE_URL, or run through scripts/with-mindsdb.mjs)',
+    );
   const sql = async (query) => {
     const r = await api(base, 'POST', '/sql/query', { query });
-    if (r.status >= 300 || (r.body && r.body.type === 'error')) throw new Error(`${query.split(' USING')[0]} failed: HTTP ${r.status} ${JSON.stringify(r.body)}`);
+    if (r.status >= 300 || (r.body && r.body.type === 'error'))
+      throw new Error(`${query.split(' USING')[0]} failed: HTTP ${r.status} ${JSON.stringify(r.body)}`);
   };
   await sql('DROP MODEL IF EXISTS mindsdb.sensor_energy');
   await sql('DROP ML_ENGINE IF EXISTS llm_double');
   await sql(`CREATE ML_ENGINE llm_double FROM openai USING openai_api_key = 'llm-double', api_base = '${llmUrl}'`);
-  await sql("CREATE MODEL mindsdb.sensor_energy PREDICT energy USING engine = 'llm_double', model_name = 'gpt-4o', mode = 'default', prompt_template = '2 * {{temperature}} + 0.5 * {{humidity}} + 3'");
+  await sql(
+    "CREATE MODEL mindsdb.sensor_energy PREDICT energy USING engine = 'llm_double', model_name = 'gpt-4o', mode = 'default', prompt_template = '2 * {{temperature}} + 0.5 * {{humidity}} + 3'",
+  );
   log(`model mindsdb.sensor_energy: the openai engine on the LLM double at ${llmUrl}`);
 }
 
@@ -120,11 +154,21 @@ function seedPostgres() {
     `INSERT INTO public.sensor_readings VALUES ${READINGS.map((r) => `(${r.temperature},${r.humidity},${r.energy})`).join(',')};`,
   ].join('\n');
   try {
-    execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 20_000 });
+    execFileSync(
+      'psql',
+      ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql],
+      { stdio: ['ignore', 'ignore', 'pipe'], timeout: 20_000 },
+    );
     log('PostgreSQL table test.public.sensor_readings ready');
     return true;
   } catch (err) {
-    log(`PostgreSQL on 127.0.0.1:5432 not available, skipping it (${String(err.stderr || err.message).trim().split('\n')[0]})`);
+    log(
+      `PostgreSQL on 127.0.0.1:5432 not available, skipping it (${
+        String(err.stderr || err.message)
+          .trim()
+          .split('\n')[0]
+      })`,
+    );
     return false;
   }
 }
@@ -137,7 +181,14 @@ async function createDataSource(base) {
     const dbs = new DatabasesApi(client);
     const existing = await dbs.list();
     if (!existing.some((d) => d.name === 'sensors_pg')) {
-      await dbs.create({ name: 'sensors_pg', engine: 'postgres', parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' } }, true);
+      await dbs.create(
+        {
+          name: 'sensors_pg',
+          engine: 'postgres',
+          parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' },
+        },
+        true,
+      );
       log('data source sensors_pg (postgres) created');
     }
   } finally {
@@ -146,5 +197,11 @@ async function createDataSource(base) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  seed(process.argv[2], { llmUrl: process.argv[3] || process.env.LLM_DOUBLE_URL }).then(() => log('done'), (err) => { console.error(`[seed] ${err.message}`); process.exit(1); });
+  seed(process.argv[2], { llmUrl: process.argv[3] || process.env.LLM_DOUBLE_URL }).then(
+    () => log('done'),
+    (err) => {
+      console.error(`[seed] ${err.message}`);
+      process.exit(1);
+    },
+  );
 }

@@ -11,7 +11,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DASHBOARD_PACKAGE, dashboardInstalled, demoFlows, demoLlmEnv, demoSettings, linkInto as linkPackage } from './demo-flows.mjs';
+import {
+  DASHBOARD_PACKAGE,
+  dashboardInstalled,
+  demoFlows,
+  demoLlmEnv,
+  demoSettings,
+  linkInto as linkPackage,
+} from './demo-flows.mjs';
 import { ensureDeps } from './ensure-deps.mjs';
 import { ensureFloor } from './node-version.mjs';
 
@@ -39,7 +46,10 @@ linkPackage(userDir, pkg.name);
 // The example dashboards need FlowFuse Dashboard 2.0, a devDependency (npm ci installs it).
 const withDashboard = dashboardInstalled();
 if (withDashboard) linkPackage(userDir, DASHBOARD_PACKAGE);
-else console.error(`[start] ${DASHBOARD_PACKAGE} is not installed (npm ci installs it): the dashboard examples will show unknown nodes`);
+else
+  console.error(
+    `[start] ${DASHBOARD_PACKAGE} is not installed (npm ci installs it): the dashboard examples will show unknown nodes`,
+  );
 
 /** Every example flow in one flows file, on the first run only (so the user's changes survive). */
 function writeFlows() {
@@ -54,19 +64,40 @@ function writeFlows() {
 }
 
 const fresh = writeFlows();
-fs.writeFileSync(path.join(userDir, 'settings.js'), `module.exports = ${JSON.stringify(demoSettings(port), null, 2)};\n`);
+fs.writeFileSync(
+  path.join(userDir, 'settings.js'),
+  `module.exports = ${JSON.stringify(demoSettings(port), null, 2)};\n`,
+);
 
-console.log(`[start] Node-RED ${JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'node-red', 'package.json'), 'utf8')).version}` +
-  ` on http://127.0.0.1:${port}, MindsDB at ${mindsdb.url}${fresh ? ', example flows deployed' : ''}`);
+console.log(
+  `[start] Node-RED ${JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'node-red', 'package.json'), 'utf8')).version}` +
+    ` on http://127.0.0.1:${port}, MindsDB at ${mindsdb.url}${fresh ? ', example flows deployed' : ''}`,
+);
 if (withDashboard) {
-  console.log(`[start] the example dashboards: http://127.0.0.1:${port}/dashboard` +
-    (fresh ? '' : ' (flows from an earlier run kept: delete .node-red/flows.json to get the examples, dashboards included, back)'));
+  console.log(
+    `[start] the example dashboards: http://127.0.0.1:${port}/dashboard` +
+      (fresh
+        ? ''
+        : ' (flows from an earlier run kept: delete .node-red/flows.json to get the examples, dashboards included, back)'),
+  );
 }
-const red = spawn(process.execPath, [path.join(root, 'node_modules', 'node-red', 'red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
-  stdio: 'inherit',
-  env: { ...process.env, ...mindsdb.env, ...demoLlmEnv(mindsdb.env.LLM_DOUBLE_URL) },
-});
-const shutdown = () => { red.kill('SIGINT'); };
+const red = spawn(
+  process.execPath,
+  [
+    path.join(root, 'node_modules', 'node-red', 'red.js'),
+    '--userDir',
+    userDir,
+    '--settings',
+    path.join(userDir, 'settings.js'),
+  ],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, ...mindsdb.env, ...demoLlmEnv(mindsdb.env.LLM_DOUBLE_URL) },
+  },
+);
+const shutdown = () => {
+  red.kill('SIGINT');
+};
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
 red.on('exit', (code) => {

@@ -51,18 +51,31 @@ ensureDeps();
 try {
   const sqlParser = createRequire(import.meta.url)('../test/support/mindsdb-sql-parser.js');
   for (const version of sqlParser.versions()) sqlParser.ensureVenv(version, (line) => console.error(line));
-} catch (err) { console.error(`[setup] ${err.message}`); }
+} catch (err) {
+  console.error(`[setup] ${err.message}`);
+}
 // Without a Node binary the legs that need it fail with the reason; the other suites still run.
 const nodeErrors = new Map();
 const nodeOf = (major) => {
-  try { return nodeBinary(major); } catch (err) { nodeErrors.set(major, err.message); console.error(`[setup] ${err.message}`); return null; }
+  try {
+    return nodeBinary(major);
+  } catch (err) {
+    nodeErrors.set(major, err.message);
+    console.error(`[setup] ${err.message}`);
+    return null;
+  }
 };
 const nodes = { 22: nodeOf(22), 24: nodeOf(24), 26: nodeOf(26) };
 const node22Path = nodes[22];
 /** Why a leg has no Node binary: the error of the Node its name says it runs on. */
-const notRun = (name) => nodeErrors.get(Number((/Node (\d+)/.exec(name) ?? [])[1])) ?? [...nodeErrors.values()].join('; ');
-/** A command through scripts/with-mindsdb.mjs (its seeding uses the package's client), both on Node 22; none without Node 22 (the leg then says why). */
-const withMindsDB = (...args) => (node22Path ? [node22Path, 'scripts/with-mindsdb.mjs', ...args, node22Path, mocha] : [null]);
+const notRun = (name) =>
+  nodeErrors.get(Number((/Node (\d+)/.exec(name) ?? [])[1])) ?? [...nodeErrors.values()].join('; ');
+/**
+ * A command through scripts/with-mindsdb.mjs (its seeding uses the package's client), both on Node 22; none without
+ * Node 22 (the leg then says why).
+ */
+const withMindsDB = (...args) =>
+  node22Path ? [node22Path, 'scripts/with-mindsdb.mjs', ...args, node22Path, mocha] : [null];
 const e2e = [...withMindsDB('--seed', '--auth'), '--config', 'test/e2e/.mocharc.json'];
 const base = new URL(process.env.MINDSDB_URL || 'http://127.0.0.1:47334');
 const authPort = Number(process.env.MINDSDB_AUTH_PORT) || 47336;
@@ -76,40 +89,97 @@ const LEGS = [
   ['node-red-5-0', '5.0', 24],
   ['node-red-5-0', '5.0', 26],
 ];
+const biome = path.join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome');
 const suites = [
+  // The formatter and the linter (biome.json): a violation fails CI like a failed test.
+  ['lint (Biome: formatted, linted, no warning)', [node22Path, biome, 'ci', '--error-on-warnings'], {}],
   // 4.1 on Node 22 fuzzes the full 10,000 messages per node; the other legs 2,000.
-  ...LEGS.map(([pkg, nr, major], i) => [`unit (Node-RED ${nr}, Node ${major})`, [nodes[major], mocha, '--config', 'test/.mocharc.json'],
-    { NODE_RED_PACKAGE: pkg, ...(i === 0 ? {} : { FUZZ_PER_NODE: '2000' }) }]),
-  ...LEGS.map(([pkg, nr, major]) => [`runtime (packed tarball in Node-RED ${nr}, Node ${major})`, [nodes[major], mocha, '--config', 'test/runtime/.mocharc.json'], { NODE_RED_PACKAGE: pkg }]),
-  ['scale-out (2 Node-RED runtimes, Node 22, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [node22Path, mocha, '--timeout', '120000', '--exit', 'test/scale/scale-out.test.js'], {}],
-  ['kill and restart (Node-RED killed mid-stream and mid-batch, Node 22, Mosquitto at MQTT_URL or 127.0.0.1:1883)', [node22Path, mocha, '--timeout', '120000', '--exit', 'test/scale/kill-restart.test.js'], {}],
+  ...LEGS.map(([pkg, nr, major], i) => [
+    `unit (Node-RED ${nr}, Node ${major})`,
+    [nodes[major], mocha, '--config', 'test/.mocharc.json'],
+    { NODE_RED_PACKAGE: pkg, ...(i === 0 ? {} : { FUZZ_PER_NODE: '2000' }) },
+  ]),
+  ...LEGS.map(([pkg, nr, major]) => [
+    `runtime (packed tarball in Node-RED ${nr}, Node ${major})`,
+    [nodes[major], mocha, '--config', 'test/runtime/.mocharc.json'],
+    { NODE_RED_PACKAGE: pkg },
+  ]),
+  [
+    'scale-out (2 Node-RED runtimes, Node 22, Mosquitto at MQTT_URL or 127.0.0.1:1883)',
+    [node22Path, mocha, '--timeout', '120000', '--exit', 'test/scale/scale-out.test.js'],
+    {},
+  ],
+  [
+    'kill and restart (Node-RED killed mid-stream and mid-batch, Node 22, Mosquitto at MQTT_URL or 127.0.0.1:1883)',
+    [node22Path, mocha, '--timeout', '120000', '--exit', 'test/scale/kill-restart.test.js'],
+    {},
+  ],
   ['e2e (real MindsDB 25.14.1, Node 22)', e2e, { MINDSDB_VERSION: '25.14.1' }],
-  ['e2e (real MindsDB 26.1.0, Node 22)', e2e, { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_AUTH_PORT: String(authPort26) }],
+  [
+    'e2e (real MindsDB 26.1.0, Node 22)',
+    e2e,
+    { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_AUTH_PORT: String(authPort26) },
+  ],
   // Its own MindsDB of each line, stopped and started under load: after the e2e legs, in their lane.
-  ['chaos (the outbox: 20,000 readings while MindsDB 25.14.1 and 26.1.0 of its own are stopped and started three times and Node-RED is killed twice; PostgreSQL, Mosquitto; Node 22)', [node22Path, mocha, '--timeout', '900000', '--exit', 'test/chaos/outbox-chaos.test.js'], {}],
+  [
+    'chaos (the outbox: 20,000 readings while MindsDB 25.14.1 and 26.1.0 of its own are stopped and started three times and Node-RED is killed twice; PostgreSQL, Mosquitto; Node 22)',
+    [node22Path, mocha, '--timeout', '900000', '--exit', 'test/chaos/outbox-chaos.test.js'],
+    {},
+  ],
   ['browser (Node-RED 4.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], {}],
-  ['browser (Node-RED 3.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-3-1' }],
-  ['browser (Node-RED 5.0, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], { NODE_RED_PACKAGE: 'node-red-5-0' }],
+  [
+    'browser (Node-RED 3.1, Node 22, Chromium)',
+    [node22Path, mocha, '--config', 'test/browser/.mocharc.json'],
+    { NODE_RED_PACKAGE: 'node-red-3-1' },
+  ],
+  [
+    'browser (Node-RED 5.0, Node 22, Chromium)',
+    [node22Path, mocha, '--config', 'test/browser/.mocharc.json'],
+    { NODE_RED_PACKAGE: 'node-red-5-0' },
+  ],
   // The sidebar, completion and preview against each real MindsDB line, Node-RED 4.1 then 5.0 (Node 22).
-  ['sidebar (real MindsDB 25.14.1; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/sidebar/.mocharc.json'], { MINDSDB_VERSION: '25.14.1', MINDSDB_JOBS: '1' }],
-  ['sidebar (real MindsDB 26.1.0; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/sidebar/.mocharc.json'], { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_JOBS: '1' }],
+  [
+    'sidebar (real MindsDB 25.14.1; Node-RED 4.1 and 5.0 on Node 22; Chromium)',
+    [...withMindsDB('--seed'), '--config', 'test/sidebar/.mocharc.json'],
+    { MINDSDB_VERSION: '25.14.1', MINDSDB_JOBS: '1' },
+  ],
+  [
+    'sidebar (real MindsDB 26.1.0; Node-RED 4.1 and 5.0 on Node 22; Chromium)',
+    [...withMindsDB('--seed'), '--config', 'test/sidebar/.mocharc.json'],
+    { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_JOBS: '1' },
+  ],
   // One MindsDB for both runtimes: the suite starts Node-RED 4.1, then 5.0, both on Node 22.
-  ['dashboards (real MindsDB 25.14.1; Node-RED 4.1 and 5.0 on Node 22; Chromium)', [...withMindsDB('--seed'), '--config', 'test/dashboards/.mocharc.json'], { MINDSDB_VERSION: '25.14.1' }],
+  [
+    'dashboards (real MindsDB 25.14.1; Node-RED 4.1 and 5.0 on Node 22; Chromium)',
+    [...withMindsDB('--seed'), '--config', 'test/dashboards/.mocharc.json'],
+    { MINDSDB_VERSION: '25.14.1' },
+  ],
 ];
 // A missing browser is reported by the browser suite itself; the other suites still run.
-try { ensureChromium(); } catch (err) { console.error(`[setup] could not install chromium: ${err.message}`); }
+try {
+  ensureChromium();
+} catch (err) {
+  console.error(`[setup] could not install chromium: ${err.message}`);
+}
 
 /** The lanes: the first needs no MindsDB; the second runs the real servers and the browsers. */
 const isMindsDBOrBrowser = ([name]) => /^(e2e|chaos|browser|sidebar|dashboards)/.test(name);
-const lanes = Number(process.env.TEST_LANES) === 1
-  ? [suites]
-  : [suites.filter((s) => !isMindsDBOrBrowser(s)), suites.filter(isMindsDBOrBrowser)];
+const lanes =
+  Number(process.env.TEST_LANES) === 1
+    ? [suites]
+    : [suites.filter((s) => !isMindsDBOrBrowser(s)), suites.filter(isMindsDBOrBrowser)];
 const logs = path.join(root, 'test-results', 'logs');
 fs.mkdirSync(logs, { recursive: true });
 
 /** Runs one suite, echoing its lines with the lane's prefix; resolves with its result. */
 function run([name, [cmd, ...args], env], prefix) {
-  const log = path.join(logs, `${name.replace(/[^\w.]+/g, '-').replace(/^-|-$/g, '').slice(0, 80)}.log`);
+  const log = path.join(
+    logs,
+    `${name
+      .replace(/[^\w.]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 80)}.log`,
+  );
   console.log(`${prefix}=== ${name} (log: ${path.relative(root, log)})`);
   if (!cmd) {
     console.log(`${prefix}not run: ${notRun(name)}`);
@@ -127,9 +197,13 @@ function run([name, [cmd, ...args], env], prefix) {
         rest = lines.pop();
         for (const line of lines) console.log(`${prefix}${line}`);
       });
-      stream.on('end', () => { if (rest) console.log(`${prefix}${rest}`); });
+      stream.on('end', () => {
+        if (rest) console.log(`${prefix}${rest}`);
+      });
     }
-    child.on('error', (err) => { out.write(`\n${err.message}\n`); });
+    child.on('error', (err) => {
+      out.write(`\n${err.message}\n`);
+    });
     child.on('close', (code) => {
       out.end();
       const seconds = Math.round((Date.now() - started) / 1000);
@@ -142,7 +216,11 @@ function run([name, [cmd, ...args], env], prefix) {
 /** The "N failing" section of a suite's log (at most 80 lines), or its last 30 lines without one. */
 function failureReport(log) {
   let text = '';
-  try { text = fs.readFileSync(log, 'utf8'); } catch (err) { return `(no log: ${err.message})`; }
+  try {
+    text = fs.readFileSync(log, 'utf8');
+  } catch (err) {
+    return `(no log: ${err.message})`;
+  }
   const lines = text.split('\n');
   const at = lines.findLastIndex((line) => /^\s*\d+ failing\b/.test(line));
   const shown = at >= 0 ? lines.slice(at, at + 80) : lines.slice(-30);
@@ -150,12 +228,16 @@ function failureReport(log) {
 }
 
 const started = Date.now();
-const results = (await Promise.all(lanes.map(async (lane, i) => {
-  const prefix = lanes.length > 1 ? `[${i + 1}] ` : '';
-  const done = [];
-  for (const suite of lane) done.push(await run(suite, prefix));
-  return done;
-}))).flat();
+const results = (
+  await Promise.all(
+    lanes.map(async (lane, i) => {
+      const prefix = lanes.length > 1 ? `[${i + 1}] ` : '';
+      const done = [];
+      for (const suite of lane) done.push(await run(suite, prefix));
+      return done;
+    }),
+  )
+).flat();
 // CI shows only the tail of this output: repeat what each failed suite's mocha reported as failing
 // (or its last lines) so the summary alone says which test broke.
 for (const r of results.filter((x) => !x.ok)) {
@@ -163,7 +245,12 @@ for (const r of results.filter((x) => !x.ok)) {
   console.log(failureReport(r.log));
 }
 console.log('\n=== summary');
-for (const r of results) console.log(`${r.ok ? 'passed' : 'FAILED'}  ${r.name}  (${r.seconds} s)${r.ok ? '' : `  log: ${path.relative(root, r.log)}`}`);
+for (const r of results)
+  console.log(
+    `${r.ok ? 'passed' : 'FAILED'}  ${r.name}  (${r.seconds} s)${r.ok ? '' : `  log: ${path.relative(root, r.log)}`}`,
+  );
 const failed = results.filter((r) => !r.ok).length;
-console.log(`suites: ${results.length - failed} passed, ${failed} failed, in ${Math.round((Date.now() - started) / 60000)} min (${lanes.length} lane${lanes.length > 1 ? 's' : ''})`);
+console.log(
+  `suites: ${results.length - failed} passed, ${failed} failed, in ${Math.round((Date.now() - started) / 60000)} min (${lanes.length} lane${lanes.length > 1 ? 's' : ''})`,
+);
 process.exit(failed ? 1 : 0);

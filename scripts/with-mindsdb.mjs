@@ -56,16 +56,28 @@ function local(command, env = {}) {
  * LLM double beside it. Returns its URL, the environment for the command, the version and a stop()
  * that stops only what this call started.
  */
-export async function ensureMindsDB({ withSeed = false, withAuth = false, version = process.env.MINDSDB_VERSION || DEFAULT_VERSION, anyVersion = false } = {}) {
+export async function ensureMindsDB({
+  withSeed = false,
+  withAuth = false,
+  version = process.env.MINDSDB_VERSION || DEFAULT_VERSION,
+  anyVersion = false,
+} = {}) {
   const url = (process.env.MINDSDB_URL || 'http://127.0.0.1:47334').replace(/\/+$/, '');
   const authPort = Number(process.env.MINDSDB_AUTH_PORT) || 47336;
   const started = [];
   let llm;
   const stop = () => {
     for (const port of started.splice(0).reverse()) {
-      try { local('stop', { MINDSDB_PORT: String(port), MINDSDB_VERSION: version }); } catch { /* already gone */ }
+      try {
+        local('stop', { MINDSDB_PORT: String(port), MINDSDB_VERSION: version });
+      } catch {
+        /* already gone */
+      }
     }
-    if (llm) { llm.close(); llm = undefined; }
+    if (llm) {
+      llm.close();
+      llm = undefined;
+    }
   };
   try {
     const { startLlmDouble } = require(path.join(root, 'test', 'support', 'llm-double.js'));
@@ -76,15 +88,25 @@ export async function ensureMindsDB({ withSeed = false, withAuth = false, versio
       const running = await versionAt(url);
       // A server of the other version would run this version's tests against the wrong server
       // (anyVersion: `npm start` takes whatever answers).
-      if (running !== version && !anyVersion) throw new Error(`MindsDB ${running ?? '(unknown version)'} answers at ${url}, but MindsDB ${version} is wanted: stop it, or point MINDSDB_URL elsewhere`);
+      if (running !== version && !anyVersion)
+        throw new Error(
+          `MindsDB ${running ?? '(unknown version)'} answers at ${url}, but MindsDB ${version} is wanted: stop it, or point MINDSDB_URL elsewhere`,
+        );
       say(`using the MindsDB ${running} that answers at ${url}`);
       version = running ?? version;
     } else {
       const { hostname, port } = new URL(url);
-      if (!['127.0.0.1', 'localhost'].includes(hostname)) throw new Error(`nothing answers at ${url}, and it is not a local address this script can start MindsDB on`);
+      if (!['127.0.0.1', 'localhost'].includes(hostname))
+        throw new Error(`nothing answers at ${url}, and it is not a local address this script can start MindsDB on`);
       say(`nothing answers at ${url}: starting a local MindsDB ${version} (the first time installs it, a few minutes)`);
       local('install', { MINDSDB_VERSION: version });
-      local('start', { MINDSDB_VERSION: version, MINDSDB_PORT: port || '80', MINDSDB_USERNAME: '', MINDSDB_PASSWORD: '', MINDSDB_AUTH_TOKEN: '' });
+      local('start', {
+        MINDSDB_VERSION: version,
+        MINDSDB_PORT: port || '80',
+        MINDSDB_USERNAME: '',
+        MINDSDB_PASSWORD: '',
+        MINDSDB_AUTH_TOKEN: '',
+      });
       started.push(Number(port));
     }
     if (withSeed || started.length) {
@@ -97,9 +119,19 @@ export async function ensureMindsDB({ withSeed = false, withAuth = false, versio
       const password = crypto.randomBytes(12).toString('base64url');
       // 26.x's static token; 25.x has none, and the tests skip its case there.
       const token = Number(version.split('.')[0]) >= 26 ? crypto.randomBytes(18).toString('base64url') : '';
-      local('start', { MINDSDB_VERSION: version, MINDSDB_PORT: String(authPort), MINDSDB_USERNAME: 'nodered', MINDSDB_PASSWORD: password, MINDSDB_AUTH_TOKEN: token });
+      local('start', {
+        MINDSDB_VERSION: version,
+        MINDSDB_PORT: String(authPort),
+        MINDSDB_USERNAME: 'nodered',
+        MINDSDB_PASSWORD: password,
+        MINDSDB_AUTH_TOKEN: token,
+      });
       started.push(authPort);
-      Object.assign(env, { MINDSDB_AUTH_URL: `http://127.0.0.1:${authPort}`, MINDSDB_AUTH_USERNAME: 'nodered', MINDSDB_AUTH_PASSWORD: password });
+      Object.assign(env, {
+        MINDSDB_AUTH_URL: `http://127.0.0.1:${authPort}`,
+        MINDSDB_AUTH_USERNAME: 'nodered',
+        MINDSDB_AUTH_PASSWORD: password,
+      });
       if (token) env.MINDSDB_AUTH_STATIC_TOKEN = token;
     }
     return { url, env, seeded, stop, version };
@@ -114,9 +146,17 @@ async function main() {
   // runs again on the pinned Node 22.
   await ensureFloor();
   const args = process.argv.slice(2);
-  const withSeed = args[0] === '--seed' ? (args.shift(), true) : false;
-  const withAuth = args[0] === '--auth' ? (args.shift(), true) : false;
-  if (args.length === 0) { console.error('usage: with-mindsdb.mjs [--seed] [--auth] <command> [args...]'); process.exit(2); }
+  const flag = (name) => {
+    if (args[0] !== name) return false;
+    args.shift();
+    return true;
+  };
+  const withSeed = flag('--seed');
+  const withAuth = flag('--auth');
+  if (args.length === 0) {
+    console.error('usage: with-mindsdb.mjs [--seed] [--auth] <command> [args...]');
+    process.exit(2);
+  }
   let server;
   try {
     server = await ensureMindsDB({ withSeed, withAuth });

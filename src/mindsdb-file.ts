@@ -11,7 +11,7 @@ import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
 const OPERATIONS = operationsOf(FILE_NODE.fields.operation);
-type Operation = typeof OPERATIONS[number];
+type Operation = (typeof OPERATIONS)[number];
 
 /** The file node: uploads msg.payload as the table files.<name>, lists and deletes files. */
 export = function register(RED: NodeAPI): void {
@@ -43,7 +43,8 @@ export = function register(RED: NodeAPI): void {
           result = deleted;
           status.set(texts.ok('deleted', { name: deleted.name }));
         } else {
-          if (msg.filename !== undefined && typeof msg.filename !== 'string') throw inputError(`msg.filename must be a string, not ${describeType(msg.filename)}`);
+          if (msg.filename !== undefined && typeof msg.filename !== 'string')
+            throw inputError(`msg.filename must be a string, not ${describeType(msg.filename)}`);
           const content = fileContent(msg.payload, name, format, nonEmptyString(msg.filename));
           status.set(texts.busy('uploading', { kb: Math.ceil(content.data.length / 1024) }));
           const uploaded = await api.upload(name, content, config.replace, maxBytes, { timeoutMs });

@@ -35,19 +35,39 @@ export = function register(RED: NodeAPI): void {
     const { outputProperty } = config;
     // A schedule typed in the node is checked once, so a typo shows at deploy, not at the first message.
     if (config.schedule.trim() !== '') {
-      try { checkSchedule(config.schedule); } catch (err) { node.warn((err as Error).message); }
+      try {
+        checkSchedule(config.schedule);
+      } catch (err) {
+        node.warn((err as Error).message);
+      }
     }
 
-    /** Node fields win; msg.payload ({query, schedule, start_at, end_at, if_query} or the query as a string) fills blanks. */
+    /**
+     * Node fields win; msg.payload ({query, schedule, start_at, end_at, if_query} or the query as a string) fills
+     * blanks.
+     */
     const specFrom = (msg: Msg): JobSpec => {
       const p = isPlainObject(msg.payload) ? msg.payload : {};
-      // With the query in the node, msg.payload may be anything (an inject's timestamp); otherwise it must say what to run.
+      // With the query in the node, msg.payload may be anything (an inject's timestamp); otherwise it must say what to
+      // run.
       const nodeHasQuery = config.query.trim() !== '';
-      if (!nodeHasQuery && msg.payload !== undefined && msg.payload !== null && !isPlainObject(msg.payload) && typeof msg.payload !== 'string') {
-        throw inputError('msg.payload must be the job\'s query (a string) or an object {query, schedule, start_at, end_at, if_query}');
+      if (
+        !nodeHasQuery &&
+        msg.payload !== undefined &&
+        msg.payload !== null &&
+        !isPlainObject(msg.payload) &&
+        typeof msg.payload !== 'string'
+      ) {
+        throw inputError(
+          "msg.payload must be the job's query (a string) or an object {query, schedule, start_at, end_at, if_query}",
+        );
       }
-      const query = text(pick(config.query, p.query, !nodeHasQuery && typeof msg.payload === 'string' ? msg.payload : undefined), 'query');
-      if (!query || query.trim() === '') throw inputError('no job query: set it in the node, in msg.payload.query, or as a string msg.payload');
+      const query = text(
+        pick(config.query, p.query, !nodeHasQuery && typeof msg.payload === 'string' ? msg.payload : undefined),
+        'query',
+      );
+      if (!query || query.trim() === '')
+        throw inputError('no job query: set it in the node, in msg.payload.query, or as a string msg.payload');
       return {
         query,
         schedule_str: text(pick(config.schedule, p.schedule, p.schedule_str), 'schedule'),
@@ -58,7 +78,14 @@ export = function register(RED: NodeAPI): void {
     };
 
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const { operation, project, name } = await projectItemOf(RED, node, msg, 'job', { configured: config.operation, allowed: OPERATIONS, what: 'job' }, config);
+      const { operation, project, name } = await projectItemOf(
+        RED,
+        node,
+        msg,
+        'job',
+        { configured: config.operation, allowed: OPERATIONS, what: 'job' },
+        config,
+      );
       const api = new JobsApi(clientFor(RED, config, msg));
       if (operation !== 'list' && !name) throw inputError('no job name: set it in the node or in msg.name');
       const timeoutMs = timeoutFrom(msg);
@@ -66,17 +93,33 @@ export = function register(RED: NodeAPI): void {
       status.set(texts.busy('requesting'));
       let result: unknown;
       switch (operation) {
-        case 'list': result = await api.list(project, { timeoutMs }); break;
-        case 'get': result = await api.get(project, name as string, { timeoutMs }); break;
-        case 'create': result = await api.create(project, name as string, spec as JobSpec, { timeoutMs }); break;
-        case 'history': result = await api.history(project, name as string, { timeoutMs }); break;
-        case 'delete': result = await api.delete(project, name as string, { timeoutMs }); break;
+        case 'list':
+          result = await api.list(project, { timeoutMs });
+          break;
+        case 'get':
+          result = await api.get(project, name as string, { timeoutMs });
+          break;
+        case 'create':
+          result = await api.create(project, name as string, spec as JobSpec, { timeoutMs });
+          break;
+        case 'history':
+          result = await api.history(project, name as string, { timeoutMs });
+          break;
+        case 'delete':
+          result = await api.delete(project, name as string, { timeoutMs });
+          break;
       }
       setOutput(RED, msg, outputProperty, result);
       msg.mindsdb = { resource: 'job', operation, project, name };
       send(msg);
       const count = Array.isArray(result) ? result.length : 0;
-      status.set(operation === 'list' ? texts.ok('jobs', { count }) : operation === 'history' ? texts.ok('runs', { count }) : texts.ok(operation));
+      status.set(
+        operation === 'list'
+          ? texts.ok('jobs', { count })
+          : operation === 'history'
+            ? texts.ok('runs', { count })
+            : texts.ok(operation),
+      );
     });
   }
 

@@ -19,21 +19,36 @@ const OPERATIONS = operationsOf(KNOWLEDGE_BASE_NODE.fields.operation);
 const SEARCH_LIMIT = KNOWLEDGE_BASE_NODE.fields.limit.default;
 
 const columnList = (text: string): string[] | undefined => {
-  const list = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return list.length ? list : undefined;
 };
 
-/** A number from the message (msg.limit, msg.threshold) when the node leaves it blank; undefined when it says nothing. */
+/**
+ * A number from the message (msg.limit, msg.threshold) when the node leaves it blank; undefined when it says nothing.
+ */
 function numberFrom(raw: unknown, what: string): number | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const n = typeof raw === 'string' ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw inputError(`the search ${what} must be a number, not ${describeType(raw)}`);
+  if (typeof n !== 'number' || !Number.isFinite(n))
+    throw inputError(`the search ${what} must be a number, not ${describeType(raw)}`);
   return n;
 }
 
 /** The knowledge-base node: create (embedding settings, api key as a credential), insert, search, list, get, delete. */
 export = function register(RED: NodeAPI): void {
-  const texts = new StatusTexts('mindsdb-knowledge-base', ['requesting', 'knowledgeBases', 'get', 'deleted', 'created', 'embedding', 'inserted', 'rows'] as const);
+  const texts = new StatusTexts('mindsdb-knowledge-base', [
+    'requesting',
+    'knowledgeBases',
+    'get',
+    'deleted',
+    'created',
+    'embedding',
+    'inserted',
+    'rows',
+  ] as const);
   type Done = Parameters<typeof texts.ok>[0];
   function MindsDBKnowledgeBaseNode(this: Node<KnowledgeBaseNodeCredentials>, saved: SavedConfig): void {
     const config = startNode(RED, this, KNOWLEDGE_BASE_NODE, saved);
@@ -45,23 +60,32 @@ export = function register(RED: NodeAPI): void {
     const keyRedactor = new Redactor();
     keyRedactor.setSecrets([apiKey]);
 
-    /** Node fields win; msg.payload ({embedding_model, storage, content_columns, …}) fills what the node leaves blank. */
+    /**
+     * Node fields win; msg.payload ({embedding_model, storage, content_columns, …}) fills what the node leaves blank.
+     */
     const settingsFrom = (msg: Msg): Record<string, unknown> => {
       // Only an object carries settings; anything else (an inject's timestamp) is ignored, as the database node does.
-      // Values by the one rule for what is not plain JSON (a Date as its ISO text …), named by their place in msg.payload.
+      // Values by the one rule for what is not plain JSON (a Date as its ISO text …), named by their place in
+      // msg.payload.
       const given = isPlainObject(msg.payload) ? plainJson(msg.payload, 'msg.payload') : undefined;
       const p = isPlainObject(given) ? given : {};
-      if (p.embedding_model !== undefined && !isPlainObject(p.embedding_model)) throw inputError('msg.payload.embedding_model must be an object');
+      if (p.embedding_model !== undefined && !isPlainObject(p.embedding_model))
+        throw inputError('msg.payload.embedding_model must be an object');
       const own: Record<string, unknown> = {};
-      const put = (key: string, value: string) => { if (value.trim() !== '') own[key] = value.trim(); };
+      const put = (key: string, value: string) => {
+        if (value.trim() !== '') own[key] = value.trim();
+      };
       put('provider', config.provider);
       put('model_name', config.embeddingModel);
       put('base_url', config.baseUrl);
       // Node fields win, msg.payload.embedding_model fills the rest; the stored API key goes only
       // with the node's own provider and base URL (./runtime/message/stored-secret.ts).
       const embedding = withStoredSecret({
-        key: 'api_key', stored: apiKey, what: 'the embedding API key',
-        fromNode: own, fromMsg: (p.embedding_model as Record<string, unknown> | undefined) ?? {},
+        key: 'api_key',
+        stored: apiKey,
+        what: 'the embedding API key',
+        fromNode: own,
+        fromMsg: (p.embedding_model as Record<string, unknown> | undefined) ?? {},
         msgPath: 'msg.payload.embedding_model',
       });
       const settings: Record<string, unknown> = { ...p };
@@ -70,8 +94,14 @@ export = function register(RED: NodeAPI): void {
         if (config.storageTable.trim() === '') throw inputError('the storage needs both a vector database and a table');
         settings.storage = { database: config.storageDatabase.trim(), table: config.storageTable.trim() };
       }
-      const lists: Array<[string, string]> = [['content_columns', config.contentColumns], ['metadata_columns', config.metadataColumns]];
-      for (const [key, text] of lists) { const l = columnList(text); if (l) settings[key] = l; }
+      const lists: Array<[string, string]> = [
+        ['content_columns', config.contentColumns],
+        ['metadata_columns', config.metadataColumns],
+      ];
+      for (const [key, text] of lists) {
+        const l = columnList(text);
+        if (l) settings[key] = l;
+      }
       if (config.idColumn.trim() !== '') settings.id_column = config.idColumn.trim();
       return settings;
     };
@@ -80,88 +110,134 @@ export = function register(RED: NodeAPI): void {
     type KbInsert = { project: string; name: string; what: ReturnType<typeof knowledgeInsert> };
     let outbox: Outbox<KbInsert> | undefined;
 
-    const ring = handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      const { operation, project, name } = await projectItemOf(RED, node, msg, 'knowledge_base', { configured: config.operation, allowed: OPERATIONS, what: 'knowledge base' }, config);
-      const api = new KnowledgeBasesApi(clientFor(RED, config, msg, config.outbox && operation === 'insert' ? 'its outbox' : undefined));
-      if (operation !== 'list' && !name) throw inputError('no knowledge base name: set it in the node or in msg.name');
-      const kb = name as string;
-      const timeoutMs = timeoutFrom(msg);
-      const opts = { timeoutMs };
-      const meta: Record<string, unknown> = { resource: 'knowledge_base', operation, project, name };
-      let result: unknown;
-      let done: Done;
-      let values: StatusValues | undefined;
-      try {
-        switch (operation) {
-          case 'list': {
-            result = redactSecretFields(await api.list(project, opts));
-            done = 'knowledgeBases';
-            values = { count: Array.isArray(result) ? result.length : 0 };
-            break;
-          }
-          case 'get': result = redactSecretFields(await api.get(project, kb, opts)); done = 'get'; break;
-          case 'delete': result = await api.delete(project, kb, opts); done = 'deleted'; values = { name: kb }; break;
-          case 'create': {
-            const settings = settingsFrom(msg);
-            status.set(texts.busy('requesting'));
-            result = redactSecretFields(await api.create(project, kb, settings, opts));
-            done = 'created';
-            values = { name: kb };
-            break;
-          }
-          case 'insert': {
-            const what = config.insertQuery.trim() !== '' ? knowledgeInsert(config.insertQuery) : knowledgeInsert(plainJson(msg.payload, 'msg.payload'));
-            if (outbox) {
-              msg.mindsdb = meta;
-              // 'kept': on disk, its output or error comes when MindsDB is back; this input ends now.
-              if (await outbox.accept(msg, { project, name: kb, what }) === 'sent') send(msg);
-              return;
+    const ring = handleInput(
+      node,
+      status,
+      texts,
+      async (msg: Msg, send: Send) => {
+        const { operation, project, name } = await projectItemOf(
+          RED,
+          node,
+          msg,
+          'knowledge_base',
+          { configured: config.operation, allowed: OPERATIONS, what: 'knowledge base' },
+          config,
+        );
+        const api = new KnowledgeBasesApi(
+          clientFor(RED, config, msg, config.outbox && operation === 'insert' ? 'its outbox' : undefined),
+        );
+        if (operation !== 'list' && !name)
+          throw inputError('no knowledge base name: set it in the node or in msg.name');
+        const kb = name as string;
+        const timeoutMs = timeoutFrom(msg);
+        const opts = { timeoutMs };
+        const meta: Record<string, unknown> = { resource: 'knowledge_base', operation, project, name };
+        let result: unknown;
+        let done: Done;
+        let values: StatusValues | undefined;
+        try {
+          switch (operation) {
+            case 'list': {
+              result = redactSecretFields(await api.list(project, opts));
+              done = 'knowledgeBases';
+              values = { count: Array.isArray(result) ? result.length : 0 };
+              break;
             }
-            status.set(texts.busy('embedding'));
-            result = await api.insert(project, kb, what, opts);
-            done = 'inserted';
-            break;
+            case 'get':
+              result = redactSecretFields(await api.get(project, kb, opts));
+              done = 'get';
+              break;
+            case 'delete':
+              result = await api.delete(project, kb, opts);
+              done = 'deleted';
+              values = { name: kb };
+              break;
+            case 'create': {
+              const settings = settingsFrom(msg);
+              status.set(texts.busy('requesting'));
+              result = redactSecretFields(await api.create(project, kb, settings, opts));
+              done = 'created';
+              values = { name: kb };
+              break;
+            }
+            case 'insert': {
+              const what =
+                config.insertQuery.trim() !== ''
+                  ? knowledgeInsert(config.insertQuery)
+                  : knowledgeInsert(plainJson(msg.payload, 'msg.payload'));
+              if (outbox) {
+                msg.mindsdb = meta;
+                // 'kept': on disk, its output or error comes when MindsDB is back; this input ends now.
+                if ((await outbox.accept(msg, { project, name: kb, what })) === 'sent') send(msg);
+                return;
+              }
+              status.set(texts.busy('embedding'));
+              result = await api.insert(project, kb, what, opts);
+              done = 'inserted';
+              break;
+            }
+            case 'search': {
+              const text =
+                typeof msg.payload === 'string' ? msg.payload : typeof msg.query === 'string' ? msg.query : undefined;
+              if (text === undefined)
+                throw inputError(
+                  `for search, msg.payload must be the text to search for, not ${describeType(msg.payload)}`,
+                );
+              const limit = config.limit ?? numberFrom(msg.limit, 'limit');
+              const threshold = config.threshold ?? numberFrom(msg.threshold, 'threshold');
+              status.set(texts.busy('requesting'));
+              const answer = await api.search(project, kb, { text, limit: limit ?? SEARCH_LIMIT, threshold }, opts);
+              result = answer.rows;
+              meta.columns = answer.columns;
+              done = 'rows';
+              values = { count: answer.rows.length };
+              break;
+            }
           }
-          case 'search': {
-            const text = typeof msg.payload === 'string' ? msg.payload : typeof msg.query === 'string' ? msg.query : undefined;
-            if (text === undefined) throw inputError(`for search, msg.payload must be the text to search for, not ${describeType(msg.payload)}`);
-            const limit = config.limit ?? numberFrom(msg.limit, 'limit');
-            const threshold = config.threshold ?? numberFrom(msg.threshold, 'threshold');
-            status.set(texts.busy('requesting'));
-            const answer = await api.search(project, kb, { text, limit: limit ?? SEARCH_LIMIT, threshold }, opts);
-            result = answer.rows;
-            meta.columns = answer.columns;
-            done = 'rows';
-            values = { count: answer.rows.length };
-            break;
-          }
+        } catch (err) {
+          throw keyRedactor.error(err);
         }
-      } catch (err) {
-        throw keyRedactor.error(err);
-      }
-      setOutput(RED, msg, outputProperty, result);
-      msg.mindsdb = meta;
-      send(msg);
-      status.set(texts.ok(done, values));
-    }, () => outbox?.close());
+        setOutput(RED, msg, outputProperty, result);
+        msg.mindsdb = meta;
+        send(msg);
+        status.set(texts.ok(done, values));
+      },
+      () => outbox?.close(),
+    );
     if (config.outbox) {
       // A kept insert in doubt goes again only with an ID column: MindsDB replaces a row by its id.
-      outbox = startOutbox(RED, node, status, texts, ring, singleWriter(() => outbox, {
-        async write(item) {
-          const { project, name, what } = item.target;
-          status.set(texts.busy('embedding'));
-          let result: unknown;
-          try {
-            result = await new KnowledgeBasesApi(clientFor(RED, config, item.msg)).insert(project, name, what, { timeoutMs: timeoutFrom(item.msg) });
-          } catch (err) {
-            throw keyRedactor.error(err);
-          }
-          setOutput(RED, item.msg, outputProperty, result);
-          item.msg.mindsdb = { resource: 'knowledge_base', operation: 'insert', project, name, ...(item.restored ? { replayed: true } : {}) };
-          status.set(texts.ok('inserted'));
-        },
-        canCheck: (item) => config.idColumn.trim() !== '' && 'rows' in item.target.what,
-      }), { ...config, window: 8 });
+      outbox = startOutbox(
+        RED,
+        node,
+        status,
+        texts,
+        ring,
+        singleWriter(() => outbox, {
+          async write(item) {
+            const { project, name, what } = item.target;
+            status.set(texts.busy('embedding'));
+            let result: unknown;
+            try {
+              result = await new KnowledgeBasesApi(clientFor(RED, config, item.msg)).insert(project, name, what, {
+                timeoutMs: timeoutFrom(item.msg),
+              });
+            } catch (err) {
+              throw keyRedactor.error(err);
+            }
+            setOutput(RED, item.msg, outputProperty, result);
+            item.msg.mindsdb = {
+              resource: 'knowledge_base',
+              operation: 'insert',
+              project,
+              name,
+              ...(item.restored ? { replayed: true } : {}),
+            };
+            status.set(texts.ok('inserted'));
+          },
+          canCheck: (item) => config.idColumn.trim() !== '' && 'rows' in item.target.what,
+        }),
+        { ...config, window: 8 },
+      );
     }
   }
 

@@ -12,11 +12,20 @@ import { StatusTexts } from './runtime/status/status-texts';
 import { withStoredSecret } from './runtime/message/stored-secret';
 
 const OPERATIONS = operationsOf(ML_ENGINE_NODE.fields.operation);
-type Operation = typeof OPERATIONS[number];
+type Operation = (typeof OPERATIONS)[number];
 
-/** The ML-engine node: list the server's ML handlers, create an engine from one (API key as a credential), list and delete engines. */
+/**
+ * The ML-engine node: list the server's ML handlers, create an engine from one (API key as a credential), list and
+ * delete engines.
+ */
 export = function register(RED: NodeAPI): void {
-  const texts = new StatusTexts('mindsdb-ml-engine', ['requesting', 'engines', 'handlers', 'created', 'deleted'] as const);
+  const texts = new StatusTexts('mindsdb-ml-engine', [
+    'requesting',
+    'engines',
+    'handlers',
+    'created',
+    'deleted',
+  ] as const);
   function MindsDBMLEngineNode(this: Node<MLEngineNodeCredentials>, saved: SavedConfig): void {
     const config = startNode(RED, this, ML_ENGINE_NODE, saved);
     const node = this;
@@ -26,7 +35,7 @@ export = function register(RED: NodeAPI): void {
     // The node's own settings, fixed for its lifetime: parsed once, a mistake reported per msg.
     let nodeSettings: Record<string, unknown> | Error;
     try {
-      nodeSettings = jsonObjectText(config.settings, 'the node\'s settings');
+      nodeSettings = jsonObjectText(config.settings, "the node's settings");
     } catch (err) {
       nodeSettings = err as Error;
     }
@@ -36,24 +45,35 @@ export = function register(RED: NodeAPI): void {
       if (nodeSettings instanceof Error) throw nodeSettings;
       const payload = isPlainObject(msg.payload) ? msg.payload : {};
       const msgSettings = plainJson(payload.settings, 'msg.payload.settings');
-      if (msgSettings !== undefined && !isPlainObject(msgSettings)) throw inputError('msg.payload.settings must be an object of the engine\'s USING settings');
+      if (msgSettings !== undefined && !isPlainObject(msgSettings))
+        throw inputError("msg.payload.settings must be an object of the engine's USING settings");
       const ownHandler = nonEmptyString(config.handler);
       const msgHandler = ownHandler ? undefined : payload.handler;
-      if (msgHandler !== undefined && typeof msgHandler !== 'string') throw inputError('msg.payload.handler must be a string (e.g. "openai")');
+      if (msgHandler !== undefined && typeof msgHandler !== 'string')
+        throw inputError('msg.payload.handler must be a string (e.g. "openai")');
       const given = ownHandler ?? nonEmptyString(msgHandler);
-      if (!given) throw inputError('no ML handler: set it in the node or in msg.payload.handler (e.g. "openai"); the "handlers" operation lists them');
+      if (!given)
+        throw inputError(
+          'no ML handler: set it in the node or in msg.payload.handler (e.g. "openai"); the "handlers" operation ' +
+            'lists them',
+        );
       const handler = checkHandler(given);
       // The stored key goes under the node's key name, or the one MindsDB's handlers read (`<handler>_api_key`),
       // and only with the node's own handler and destinations (./runtime/message/stored-secret.ts).
       const key = nonEmptyString(config.apiKeyParam)?.trim() ?? `${handler.toLowerCase()}_api_key`;
       const settings = withStoredSecret({
-        key, stored: apiKey, what: 'the ML engine API key',
-        fromNode: nodeSettings, fromMsg: (msgSettings as Record<string, unknown> | undefined) ?? {},
+        key,
+        stored: apiKey,
+        what: 'the ML engine API key',
+        fromNode: nodeSettings,
+        fromMsg: (msgSettings as Record<string, unknown> | undefined) ?? {},
         msgPath: 'msg.payload.settings',
         chosenByMsg: ownHandler ? undefined : 'msg.payload.handler',
       });
       // Whatever secret goes with the settings (stored or the msg's own) is masked in any error text.
-      const secrets = Object.entries(settings).filter(([k, v]) => isSecretKey(k) && typeof v === 'string').map(([, v]) => v as string);
+      const secrets = Object.entries(settings)
+        .filter(([k, v]) => isSecretKey(k) && typeof v === 'string')
+        .map(([, v]) => v as string);
       return { spec: { name, handler, settings }, secrets };
     };
 
@@ -64,10 +84,18 @@ export = function register(RED: NodeAPI): void {
       const api = new MLEnginesApi(clientFor(RED, config, msg));
       let name: string | undefined;
       if (operation === 'create' || operation === 'delete') {
-        const payloadName = operation === 'create' && isPlainObject(msg.payload) ? nonEmptyString(msg.payload.name) : undefined;
-        name = nonEmptyString(await evaluateProperty(RED, node, config.engineName, msg)) ?? payloadName ?? msgText(msg, 'name');
+        const payloadName =
+          operation === 'create' && isPlainObject(msg.payload) ? nonEmptyString(msg.payload.name) : undefined;
+        name =
+          nonEmptyString(await evaluateProperty(RED, node, config.engineName, msg)) ??
+          payloadName ??
+          msgText(msg, 'name');
         describe(msg, { name });
-        if (!name) throw inputError(`no ML engine name: set it in the node${operation === 'create' ? ', in msg.payload.name' : ''} or in msg.name`);
+        if (!name)
+          throw inputError(
+            `no ML engine name: set it in the node${operation === 'create' ? ', in msg.payload.name' : ''} or in ` +
+              `msg.name`,
+          );
       }
       const timeoutMs = timeoutFrom(msg);
       const create = operation === 'create' ? specFrom(msg, name as string) : undefined;
@@ -77,10 +105,18 @@ export = function register(RED: NodeAPI): void {
       let result: unknown;
       try {
         switch (operation) {
-          case 'list': result = await api.list({ timeoutMs }); break;
-          case 'handlers': result = await api.handlers({ timeoutMs }); break;
-          case 'create': result = await api.create((create as { spec: MLEngineSpec }).spec, { timeoutMs }); break;
-          case 'delete': result = await api.delete(name as string, { timeoutMs }); break;
+          case 'list':
+            result = await api.list({ timeoutMs });
+            break;
+          case 'handlers':
+            result = await api.handlers({ timeoutMs });
+            break;
+          case 'create':
+            result = await api.create((create as { spec: MLEngineSpec }).spec, { timeoutMs });
+            break;
+          case 'delete':
+            result = await api.delete(name as string, { timeoutMs });
+            break;
         }
       } catch (err) {
         throw redactor.error(err);
@@ -89,7 +125,13 @@ export = function register(RED: NodeAPI): void {
       msg.mindsdb = { resource: 'ml_engine', operation, name };
       send(msg);
       const count = Array.isArray(result) ? result.length : 0;
-      status.set(operation === 'list' ? texts.ok('engines', { count }) : operation === 'handlers' ? texts.ok('handlers', { count }) : texts.ok(operation === 'create' ? 'created' : 'deleted', { name: name as string }));
+      status.set(
+        operation === 'list'
+          ? texts.ok('engines', { count })
+          : operation === 'handlers'
+            ? texts.ok('handlers', { count })
+            : texts.ok(operation === 'create' ? 'created' : 'deleted', { name: name as string }),
+      );
     });
   }
 

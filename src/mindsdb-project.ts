@@ -11,9 +11,12 @@ import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
 const OPERATIONS = operationsOf(PROJECT_NODE.fields.operation);
-type Operation = typeof OPERATIONS[number];
+type Operation = (typeof OPERATIONS)[number];
 
-/** The project node: list, get, create (CREATE PROJECT), delete (DROP PROJECT, projects only); see src/client/resources/projects.ts. */
+/**
+ * The project node: list, get, create (CREATE PROJECT), delete (DROP PROJECT, projects only); see
+ * src/client/resources/projects.ts.
+ */
 export = function register(RED: NodeAPI): void {
   const texts = new StatusTexts('mindsdb-project', ['requesting', 'list', 'get', 'create', 'delete'] as const);
   function MindsDBProjectNode(this: Node, saved: SavedConfig): void {
@@ -33,15 +36,31 @@ export = function register(RED: NodeAPI): void {
       status.set(texts.busy('requesting'));
       let result: unknown;
       switch (operation) {
-        case 'list': result = await api.list({ timeoutMs }); break;
-        case 'get': result = await api.get(name as string, { timeoutMs }); break;
-        case 'create': result = await api.create(name as string, { timeoutMs }); break;
-        case 'delete': result = await api.delete(name as string, { timeoutMs }); break;
+        case 'list':
+          result = await api.list({ timeoutMs });
+          break;
+        case 'get':
+          result = await api.get(name as string, { timeoutMs });
+          break;
+        case 'create':
+          result = await api.create(name as string, { timeoutMs });
+          break;
+        case 'delete':
+          result = await api.delete(name as string, { timeoutMs });
+          break;
       }
       setOutput(RED, msg, config.outputProperty, result);
-      msg.mindsdb = { resource: 'project', operation, name: operation === 'list' ? undefined : (result as { name?: string }).name ?? name };
+      msg.mindsdb = {
+        resource: 'project',
+        operation,
+        name: operation === 'list' ? undefined : ((result as { name?: string }).name ?? name),
+      };
       send(msg);
-      status.set(operation === 'list' ? texts.ok('list', { count: Array.isArray(result) ? result.length : 0 }) : texts.ok(operation));
+      status.set(
+        operation === 'list'
+          ? texts.ok('list', { count: Array.isArray(result) ? result.length : 0 })
+          : texts.ok(operation),
+      );
     });
   }
 

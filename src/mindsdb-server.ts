@@ -12,7 +12,9 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     node.resolvedUrl = config.url;
     try {
-      node.client = new MindsDBClient(clientOptionsFrom(RED, config, (node.credentials ?? {}) as ServerNodeCredentials));
+      node.client = new MindsDBClient(
+        clientOptionsFrom(RED, config, (node.credentials ?? {}) as ServerNodeCredentials),
+      );
     } catch (err) {
       node.configError = err instanceof Error ? err.message : String(err);
       node.error(`MindsDB server "${config.name || config.url}": ${node.configError}`);

@@ -6,7 +6,9 @@ import type { NodeAPI } from './runtime/node/red';
  * runtime goes through the editor endpoints the server node registers
  * (src/runtime/editor/admin-explorer.ts). The runtime side only names the plugin.
  */
-interface PluginAPI { plugins: { registerPlugin(id: string, definition: { type: string }): void } }
+interface PluginAPI {
+  plugins: { registerPlugin(id: string, definition: { type: string }): void };
+}
 
 export = function register(RED: NodeAPI): void {
   (RED as unknown as PluginAPI).plugins.registerPlugin('mindsdb-sidebar', { type: 'mindsdb-sidebar' });

@@ -40,16 +40,21 @@ export async function startRed(flows, { userDir: reuse } = {}) {
   fs.writeFileSync(path.join(userDir, 'flows.json'), JSON.stringify(placed));
   const RED = require('node-red');
   RED.init(http.createServer(), {
-    userDir, flowFile: 'flows.json', credentialSecret: false,
+    userDir,
+    flowFile: 'flows.json',
+    credentialSecret: false,
     // node-red's red.js sets this; without it the core nodes (catch, function, http request) are missing.
     coreNodesDir: path.dirname(require.resolve('@node-red/nodes/package.json')),
-    httpAdminRoot: false, httpNodeRoot: false, disableEditor: true,
+    httpAdminRoot: false,
+    httpNodeRoot: false,
+    disableEditor: true,
     logging: { console: { level: 'error', metrics: false, audit: false } },
     externalModules: { autoInstall: false },
   });
   await RED.start();
   const ids = flows.filter((n) => n.type !== 'tab').map((n) => n.id);
-  for (let i = 0; i < 500 && !ids.every((id) => RED.nodes.getNode(id)); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 500 && !ids.every((id) => RED.nodes.getNode(id)); i++)
+    await new Promise((r) => setTimeout(r, 20));
   const missing = ids.filter((id) => !RED.nodes.getNode(id));
   if (missing.length) throw new Error(`Node-RED did not start nodes ${missing.join(', ')}`);
   return {

@@ -7,22 +7,32 @@
 //               sends the msg on (its one output), as the last node of a chain would.
 const { Pool } = require('undici');
 
-module.exports = function (RED) {
+module.exports = (RED) => {
   function BenchBare(config) {
     RED.nodes.createNode(this, config);
     const pool = new Pool(config.origin, { connections: Number(config.connections) || 8, pipelining: 1 });
     const headers = { 'content-type': 'application/json' };
     this.on('input', (msg, send, done) => {
-      pool.request({ path: '/api/sql/query', method: 'POST', headers, body: JSON.stringify({ query: msg.query }) })
+      pool
+        .request({ path: '/api/sql/query', method: 'POST', headers, body: JSON.stringify({ query: msg.query }) })
         .then((res) => res.body.json())
         .then((answer) => {
           const cols = answer.column_names;
-          msg.payload = answer.data.map((r) => { const o = {}; for (let i = 0; i < cols.length; i++) o[cols[i]] = r[i]; return o; });
+          msg.payload = answer.data.map((r) => {
+            const o = {};
+            for (let i = 0; i < cols.length; i++) o[cols[i]] = r[i];
+            return o;
+          });
           send(msg);
           done();
         }, done);
     });
-    this.on('close', (removed, done) => { pool.close().then(() => done(), () => done()); });
+    this.on('close', (_removed, done) => {
+      pool.close().then(
+        () => done(),
+        () => done(),
+      );
+    });
   }
   RED.nodes.registerType('bench-bare', BenchBare);
 

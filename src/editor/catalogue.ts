@@ -2,7 +2,7 @@
 export function catalogue(type: string): CatalogueFn {
   return (key, opts) => {
     const def = RED.nodes.getType(type);
-    return def && def._ ? def._(`${type}.${key}`, opts) : key;
+    return def?._ ? def._(`${type}.${key}`, opts) : key;
   };
 }
 

@@ -27,10 +27,12 @@ export function blankOrJsonObject(v: unknown): boolean {
 function numberFits(s: string, rule: NonNullable<Check['number']>): boolean {
   if (!(rule.integer ? /^\d+$/ : /^(\d+\.?\d*|\.\d+)$/).test(s)) return false;
   const n = Number(s);
-  return Number.isFinite(n)
-    && (rule.min === undefined || n >= rule.min)
-    && (rule.max === undefined || n <= rule.max)
-    && (rule.above === undefined || n > rule.above);
+  return (
+    Number.isFinite(n) &&
+    (rule.min === undefined || n >= rule.min) &&
+    (rule.max === undefined || n <= rule.max) &&
+    (rule.above === undefined || n > rule.above)
+  );
 }
 
 /** The type a TypedInput has in the open dialog, else as saved, else `fallback`. */
@@ -79,7 +81,10 @@ const CHECKS: Record<string, (c: Check, v: unknown, node: EditorNode | undefined
   },
 };
 
-/** The `validate` function of a declared property: its check (named by the check's first key), its message from the catalogue's errors. */
+/**
+ * The `validate` function of a declared property: its check (named by the check's first key), its message from the
+ * catalogue's errors.
+ */
 function validator(t: CatalogueFn, key: string, entry: DeclaredField & { check: Check }): Validator {
   const name = Object.keys(entry.check)[0];
   const errorKey = `errors.${entry.error ?? key}`;
@@ -88,12 +93,17 @@ function validator(t: CatalogueFn, key: string, entry: DeclaredField & { check: 
   return function (this: EditorNode | undefined, v: unknown, opt?: unknown) {
     const verdict = check(entry.check, v, this);
     if (typeof verdict === 'function') return verdict.call(this, v, opt);
-    return verdict ? true : (opt ? t(errorKey) : false);
+    return verdict ? true : opt ? t(errorKey) : false;
   };
 }
 
 /** A `defaults` entry for registerType. */
-interface DefaultEntry { value: unknown; type?: string; required?: boolean; validate?: Validator }
+interface DefaultEntry {
+  value: unknown;
+  type?: string;
+  required?: boolean;
+  validate?: Validator;
+}
 
 /**
  * A node type's `defaults` for registerType: Node-RED's value, type and required as declared,

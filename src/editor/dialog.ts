@@ -4,7 +4,6 @@ import { declared, editorRows } from './declarations';
 import { FROM_MSG_AND_CONTEXT, literalValue } from './shared/typed-input';
 import { sqlAssist } from './sql-assist';
 
-
 /** Inputs of properties the saved node lacks (a hand-written or older flow) start at their defaults. */
 export function fillMissingDefaults(type: string, node: EditorNode, prefix: string): void {
   const def = RED.nodes.getType(type);
@@ -24,17 +23,25 @@ function optionalJsonType(t: CatalogueFn, errorKey: string): TypedInputType {
     value: 'json',
     label: 'JSON',
     icon: 'red/images/typedInput/json.svg',
-    validate: (v, o) => (blankOrJsonObject(v) ? true : (o ? t(`errors.${errorKey}`) : false)),
+    validate: (v, o) => (blankOrJsonObject(v) ? true : o ? t(`errors.${errorKey}`) : false),
     expand() {
       const input = this;
       let value = input.value();
-      try { value = JSON.stringify(JSON.parse(value), null, 4); } catch { /* keep the text as it is */ }
+      try {
+        value = JSON.stringify(JSON.parse(value), null, 4);
+      } catch {
+        /* keep the text as it is */
+      }
       RED.editor.editJSON({
         value,
         focus: true,
         complete: (v) => {
           let out = v;
-          try { out = JSON.stringify(JSON.parse(v)); } catch { /* keep the text as it is */ }
+          try {
+            out = JSON.stringify(JSON.parse(v));
+          } catch {
+            /* keep the text as it is */
+          }
           input.value(out);
         },
       });
@@ -52,7 +59,7 @@ function jsonInputs(type: string): void {
   const t = catalogue(type);
   for (const [field, entry] of Object.entries(spec)) {
     const check = entry.check;
-    if (!check || !check.jsonObject) continue;
+    if (!check?.jsonObject) continue;
     const options: TypedInputOptions = { default: 'json', types: [optionalJsonType(t, field)] };
     if (check.typedInput) {
       options.types = options.types.concat(FROM_MSG_AND_CONTEXT);
@@ -103,9 +110,16 @@ function sqlEditors(node: EditorNode, fields: string[]): void {
   for (const field of fields) {
     const value = node[field];
     const id = `node-input-${field}-editor`;
-    editors[field] = RED.editor.createEditor({ id, mode: 'ace/mode/sql', value: typeof value === 'string' ? value : '' });
+    editors[field] = RED.editor.createEditor({
+      id,
+      mode: 'ace/mode/sql',
+      value: typeof value === 'string' ? value : '',
+    });
     // The view's query previews in its project; every SQL row completes names.
-    const preview = node.type === 'mindsdb-view' && field === 'query' ? { database: () => literalValue('node-input-project') } : undefined;
+    const preview =
+      node.type === 'mindsdb-view' && field === 'query'
+        ? { database: () => literalValue('node-input-project') }
+        : undefined;
     sqlAssist(id, () => editors[field], preview ? { preview } : {});
   }
   node.mindsdbSqlEditors = editors;
@@ -121,8 +135,12 @@ function closeSqlEditors(node: EditorNode, save: boolean): void {
 }
 
 /** oneditsave and oneditcancel of a dialog with SQL editor rows: the text goes back to the node, or not. */
-export function saveEditors(this: EditorNode): void { closeSqlEditors(this, true); }
-export function cancelEditors(this: EditorNode): void { closeSqlEditors(this, false); }
+export function saveEditors(this: EditorNode): void {
+  closeSqlEditors(this, true);
+}
+export function cancelEditors(this: EditorNode): void {
+  closeSqlEditors(this, false);
+}
 
 /**
  * Fields that list config nodes by id (the servers msg.server may choose): a select of several,
@@ -140,7 +158,9 @@ function choiceLists(type: string, node: EditorNode): void {
     RED.nodes.eachConfig((config) => {
       if (config.type !== entry.choices) return;
       const name = typeof config.name === 'string' ? config.name : '';
-      const option = $('<option>').val(config.id).text(name || `${t('label.unnamedServer')} (${String(config.url ?? config.id)})`);
+      const option = $('<option>')
+        .val(config.id)
+        .text(name || `${t('label.unnamedServer')} (${String(config.url ?? config.id)})`);
       if (!name) option.prop('disabled', true);
       else if (chosen.has(config.id)) option.prop('selected', true);
       select.append(option);

@@ -12,20 +12,20 @@ import { rowMarkup } from './row-markup';
  */
 const ROW_GROUPS: Record<string, (type: string) => string> = {
   'sql-rows-out': () =>
-    '<div class="form-row" data-row="rowFormat" data-icon="table" data-labels="rows"></div>'
-    + '<div class="form-row" data-row="split"></div>'
-    + '<div data-when="split">'
-    + '<div class="form-row" data-row="rowsPerMsg" data-icon="th-list"></div>'
-    + '<div class="form-row" data-row="flowControl"></div>'
-    + '</div>'
-    + '<div class="form-row" data-row="partsAhead" data-icon="tachometer" data-when="split flowControl"></div>',
+    '<div class="form-row" data-row="rowFormat" data-icon="table" data-labels="rows"></div>' +
+    '<div class="form-row" data-row="split"></div>' +
+    '<div data-when="split">' +
+    '<div class="form-row" data-row="rowsPerMsg" data-icon="th-list"></div>' +
+    '<div class="form-row" data-row="flowControl"></div>' +
+    '</div>' +
+    '<div class="form-row" data-row="partsAhead" data-icon="tachometer" data-when="split flowControl"></div>',
   'incremental-rows': (type) =>
-    '<div class="form-row" data-row="incremental"></div>'
-    + '<div data-when="incremental">'
-    + '<div class="form-row" data-row="watermarkColumn" data-icon="clock-o"></div>'
-    + '<div class="form-row" data-row="keyColumn" data-icon="key"></div>'
-    + `<div class="form-tips" data-i18n="[html]${type}.label.incrementalTip"></div>`
-    + '</div>',
+    '<div class="form-row" data-row="incremental"></div>' +
+    '<div data-when="incremental">' +
+    '<div class="form-row" data-row="watermarkColumn" data-icon="clock-o"></div>' +
+    '<div class="form-row" data-row="keyColumn" data-icon="key"></div>' +
+    `<div class="form-tips" data-i18n="[html]${type}.label.incrementalTip"></div>` +
+    '</div>',
 };
 
 function expandRowGroups(type: string, template: JQuery): void {
@@ -74,8 +74,10 @@ function standardRows(type: string, spec: Record<string, DeclaredField>, templat
   if (spec.outputProperty && !has('outputProperty')) {
     const tail = ['outputProperty', 'name'].filter((f) => spec[f] && !has(f)).map((f) => standardRow(f));
     let endingTips = template.children().last();
-    while (endingTips.length && endingTips.is('.form-tips') && endingTips.prev().is('.form-tips')) endingTips = endingTips.prev();
-    if (endingTips.is('.form-tips')) endingTips.before(tail); else template.append(tail);
+    while (endingTips.length && endingTips.is('.form-tips') && endingTips.prev().is('.form-tips'))
+      endingTips = endingTips.prev();
+    if (endingTips.is('.form-tips')) endingTips.before(tail);
+    else template.append(tail);
     const tipKey = `${type}.label.tip`;
     if (catalogue(type)('label.tip') !== tipKey && !template.find(`[data-i18n$='${tipKey}']`).length) {
       template.append($('<div class="form-tips">').attr('data-i18n', `[html]${tipKey}`));
@@ -89,10 +91,17 @@ function sqlRow(type: string, row: JQuery, field: string, prefix: string): void 
   const height = Number(row.attr('data-editor'));
   const classes = row.attr('class') ?? '';
   const when = row.attr('data-when');
-  row.css('margin-bottom', '0px').html(`<label for="${prefix}${field}"><i class="fa fa-${row.attr('data-icon') ?? 'file-code-o'}"></i> `
-    + `<span data-i18n="${type}.label.${field}"></span></label><input type="hidden" id="${prefix}${field}">`);
-  row.after(`<div class="${classes} node-text-editor-row"${when ? ` data-when="${when}"` : ''}>`
-    + `<div style="height: ${height}px; min-height: ${Math.round(height * 2 / 3)}px;" class="node-text-editor" id="${prefix}${field}-editor"></div></div>`);
+  row
+    .css('margin-bottom', '0px')
+    .html(
+      `<label for="${prefix}${field}"><i class="fa fa-${row.attr('data-icon') ?? 'file-code-o'}"></i> <span ` +
+        `data-i18n="${type}.label.${field}"></span></label><input type="hidden" id="${prefix}${field}">`,
+    );
+  row.after(
+    `<div class="${classes} node-text-editor-row"${when ? ` data-when="${when}"` : ''}>` +
+      `<div style="height: ${height}px; min-height: ${Math.round((height * 2) / 3)}px;" class="node-text-editor" ` +
+      `id="${prefix}${field}-editor"></div></div>`,
+  );
 }
 
 /**
@@ -138,7 +147,8 @@ export function buildForm(type: string): void {
       const field = row.attr('data-row') ?? '';
       const entry = spec[field];
       const credential = def.credentials ? def.credentials[field] : undefined;
-      if (!entry && !credential) throw new Error(`${type}: the dialog row "${field}" names no declared field (src/schema/nodes.ts)`);
+      if (!entry && !credential)
+        throw new Error(`${type}: the dialog row "${field}" names no declared field (src/schema/nodes.ts)`);
       row.removeAttr('data-row');
       if (row.attr('data-editor')) sqlRow(type, row, field, prefix);
       else row.html(rowMarkup(type, row, field, entry, credential, prefix));

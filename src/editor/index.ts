@@ -36,11 +36,14 @@ const editorApi = {
 };
 
 declare global {
-  interface Window { MindsDBEditor?: typeof editorApi; RED?: NodeRedEditor }
+  interface Window {
+    MindsDBEditor?: typeof editorApi;
+    RED?: NodeRedEditor;
+  }
 }
 
 if (!window.MindsDBEditor) {
   // Loaded outside an editor (a unit test reads statusValues), there is no RED to subscribe to.
-  if (window.RED && window.RED.comms) translateStatuses();
+  if (window.RED?.comms) translateStatuses();
   window.MindsDBEditor = editorApi;
 }

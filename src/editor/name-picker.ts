@@ -4,7 +4,10 @@ import { FROM_MSG_AND_CONTEXT } from './shared/typed-input';
 /** Names containing `typed` (case-insensitive), as autoComplete suggestions. */
 function suggestions(items: string[], typed: string): Suggestion[] {
   const v = String(typed || '').toLowerCase();
-  return items.filter((n) => n.toLowerCase().includes(v)).slice(0, 100).map((n) => ({ value: n, label: n }));
+  return items
+    .filter((n) => n.toLowerCase().includes(v))
+    .slice(0, 100)
+    .map((n) => ({ value: n, label: n }));
 }
 
 /** Where a name field's suggestions come from (a promise of names). */
@@ -21,7 +24,10 @@ export interface NamePicker {
   textInput(inputId: string, source: NameSource): void;
 }
 
-interface ListAnswer { ok?: boolean; items?: unknown }
+interface ListAnswer {
+  ok?: boolean;
+  items?: unknown;
+}
 
 /**
  * Suggestions for name fields, from the admin endpoint POST mindsdb/list/<what> on the server
@@ -40,21 +46,28 @@ export function namePicker(): NamePicker {
       // After a failure, ask again only after a pause (not on every keystroke).
       const failed = (): void => {
         resolve([]);
-        setTimeout(() => { if (cache[key] === pending) delete cache[key]; }, 10000);
+        setTimeout(() => {
+          if (cache[key] === pending) delete cache[key];
+        }, 10000);
       };
       const body: Record<string, unknown> = { ...serverRequest(server) };
       if (project) body.project = project;
       postJson<ListAnswer>(`mindsdb/list/${what}`, body, 15000).then((res) => {
-        if (res && res.ok && Array.isArray(res.items)) resolve(res.items.filter((n): n is string => typeof n === 'string'));
+        if (res?.ok && Array.isArray(res.items)) resolve(res.items.filter((n): n is string => typeof n === 'string'));
         else failed();
       }, failed);
     });
     cache[key] = pending;
     return pending;
   };
-  const complete = (source: NameSource) => (value: string, done: (items: Suggestion[]) => void): void => {
-    source().then((items) => done(suggestions(items, value)), () => done([]));
-  };
+  const complete =
+    (source: NameSource) =>
+    (value: string, done: (items: Suggestion[]) => void): void => {
+      source().then(
+        (items) => done(suggestions(items, value)),
+        () => done([]),
+      );
+    };
   const stringType = (source: NameSource): TypedInputType => ({
     value: 'str',
     label: RED._('typedInput.type.str', { defaultValue: 'string' }),
@@ -63,7 +76,11 @@ export function namePicker(): NamePicker {
   });
   const nameInput = (inputId: string, source: NameSource): void => {
     const input = $(`#${inputId}`);
-    input.typedInput({ default: 'str', types: [stringType(source), ...FROM_MSG_AND_CONTEXT], typeField: `#${inputId}Type` });
+    input.typedInput({
+      default: 'str',
+      types: [stringType(source), ...FROM_MSG_AND_CONTEXT],
+      typeField: `#${inputId}Type`,
+    });
     input.next('.red-ui-typedInput-container').on('focusin', () => {
       if (input.typedInput('type') === 'str') void source();
     });
@@ -71,8 +88,12 @@ export function namePicker(): NamePicker {
   const textInput = (inputId: string, source: NameSource): void => {
     const input = $(`#${inputId}`);
     input.autoComplete({ minLength: 0, search: complete(source) });
-    input.on('focus', () => { void source(); });
+    input.on('focus', () => {
+      void source();
+    });
   };
-  $('#node-input-server').on('change', () => { cache = {}; });
+  $('#node-input-server').on('change', () => {
+    cache = {};
+  });
   return { list, stringType, nameInput, textInput };
 }

@@ -66,8 +66,12 @@ export function actionNode(type: string, spec: ActionSpec): Record<string, unkno
     defaults: defaults(type),
     paletteLabel: i18n(type, 'paletteLabel'),
     label: ownLabel
-      ? function (this: EditorNode) { return ownLabel.call(this, t); }
-      : function (this: EditorNode) { return operationLabel(this, spec.noun ?? '', spec.plural ?? '', spec.nameField ?? ''); },
+      ? function (this: EditorNode) {
+          return ownLabel.call(this, t);
+        }
+      : function (this: EditorNode) {
+          return operationLabel(this, spec.noun ?? '', spec.plural ?? '', spec.nameField ?? '');
+        },
     labelStyle,
     outputLabels(this: EditorNode) {
       let key = typeof spec.outputLabel === 'function' ? spec.outputLabel(this) : spec.outputLabel;
@@ -120,7 +124,9 @@ export function resourceNode(type: string, resourceSpec?: ResourceSpec): Record<
       const hasProject = Boolean(declared[type]?.project);
       const project = (): string => (hasProject ? literalValue('node-input-project') : '');
       if (hasProject) picker.nameInput('node-input-project', () => picker.list('projects'));
-      picker.nameInput(`node-input-${field}`, () => (hasProject ? picker.list(collection, project()) : picker.list(collection)));
+      picker.nameInput(`node-input-${field}`, () =>
+        hasProject ? picker.list(collection, project()) : picker.list(collection),
+      );
       if (spec.prepare) spec.prepare(picker, project);
     },
   });

@@ -53,21 +53,31 @@ interface AceCompletion {
 
 interface AceCompleter {
   identifierRegexps?: RegExp[];
-  getCompletions(editor: unknown, session: unknown, pos: { row: number; column: number }, prefix: string,
-    callback: (err: unknown, completions: AceCompletion[]) => void): void;
+  getCompletions(
+    editor: unknown,
+    session: unknown,
+    pos: { row: number; column: number },
+    prefix: string,
+    callback: (err: unknown, completions: AceCompletion[]) => void,
+  ): void;
 }
 
 /** One entry of a TypedInput's `types` (a name, or a type of its own). */
-type TypedInputType = string | {
-  value: string;
-  label?: string;
-  icon?: string;
-  validate?: (value: string, options?: unknown) => boolean | string;
-  expand?: (this: { value(v?: string): string }) => void;
-  autoComplete?: (value: string, done: (items: Suggestion[]) => void) => void;
-};
+type TypedInputType =
+  | string
+  | {
+      value: string;
+      label?: string;
+      icon?: string;
+      validate?: (value: string, options?: unknown) => boolean | string;
+      expand?: (this: { value(v?: string): string }) => void;
+      autoComplete?: (value: string, done: (items: Suggestion[]) => void) => void;
+    };
 
-interface Suggestion { value: string; label: string }
+interface Suggestion {
+  value: string;
+  label: string;
+}
 
 interface TypedInputOptions {
   default?: string;
@@ -100,14 +110,19 @@ interface NodeRedEditor {
   nodes: {
     getType(type: string): NodeDefinition | undefined;
     node(id: string): EditorNode | undefined;
-    eachConfig(callback: (node: EditorNode) => boolean | void): void;
+    eachConfig(callback: (node: EditorNode) => unknown): void;
     add(node: EditorNode): EditorNode;
-    eachNode(callback: (node: EditorNode) => boolean | void): void;
+    eachNode(callback: (node: EditorNode) => unknown): void;
     dirty(dirty: boolean): void;
     id(): string;
   };
   validators: {
-    typedInput(options: { type?: string; typeField?: string; allowBlank?: boolean; allowUndefined?: boolean }): Validator;
+    typedInput(options: {
+      type?: string;
+      typeField?: string;
+      allowBlank?: boolean;
+      allowUndefined?: boolean;
+    }): Validator;
   };
   editor: {
     createEditor(options: { id: string; mode: string; value: string }): CodeEditor;
@@ -122,7 +137,12 @@ interface NodeRedEditor {
     /** The canvas's zoom. */
     scale?(): number;
     /** A new node of `type` at (x, y) on the open flow, not yet added (3.1 and later), as a palette drop makes it. */
-    createNode?(type: string, x?: number, y?: number, z?: string): { node: EditorNode; historyEvent: Record<string, unknown> };
+    createNode?(
+      type: string,
+      x?: number,
+      y?: number,
+      z?: string,
+    ): { node: EditorNode; historyEvent: Record<string, unknown> };
   };
   workspaces: { active(): string };
   history: { push(event: Record<string, unknown>): void };
@@ -138,7 +158,10 @@ interface NodeRedEditor {
     tooltip(target: JQuery, content: string): void;
   };
   notify(text: string, options?: string | { type?: string; timeout?: number }): void;
-  events: { on(event: string, handler: (...args: unknown[]) => void): void; off(event: string, handler: (...args: unknown[]) => void): void };
+  events: {
+    on(event: string, handler: (...args: unknown[]) => void): void;
+    off(event: string, handler: (...args: unknown[]) => void): void;
+  };
   settings: Record<string, unknown>;
 }
 

@@ -12,10 +12,14 @@ export const PACKAGE = '@mindsdb-flows/node-red-mindsdb';
 /** Placeholders that always hold a whole number; any other holds text (a name, a MindsDB state). */
 const NUMBER_PLACEHOLDERS = ['count', 'version', 'seconds', 'kb'];
 
-interface I18next { getResource(lang: string, ns: string, key: string): unknown }
+interface I18next {
+  getResource(lang: string, ns: string, key: string): unknown;
+}
 
 declare global {
-  interface Window { i18next?: I18next }
+  interface Window {
+    i18next?: I18next;
+  }
 }
 
 /**
@@ -25,17 +29,22 @@ declare global {
  */
 export function statusValues(template: string, text: string): Record<string, string> | null {
   const names: string[] = [];
-  const pattern = template.split(/__(\w+?)__/).map((part, i) => {
-    if (i % 2 === 1) {
-      names.push(part);
-      return NUMBER_PLACEHOLDERS.includes(part) ? '(\\d+)' : '([\\s\\S]+?)';
-    }
-    return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  }).join('');
+  const pattern = template
+    .split(/__(\w+?)__/)
+    .map((part, i) => {
+      if (i % 2 === 1) {
+        names.push(part);
+        return NUMBER_PLACEHOLDERS.includes(part) ? '(\\d+)' : '([\\s\\S]+?)';
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
   const m = new RegExp(`^${pattern}$`).exec(text);
   if (!m) return null;
   const values: Record<string, string> = {};
-  names.forEach((name, i) => { values[name] = m[i + 1]; });
+  names.forEach((name, i) => {
+    values[name] = m[i + 1];
+  });
   return values;
 }
 
@@ -61,7 +70,7 @@ export function translateStatuses(): void {
   RED.comms.subscribe('status/#', (topic, msg) => {
     const node = RED.nodes.node(topic.split('/')[1]);
     const def = node && RED.nodes.getType(node.type);
-    if (!node || !def || !def.set || def.set.module !== PACKAGE || !msg || typeof msg.text !== 'string') return;
+    if (!node || !def?.set || def.set.module !== PACKAGE || !msg || typeof msg.text !== 'string') return;
     const text = translatedStatus(def, node.type, msg.text);
     if (text === null) return;
     msg.text = text;

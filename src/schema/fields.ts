@@ -13,9 +13,33 @@
 
 /** TypedInput type names that Node-RED's RED.util.evaluateNodeProperty understands. */
 export type TypedInputType =
-  | 'str' | 'num' | 'bool' | 'json' | 'msg' | 'flow' | 'global' | 'env' | 'jsonata' | 're' | 'date' | 'bin';
+  | 'str'
+  | 'num'
+  | 'bool'
+  | 'json'
+  | 'msg'
+  | 'flow'
+  | 'global'
+  | 'env'
+  | 'jsonata'
+  | 're'
+  | 'date'
+  | 'bin';
 
-const TYPED_INPUT_TYPES: readonly string[] = ['str', 'num', 'bool', 'json', 'msg', 'flow', 'global', 'env', 'jsonata', 're', 'date', 'bin'];
+const TYPED_INPUT_TYPES: readonly string[] = [
+  'str',
+  'num',
+  'bool',
+  'json',
+  'msg',
+  'flow',
+  'global',
+  'env',
+  'jsonata',
+  're',
+  'date',
+  'bin',
+];
 
 /** A TypedInput's saved pair, read as one value: `project` and `projectType` become `{value, type}`. */
 export interface Typed {
@@ -38,7 +62,10 @@ export interface NumberRule {
  * `errors.<error>` when a field says so).
  */
 export type Check =
-  /** The value of a TypedInput whose type is saved in `typedInput`; with `jsonObject`, a json-typed value must be blank or a JSON object; with `noExtension`, a str-typed value must not end in an extension. */
+  /**
+   * The value of a TypedInput whose type is saved in `typedInput`; with `jsonObject`, a json-typed value must be blank
+   * or a JSON object; with `noExtension`, a str-typed value must not end in an extension.
+   */
   | { typedInput: string; jsonObject?: boolean; noExtension?: boolean }
   /** A msg property path (the Output row). */
   | { msgProperty: true }
@@ -103,7 +130,8 @@ export interface Credential {
 export type ValueOf<F> = F extends Field<infer T> ? T : never;
 
 const absent = (v: unknown): boolean => v === undefined || v === null;
-const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(JSON.stringify(v) ?? typeof v));
+const show = (v: unknown): string =>
+  typeof v === 'string' ? JSON.stringify(v) : String(JSON.stringify(v) ?? typeof v);
 
 /** Text of a whole number, or of a decimal ("0.5", ".5", "2."). The dialog's check uses the same patterns. */
 const WHOLE = /^\d+$/;
@@ -157,7 +185,9 @@ export function text(value = '', options: { check?: Check; error?: string; requi
   const { check, error, required } = options;
   return {
     default: value,
-    editor: (name) => [[name, { value, ...(required ? { required } : {}), ...(check ? { check } : {}), ...(error ? { error } : {}) }]],
+    editor: (name) => [
+      [name, { value, ...(required ? { required } : {}), ...(check ? { check } : {}), ...(error ? { error } : {}) }],
+    ],
     read: (saved, name) => {
       const t = readText(saved[name], value);
       return required && t.value.trim() === '' ? { value, problem: 'it is blank' } : t;
@@ -241,7 +271,11 @@ export function optionalNumber(value: number | '', rule: NumberRule): Field<numb
  * One of a few values (a select). `optional`: flows saved before the field existed lack it, and
  * the dialog accepts that; the runtime reads an absent value as the default either way.
  */
-export function oneOf<const V extends string>(values: readonly V[], value: NoInfer<V>, options: { optional?: boolean } = {}): OneOf<V> {
+export function oneOf<const V extends string>(
+  values: readonly V[],
+  value: NoInfer<V>,
+  options: { optional?: boolean } = {},
+): OneOf<V> {
   return {
     values,
     default: value,
@@ -249,7 +283,9 @@ export function oneOf<const V extends string>(values: readonly V[], value: NoInf
     read: (saved, name) => {
       const v = saved[name];
       if (absent(v)) return { value };
-      return (values as readonly unknown[]).includes(v) ? { value: v as V } : { value, problem: `${show(v)} is not one of ${values.join(', ')}` };
+      return (values as readonly unknown[]).includes(v)
+        ? { value: v as V }
+        : { value, problem: `${show(v)} is not one of ${values.join(', ')}` };
     },
   };
 }
@@ -260,19 +296,32 @@ export function oneOf<const V extends string>(values: readonly V[], value: NoInf
  * (both dialog checks; the runtime evaluates the value per message, as Node-RED does); `item`:
  * it names what the node's operation acts on (the dialog's resourceNode labels and suggests it).
  */
-export function typed(value: string, type: TypedInputType, options: { jsonObject?: boolean; noExtension?: boolean; error?: string; item?: true } = {}): Field<Typed> {
+export function typed(
+  value: string,
+  type: TypedInputType,
+  options: { jsonObject?: boolean; noExtension?: boolean; error?: string; item?: true } = {},
+): Field<Typed> {
   const { error, item, ...checks } = options;
   return {
     default: { value, type },
     editor: (name) => [
-      [name, { value, check: { typedInput: `${name}Type`, ...checks }, ...(error ? { error } : {}), ...(item ? { item } : {}) }],
+      [
+        name,
+        {
+          value,
+          check: { typedInput: `${name}Type`, ...checks },
+          ...(error ? { error } : {}),
+          ...(item ? { item } : {}),
+        },
+      ],
       [`${name}Type`, { value: type }],
     ],
     read: (saved, name) => {
       const v = readText(saved[name], value);
       const t = saved[`${name}Type`];
       if (absent(t) || t === '') return { value: { value: v.value, type }, problem: v.problem };
-      if (typeof t === 'string' && TYPED_INPUT_TYPES.includes(t)) return { value: { value: v.value, type: t as TypedInputType }, problem: v.problem };
+      if (typeof t === 'string' && TYPED_INPUT_TYPES.includes(t))
+        return { value: { value: v.value, type: t as TypedInputType }, problem: v.problem };
       return { value: { value: v.value, type }, problem: `its type ${show(t)} is not a TypedInput type` };
     },
   };

@@ -4,10 +4,34 @@
  * node files, src/runtime/ and the build all read it.
  */
 import type { ConfigOf, CredentialsOf } from './node-schema';
-import type { AGENT_NODE, DATABASE_NODE, KNOWLEDGE_BASE_NODE, ML_ENGINE_NODE, SERVER_NODE, SKILL_NODE, SQL_NODE } from './nodes';
+import type {
+  AGENT_NODE,
+  DATABASE_NODE,
+  KNOWLEDGE_BASE_NODE,
+  ML_ENGINE_NODE,
+  SERVER_NODE,
+  SKILL_NODE,
+  SQL_NODE,
+} from './nodes';
 
-export { describeRule, numberOf, type Check, type EditorEntry, type NumberRule, type OneOf, type Typed, type TypedInputType } from './fields';
-export { defineNode, editorDefaults, parseConfig, type ConfigOf, type CredentialsOf, type NodeSchema } from './node-schema';
+export {
+  describeRule,
+  numberOf,
+  type Check,
+  type EditorEntry,
+  type NumberRule,
+  type OneOf,
+  type Typed,
+  type TypedInputType,
+} from './fields';
+export {
+  defineNode,
+  editorDefaults,
+  parseConfig,
+  type ConfigOf,
+  type CredentialsOf,
+  type NodeSchema,
+} from './node-schema';
 export * from './nodes';
 
 // The configs and credentials other modules name; any node's is ConfigOf<typeof ITS_NODE>.

@@ -24,7 +24,10 @@ export type ConfigOf<S extends NodeSchema> = {
 export type CredentialsOf<S extends NodeSchema> = { [K in keyof S['credentials']]?: string };
 
 export function defineNode<F extends Fields, C extends Credentials = Record<never, Credential>>(
-  type: string, version: number, fields: F, credentials: C = {} as C,
+  type: string,
+  version: number,
+  fields: F,
+  credentials: C = {} as C,
 ): NodeSchema<F, C> {
   return { type, version, fields, credentials };
 }
@@ -34,7 +37,10 @@ export function defineNode<F extends Fields, C extends Credentials = Record<neve
  * default; a value the declaration refuses gets the default too, and a line in `problems` that
  * names the field, for the node to warn about once when it starts.
  */
-export function parseConfig<S extends NodeSchema>(schema: S, saved: Record<string, unknown>): { config: ConfigOf<S>; problems: string[] } {
+export function parseConfig<S extends NodeSchema>(
+  schema: S,
+  saved: Record<string, unknown>,
+): { config: ConfigOf<S>; problems: string[] } {
   const config: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, field] of Object.entries(schema.fields)) {

@@ -29,17 +29,36 @@
  * When a field changes meaning later: raise the declaration's version and add a step in
  * src/runtime/node/migrations.ts.
  */
-import { configNode, configNodeChoices, flag, msgProperty, number, oneOf, optionalNumber, password, plainCredential, text, typed } from './fields';
+import {
+  configNode,
+  configNodeChoices,
+  flag,
+  msgProperty,
+  number,
+  oneOf,
+  optionalNumber,
+  password,
+  plainCredential,
+  text,
+  typed,
+} from './fields';
 import { defineNode, type NodeSchema } from './node-schema';
 
 /**
  * The fields every action node starts with: the server it uses, the other servers a message may
  * choose by name (msg.server; none unless the user lists them), and its own name.
  */
-const head = () => ({ server: configNode('mindsdb-server', true), servers: configNodeChoices('mindsdb-server'), name: text() });
+const head = () => ({
+  server: configNode('mindsdb-server', true),
+  servers: configNodeChoices('mindsdb-server'),
+  name: text(),
+});
 /** A whole number from 1 (sizes, counts, times). */
 const count = (value: number) => number(value, { integer: true, min: 1 });
-/** The project MindsDB puts records in unless told otherwise: a new node's Project, and what a blank one and a blank msg.project mean. */
+/**
+ * The project MindsDB puts records in unless told otherwise: a new node's Project, and what a blank one and a blank
+ * msg.project mean.
+ */
 export const DEFAULT_PROJECT = 'mindsdb';
 /** A record's project (a TypedInput: msg, flow, global or env may say it). */
 const project = () => typed(DEFAULT_PROJECT, 'str');
@@ -55,7 +74,11 @@ const sqlRowsOut = () => ({
   flowControl: flag(false),
   partsAhead: count(1),
 });
-const outbox = () => ({ outbox: flag(false), outboxSizeMB: number(100, { above: 0 }), outboxMaxAgeH: number(24, { above: 0 }) }); // docs/outbox.md
+const outbox = () => ({
+  outbox: flag(false),
+  outboxSizeMB: number(100, { above: 0 }),
+  outboxMaxAgeH: number(24, { above: 0 }),
+}); // docs/outbox.md
 /**
  * Incremental mode of the sql and view nodes: each run sends only the rows after the last
  * (watermark, key) it sent on, kept in the store (src/runtime/incremental/incremental.ts). The
@@ -67,43 +90,61 @@ const incremental = () => ({ incremental: flag(false), watermarkColumn: text(), 
  * that names a conversation, the turns kept, the idle minutes before one is forgotten, and whether
  * the turns go out as msg.mindsdb.conversation.
  */
-const agentMemory = () => ({ memory: flag(false), conversationKey: msgProperty('topic'), maxTurns: count(20), idleMinutes: count(60), historyOut: flag(false) });
+const agentMemory = () => ({
+  memory: flag(false),
+  conversationKey: msgProperty('topic'),
+  maxTurns: count(20),
+  idleMinutes: count(60),
+  historyOut: flag(false),
+});
 /** A name the node may leave blank for msg.<name> to fill. */
 const name = () => typed('', 'str');
-/** The name of what the node's operation acts on (the dialog labels the node with it and suggests names for it), blank for msg to fill. */
+/**
+ * The name of what the node's operation acts on (the dialog labels the node with it and suggests names for it), blank
+ * for msg to fill.
+ */
 const item = () => typed('', 'str', { item: true });
 
 // MindsDB's scheduler and dates as the job dialog checks them (the client checks them again when it sends).
 const SCHEDULE = '^every\\s+(\\d+\\s+)?(minute|minutes|min|hour|hours|day|days|week|weeks|month|months)$';
-const DATE = '^(\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?|now|\\$\\{[^}]+\\})$';
+const DATE =
+  '^(\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?)?|now|\\$\\{[^}]+\\})$';
 
 // A tenant header's value: visible ASCII, no spaces (the client checks it again).
 const TENANT = '^[\\x21-\\x7e]*$';
 
-export const SERVER_NODE = defineNode('mindsdb-server', 1, {
-  name: text(),
-  url: text('http://127.0.0.1:47334', { required: true, check: { url: true } }),
-  apiPrefix: text('/api', { check: { apiPrefix: true } }),
-  authMode: oneOf(['none', 'session', 'login', 'token'], 'none'),
-  /** A multi-tenant MindsDB's tenant: the company-id / user-id headers on every request to this server. */
-  companyId: text('', { check: { pattern: TENANT }, error: 'tenant' }),
-  userId: text('', { check: { pattern: TENANT }, error: 'tenant' }),
-  timeout: number(60_000, { integer: true, min: 1 }, { required: true }),
-  retries: number(2, { integer: true, min: 0 }, { required: true }),
-  retryPost: flag(false),
-  maxInFlight: number(8, { integer: true, min: 1 }, { required: true }),
-  maxQueue: number(1000, { integer: true, min: 1 }, { required: true }),
-  maxResponseMB: number(64, { above: 0 }, { required: true }),
-  tls: configNode('tls-config', false),
-  /** Where requests go through a proxy: the environment (HTTP_PROXY …, as core does), core's http proxy node, or never (runtime/node/proxy.ts); optional in the dialog check, because flows saved before it lack it (they get env). */
-  proxyMode: oneOf(['env', 'none', 'node'], 'env', { optional: true }),
-  proxy: configNode('http proxy', false),
-}, {
-  session: password(),
-  username: plainCredential(),
-  password: password(),
-  token: password(),
-});
+export const SERVER_NODE = defineNode(
+  'mindsdb-server',
+  1,
+  {
+    name: text(),
+    url: text('http://127.0.0.1:47334', { required: true, check: { url: true } }),
+    apiPrefix: text('/api', { check: { apiPrefix: true } }),
+    authMode: oneOf(['none', 'session', 'login', 'token'], 'none'),
+    /** A multi-tenant MindsDB's tenant: the company-id / user-id headers on every request to this server. */
+    companyId: text('', { check: { pattern: TENANT }, error: 'tenant' }),
+    userId: text('', { check: { pattern: TENANT }, error: 'tenant' }),
+    timeout: number(60_000, { integer: true, min: 1 }, { required: true }),
+    retries: number(2, { integer: true, min: 0 }, { required: true }),
+    retryPost: flag(false),
+    maxInFlight: number(8, { integer: true, min: 1 }, { required: true }),
+    maxQueue: number(1000, { integer: true, min: 1 }, { required: true }),
+    maxResponseMB: number(64, { above: 0 }, { required: true }),
+    tls: configNode('tls-config', false),
+    /**
+     * Where requests go through a proxy: the environment (HTTP_PROXY …, as core does), core's http proxy node, or never
+     * (runtime/node/proxy.ts); optional in the dialog check, because flows saved before it lack it (they get env).
+     */
+    proxyMode: oneOf(['env', 'none', 'node'], 'env', { optional: true }),
+    proxy: configNode('http proxy', false),
+  },
+  {
+    session: password(),
+    username: plainCredential(),
+    password: password(),
+    token: password(),
+  },
+);
 
 export const SQL_NODE = defineNode('mindsdb-sql', 1, {
   ...head(),
@@ -129,22 +170,27 @@ export const PREDICT_NODE = defineNode('mindsdb-predict', 1, {
   outputProperty: msgProperty(),
 });
 
-export const DATABASE_NODE = defineNode('mindsdb-database', 1, {
-  ...head(),
-  operation: oneOf(['create', 'list', 'get', 'update', 'delete', 'msg'], 'create'),
-  dbName: item(),
-  engine: text(),
-  host: text(),
-  port: optionalNumber('', { integer: true, min: 1, max: 65535 }),
-  user: text(),
-  database: text(),
-  extraParams: text('', { check: { jsonObject: true } }),
-  checkConnection: flag(false),
-  updateCreates: flag(false),
-  outputProperty: msgProperty(),
-}, {
-  password: password(),
-});
+export const DATABASE_NODE = defineNode(
+  'mindsdb-database',
+  1,
+  {
+    ...head(),
+    operation: oneOf(['create', 'list', 'get', 'update', 'delete', 'msg'], 'create'),
+    dbName: item(),
+    engine: text(),
+    host: text(),
+    port: optionalNumber('', { integer: true, min: 1, max: 65535 }),
+    user: text(),
+    database: text(),
+    extraParams: text('', { check: { jsonObject: true } }),
+    checkConnection: flag(false),
+    updateCreates: flag(false),
+    outputProperty: msgProperty(),
+  },
+  {
+    password: password(),
+  },
+);
 
 const CRUD = ['list', 'get', 'create', 'update', 'delete'] as const;
 
@@ -203,7 +249,10 @@ export const JOB_NODE = defineNode('mindsdb-job', 1, {
 
 export const MODEL_NODE = defineNode('mindsdb-model', 1, {
   ...head(),
-  operation: oneOf(['train', 'get', 'describe', 'retrain', 'finetune', 'list', 'versions', 'activate', 'delete', 'msg'], 'train'),
+  operation: oneOf(
+    ['train', 'get', 'describe', 'retrain', 'finetune', 'list', 'versions', 'activate', 'delete', 'msg'],
+    'train',
+  ),
   project: project(),
   model: item(),
   modelVersion: optionalNumber('', { integer: true, min: 1 }),
@@ -218,27 +267,32 @@ export const MODEL_NODE = defineNode('mindsdb-model', 1, {
   outputProperty: msgProperty(),
 });
 
-export const KNOWLEDGE_BASE_NODE = defineNode('mindsdb-knowledge-base', 1, {
-  ...head(),
-  operation: oneOf(['create', 'insert', 'search', 'list', 'get', 'delete', 'msg'], 'list'),
-  project: project(),
-  itemName: item(),
-  provider: text('openai'),
-  embeddingModel: text('text-embedding-3-small'),
-  baseUrl: text(),
-  storageDatabase: text(),
-  storageTable: text(),
-  contentColumns: text(),
-  metadataColumns: text(),
-  idColumn: text(),
-  insertQuery: text(),
-  ...outbox(),
-  limit: optionalNumber(10, { integer: true, min: 1 }),
-  threshold: optionalNumber('', { min: 0, max: 1 }),
-  outputProperty: msgProperty(),
-}, {
-  apiKey: password(),
-});
+export const KNOWLEDGE_BASE_NODE = defineNode(
+  'mindsdb-knowledge-base',
+  1,
+  {
+    ...head(),
+    operation: oneOf(['create', 'insert', 'search', 'list', 'get', 'delete', 'msg'], 'list'),
+    project: project(),
+    itemName: item(),
+    provider: text('openai'),
+    embeddingModel: text('text-embedding-3-small'),
+    baseUrl: text(),
+    storageDatabase: text(),
+    storageTable: text(),
+    contentColumns: text(),
+    metadataColumns: text(),
+    idColumn: text(),
+    insertQuery: text(),
+    ...outbox(),
+    limit: optionalNumber(10, { integer: true, min: 1 }),
+    threshold: optionalNumber('', { min: 0, max: 1 }),
+    outputProperty: msgProperty(),
+  },
+  {
+    apiKey: password(),
+  },
+);
 
 export const TABLE_NODE = defineNode('mindsdb-table', 1, {
   ...head(),
@@ -254,8 +308,11 @@ export const TABLE_NODE = defineNode('mindsdb-table', 1, {
   batch: flag(false),
   batchSize: count(100),
   batchWindow: count(50),
-  /** insert, with the outbox: a column that identifies a row, looked up before a write whose answer was lost goes again. */
-  keyColumn: text('', { check: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } }), ...outbox(),
+  /**
+   * insert, with the outbox: a column that identifies a row, looked up before a write whose answer was lost goes again.
+   */
+  keyColumn: text('', { check: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } }),
+  ...outbox(),
   outputProperty: msgProperty(),
 });
 
@@ -279,22 +336,41 @@ export const VIEW_NODE = defineNode('mindsdb-view', 1, {
   outputProperty: msgProperty(),
 });
 
-export const ML_ENGINE_NODE = defineNode('mindsdb-ml-engine', 1, {
-  ...head(),
-  operation: oneOf(['list', 'handlers', 'create', 'delete', 'msg'], 'list'),
-  engineName: name(),
-  handler: text(),
-  /** The USING key the stored API key goes under; blank: `<handler>_api_key`, as MindsDB's handlers read it. */
-  apiKeyParam: text('', { check: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } }),
-  settings: text('', { check: { jsonObject: true } }),
-  outputProperty: msgProperty(),
-}, {
-  apiKey: password(),
-});
+export const ML_ENGINE_NODE = defineNode(
+  'mindsdb-ml-engine',
+  1,
+  {
+    ...head(),
+    operation: oneOf(['list', 'handlers', 'create', 'delete', 'msg'], 'list'),
+    engineName: name(),
+    handler: text(),
+    /** The USING key the stored API key goes under; blank: `<handler>_api_key`, as MindsDB's handlers read it. */
+    apiKeyParam: text('', { check: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } }),
+    settings: text('', { check: { jsonObject: true } }),
+    outputProperty: msgProperty(),
+  },
+  {
+    apiKey: password(),
+  },
+);
 
 /** Every node type of the package, by type. */
-export const SCHEMAS: Readonly<Record<string, NodeSchema>> = Object.fromEntries([
-  SERVER_NODE, SQL_NODE, PREDICT_NODE, DATABASE_NODE, CHATBOT_NODE, SKILL_NODE, AGENT_NODE,
-  FILE_NODE, JOB_NODE, MODEL_NODE, KNOWLEDGE_BASE_NODE, TABLE_NODE,
-  PROJECT_NODE, VIEW_NODE, ML_ENGINE_NODE,
-].map((s) => [s.type, s]));
+export const SCHEMAS: Readonly<Record<string, NodeSchema>> = Object.fromEntries(
+  [
+    SERVER_NODE,
+    SQL_NODE,
+    PREDICT_NODE,
+    DATABASE_NODE,
+    CHATBOT_NODE,
+    SKILL_NODE,
+    AGENT_NODE,
+    FILE_NODE,
+    JOB_NODE,
+    MODEL_NODE,
+    KNOWLEDGE_BASE_NODE,
+    TABLE_NODE,
+    PROJECT_NODE,
+    VIEW_NODE,
+    ML_ENGINE_NODE,
+  ].map((s) => [s.type, s]),
+);

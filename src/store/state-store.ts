@@ -19,7 +19,10 @@ export class StateStore {
   private readonly statements = new Map<string, StatementSync>();
   private closed = false;
 
-  private constructor(readonly file: string, private readonly db: DatabaseSync) {}
+  private constructor(
+    readonly file: string,
+    private readonly db: DatabaseSync,
+  ) {}
 
   /** Opens (or creates) the store at `file`, its folder included. */
   static open(file: string): StateStore {
@@ -31,11 +34,17 @@ export class StateStore {
       // append is synced before the commit returns, so what a node acknowledged survives a power
       // cut too, not only a killed process. busy_timeout: a second process on the same file
       // (a second Node-RED on one user directory) waits a little before its write fails as busy.
-      db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 2000; PRAGMA foreign_keys = ON;');
+      db.exec(
+        'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 2000; PRAGMA foreign_keys = ON;',
+      );
       db.exec('CREATE TABLE IF NOT EXISTS store_schema (feature TEXT PRIMARY KEY, version INTEGER NOT NULL)');
       return new StateStore(file, db);
     } catch (err) {
-      try { db?.close(); } catch { /* already failing */ }
+      try {
+        db?.close();
+      } catch {
+        /* already failing */
+      }
       throw storeError(err, file, 'be opened');
     }
   }
@@ -47,13 +56,24 @@ export class StateStore {
    */
   migrate(feature: string, steps: readonly string[]): void {
     this.transaction(() => {
-      const row = this.statement('SELECT version FROM store_schema WHERE feature = ?').get(feature) as { version: number } | undefined;
+      const row = this.statement('SELECT version FROM store_schema WHERE feature = ?').get(feature) as
+        | { version: number }
+        | undefined;
       const at = row?.version ?? 0;
       if (at > steps.length) {
-        throw new StoreError(`the MindsDB nodes' store (${this.file}) holds ${feature} version ${at}, newer than this package knows (${steps.length}): it was written by a newer release of @mindsdb-flows/node-red-mindsdb`, 'other', this.file);
+        throw new StoreError(
+          `the MindsDB nodes' store (${this.file}) holds ${feature} version ${at}, newer than this package knows ` +
+            `(${steps.length}): it was written by a newer release of @mindsdb-flows/node-red-mindsdb`,
+          'other',
+          this.file,
+        );
       }
       for (let v = at; v < steps.length; v++) this.db.exec(steps[v]);
-      if (at < steps.length) this.statement('INSERT INTO store_schema (feature, version) VALUES (?, ?) ON CONFLICT (feature) DO UPDATE SET version = excluded.version').run(feature, steps.length);
+      if (at < steps.length)
+        this.statement(
+          'INSERT INTO store_schema (feature, version) VALUES (?, ?) ON CONFLICT (feature) DO UPDATE SET version = ' +
+            'excluded.version',
+        ).run(feature, steps.length);
     }, `update the tables of ${feature}`);
   }
 
@@ -65,7 +85,11 @@ export class StateStore {
     this.ensureOpen();
     let s = this.statements.get(sql);
     if (!s) {
-      try { s = this.db.prepare(sql); } catch (err) { throw storeError(err, this.file, 'prepare a statement'); }
+      try {
+        s = this.db.prepare(sql);
+      } catch (err) {
+        throw storeError(err, this.file, 'prepare a statement');
+      }
       this.statements.set(sql, s);
     }
     return s;
@@ -90,7 +114,11 @@ export class StateStore {
       return out;
     } catch (err) {
       if (this.db.isTransaction) {
-        try { this.db.exec('ROLLBACK'); } catch { /* the connection is gone: nothing was committed */ }
+        try {
+          this.db.exec('ROLLBACK');
+        } catch {
+          /* the connection is gone: nothing was committed */
+        }
       }
       throw storeError(err, this.file, doing);
     }
@@ -99,7 +127,11 @@ export class StateStore {
   /** Runs `fn` (reads or a single write) and words any error as a StoreError. */
   attempt<T>(fn: () => T, doing: string): T {
     this.ensureOpen();
-    try { return fn(); } catch (err) { throw storeError(err, this.file, doing); }
+    try {
+      return fn();
+    } catch (err) {
+      throw storeError(err, this.file, doing);
+    }
   }
 
   /** Closes the file (the write-ahead log is checkpointed into it). Later calls fail. */
@@ -107,11 +139,16 @@ export class StateStore {
     if (this.closed) return;
     this.closed = true;
     this.statements.clear();
-    try { this.db.close(); } catch { /* closing anyway */ }
+    try {
+      this.db.close();
+    } catch {
+      /* closing anyway */
+    }
   }
 
   private ensureOpen(): void {
-    if (this.closed) throw new StoreError(`the MindsDB nodes' store (${this.file}) is closed`, 'unavailable', this.file);
+    if (this.closed)
+      throw new StoreError(`the MindsDB nodes' store (${this.file}) is closed`, 'unavailable', this.file);
   }
 }
 

@@ -7,7 +7,11 @@
 export type StoreErrorKind = 'full' | 'read-only' | 'busy' | 'corrupt' | 'unavailable' | 'other';
 
 export class StoreError extends Error {
-  constructor(message: string, readonly kind: StoreErrorKind, readonly file: string) {
+  constructor(
+    message: string,
+    readonly kind: StoreErrorKind,
+    readonly file: string,
+  ) {
     super(message);
     this.name = 'StoreError';
   }
@@ -27,7 +31,7 @@ const KIND_OF_CODE: Record<number, StoreErrorKind> = {
 };
 
 const ADVICE: Record<StoreErrorKind, string> = {
-  full: 'the disk (or the store\'s size limit) is full: free space',
+  full: "the disk (or the store's size limit) is full: free space",
   'read-only': 'the file or its folder is read-only: give Node-RED write access',
   busy: 'another process holds the file: is a second Node-RED running on the same user directory?',
   corrupt: 'the file is damaged: stop Node-RED and move it away (its content is lost)',
@@ -39,9 +43,13 @@ const ADVICE: Record<StoreErrorKind, string> = {
 export function storeError(err: unknown, file: string, doing: string): StoreError {
   if (err instanceof StoreError) return err;
   const e = err as { errcode?: unknown; code?: unknown; message?: unknown };
-  const fsKind: StoreErrorKind | undefined = e.code === 'ENOSPC' ? 'full'
-    : e.code === 'EROFS' || e.code === 'EACCES' || e.code === 'EPERM' ? 'read-only' : undefined;
-  const kind = typeof e.errcode === 'number' ? KIND_OF_CODE[e.errcode & 0xff] ?? 'other' : fsKind ?? 'other';
+  const fsKind: StoreErrorKind | undefined =
+    e.code === 'ENOSPC'
+      ? 'full'
+      : e.code === 'EROFS' || e.code === 'EACCES' || e.code === 'EPERM'
+        ? 'read-only'
+        : undefined;
+  const kind = typeof e.errcode === 'number' ? (KIND_OF_CODE[e.errcode & 0xff] ?? 'other') : (fsKind ?? 'other');
   const why = typeof e.message === 'string' ? e.message : String(err);
   return new StoreError(`the MindsDB nodes' store (${file}) could not ${doing}: ${why} (${ADVICE[kind]})`, kind, file);
 }

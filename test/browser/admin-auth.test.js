@@ -32,22 +32,37 @@ describe('editor endpoints with adminAuth on', function () {
     fake = await createFakeMindsDB({ auth: { username: MDB_USER, password: MDB_PASSWORD } }).listen();
     open = await createFakeMindsDB().listen();
     attacker = await createFakeMindsDB().listen();
-    red = await startNodeRed([
-      { id: 'tab1', type: 'tab', label: 'auth' },
-      { id: 'srv', type: 'mindsdb-server', url: fake.url, apiPrefix: '/api', authMode: 'login', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 100, maxResponseMB: 64 },
-      { id: 'broker', type: 'mqtt-broker', broker: '127.0.0.1', port: 1, autoConnect: false },
-    ], {
-      adminAuth: {
-        type: 'credentials',
-        users: [
-          { username: 'admin', password: bcrypt.hashSync(USERS.admin, 8), permissions: '*' },
-          { username: 'viewer', password: bcrypt.hashSync(USERS.viewer, 8), permissions: 'read' },
-        ],
+    red = await startNodeRed(
+      [
+        { id: 'tab1', type: 'tab', label: 'auth' },
+        {
+          id: 'srv',
+          type: 'mindsdb-server',
+          url: fake.url,
+          apiPrefix: '/api',
+          authMode: 'login',
+          timeout: 5000,
+          retries: 0,
+          maxInFlight: 8,
+          maxQueue: 100,
+          maxResponseMB: 64,
+        },
+        { id: 'broker', type: 'mqtt-broker', broker: '127.0.0.1', port: 1, autoConnect: false },
+      ],
+      {
+        adminAuth: {
+          type: 'credentials',
+          users: [
+            { username: 'admin', password: bcrypt.hashSync(USERS.admin, 8), permissions: '*' },
+            { username: 'viewer', password: bcrypt.hashSync(USERS.viewer, 8), permissions: 'read' },
+          ],
+        },
       },
-    }, {
-      srv: { username: MDB_USER, password: MDB_PASSWORD },
-      broker: { user: MDB_USER, password: MDB_PASSWORD },
-    });
+      {
+        srv: { username: MDB_USER, password: MDB_PASSWORD },
+        broker: { user: MDB_USER, password: MDB_PASSWORD },
+      },
+    );
   });
 
   after(async function () {
@@ -59,20 +74,33 @@ describe('editor endpoints with adminAuth on', function () {
     const res = await fetch(`${red.url}auth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: 'node-red-admin', grant_type: 'password', scope: SCOPES[username], username, password: USERS[username] }),
+      body: JSON.stringify({
+        client_id: 'node-red-admin',
+        grant_type: 'password',
+        scope: SCOPES[username],
+        username,
+        password: USERS[username],
+      }),
     });
     assert.equal(res.status, 200, `login as ${username}`);
     return (await res.json()).access_token;
   }
 
-  const call = (route, token, body = {}, contentType = 'application/json') => fetch(`${red.url}${route}`, {
-    method: 'POST',
-    headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: contentType === 'application/json' ? JSON.stringify(body) : body,
-  });
+  const call = (route, token, body = {}, contentType = 'application/json') =>
+    fetch(`${red.url}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: contentType === 'application/json' ? JSON.stringify(body) : body,
+    });
   const TEST_BODY = () => ({ url: open.url, apiPrefix: '/api', authMode: 'none' });
-  const ATTACK_CONFIG = () => ({ url: attacker.url, apiPrefix: '/api', authMode: 'login', credentials: { username: MDB_USER, password: STORED } });
-  const attackerSawPassword = () => attacker.requests.some((r) => JSON.stringify([r.headers, r.rawBody]).includes(MDB_PASSWORD));
+  const ATTACK_CONFIG = () => ({
+    url: attacker.url,
+    apiPrefix: '/api',
+    authMode: 'login',
+    credentials: { username: MDB_USER, password: STORED },
+  });
+  const attackerSawPassword = () =>
+    attacker.requests.some((r) => JSON.stringify([r.headers, r.rawBody]).includes(MDB_PASSWORD));
 
   it('refuses both endpoints without a token', async function () {
     assert.equal((await call('mindsdb/test', null, TEST_BODY())).status, 401);
@@ -99,7 +127,7 @@ describe('editor endpoints with adminAuth on', function () {
     assert.equal(attacker.requests.length, 0);
   });
 
-  it('never lists through another node\'s id, nor uses its stored password', async function () {
+  it("never lists through another node's id, nor uses its stored password", async function () {
     for (const user of ['viewer', 'admin']) {
       const token = await tokenFor(user);
       const res = await call('mindsdb/list/projects', token, { server: 'broker' });
@@ -108,12 +136,14 @@ describe('editor endpoints with adminAuth on', function () {
     const admin = await tokenFor('admin');
     const res = await call('mindsdb/list/projects', admin, { server: 'broker', config: ATTACK_CONFIG() });
     assert.equal((await res.json()).ok, false);
-    assert.equal(attackerSawPassword(), false, 'the broker\'s stored password reached the chosen server');
+    assert.equal(attackerSawPassword(), false, "the broker's stored password reached the chosen server");
   });
 
-  it('never sends the server node\'s stored password to a URL the request chose, even for an admin', async function () {
+  it("never sends the server node's stored password to a URL the request chose, even for an admin", async function () {
     const admin = await tokenFor('admin');
-    const listed = await (await call('mindsdb/list/projects', admin, { server: 'srv', config: ATTACK_CONFIG() })).json();
+    const listed = await (
+      await call('mindsdb/list/projects', admin, { server: 'srv', config: ATTACK_CONFIG() })
+    ).json();
     assert.equal(listed.ok, false);
     const tested = await (await call('mindsdb/test', admin, { id: 'srv', ...ATTACK_CONFIG() })).json();
     assert.equal(tested.ok, false);
@@ -125,17 +155,30 @@ describe('editor endpoints with adminAuth on', function () {
     const admin = await tokenFor('admin');
     const form = `server=srv&config[url]=${encodeURIComponent(attacker.url)}&config[authMode]=login&config[credentials][password]=${STORED}`;
     assert.equal((await call('mindsdb/list/projects', admin, form, 'application/x-www-form-urlencoded')).status, 415);
-    assert.equal((await call('mindsdb/test', admin, `url=${encodeURIComponent(attacker.url)}`, 'application/x-www-form-urlencoded')).status, 415);
+    assert.equal(
+      (
+        await call(
+          'mindsdb/test',
+          admin,
+          `url=${encodeURIComponent(attacker.url)}`,
+          'application/x-www-form-urlencoded',
+        )
+      ).status,
+      415,
+    );
     assert.equal((await call('mindsdb/test', admin, JSON.stringify(TEST_BODY()), 'text/plain')).status, 415);
     assert.equal(attacker.requests.length, 0);
   });
 
-  it('the sidebar\'s tree takes the read permission, as the name pickers do; dialog values take write', async function () {
+  it("the sidebar's tree takes the read permission, as the name pickers do; dialog values take write", async function () {
     assert.equal((await call('mindsdb/tree', null, { server: 'srv' })).status, 401);
     const viewer = await tokenFor('viewer');
     const tree = await call('mindsdb/tree', viewer, { server: 'srv' });
     assert.equal(tree.status, 200);
-    assert.deepEqual((await tree.json()).items.map((i) => i.name), ['mindsdb']);
+    assert.deepEqual(
+      (await tree.json()).items.map((i) => i.name),
+      ['mindsdb'],
+    );
     const before = open.requests.length;
     assert.equal((await call('mindsdb/tree', viewer, { server: 'srv', config: TEST_BODY() })).status, 401);
     assert.equal(open.requests.length, before, 'the refused request never reached MindsDB');
@@ -152,11 +195,18 @@ describe('editor endpoints with adminAuth on', function () {
     const body = await (await call('mindsdb/preview', admin, { server: 'srv', query: 'SELECT 1 AS one' })).json();
     assert.equal(body.ok, true, body.error);
     assert.deepEqual(body.rows, [[1]]);
-    const refused = await (await call('mindsdb/preview', admin, { server: 'srv', query: 'DROP TABLE pg.readings' })).json();
+    const refused = await (
+      await call('mindsdb/preview', admin, { server: 'srv', query: 'DROP TABLE pg.readings' })
+    ).json();
     assert.equal(refused.refused, true);
     assert.equal(sent(), before + 1, 'only the SELECT was sent');
-    assert.equal((await call('mindsdb/preview', admin, 'query=SELECT%201&server=srv', 'application/x-www-form-urlencoded')).status, 415);
-    const attacked = await (await call('mindsdb/preview', admin, { server: 'srv', config: ATTACK_CONFIG(), query: 'SELECT 1' })).json();
+    assert.equal(
+      (await call('mindsdb/preview', admin, 'query=SELECT%201&server=srv', 'application/x-www-form-urlencoded')).status,
+      415,
+    );
+    const attacked = await (
+      await call('mindsdb/preview', admin, { server: 'srv', config: ATTACK_CONFIG(), query: 'SELECT 1' })
+    ).json();
     assert.equal(attacked.ok, false);
     assert.equal(attackerSawPassword(), false);
   });

@@ -32,13 +32,19 @@ function freePort() {
 
 /** Resolves once Node-RED answers `url`; fails at once if it exits, or after `ms`. */
 function answering(url, ms, child) {
-  return waitFor(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Node-RED exited (${child.exitCode ?? child.signalCode}) before it answered`);
-    try {
-      const res = await fetch(url);
-      return res.ok || res.status === 401; // 401: up, with adminAuth on
-    } catch { return false; /* not listening yet */ }
-  }, { timeoutMs: ms, intervalMs: 200, what: `Node-RED to answer ${url}` });
+  return waitFor(
+    async () => {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`Node-RED exited (${child.exitCode ?? child.signalCode}) before it answered`);
+      try {
+        const res = await fetch(url);
+        return res.ok || res.status === 401; // 401: up, with adminAuth on
+      } catch {
+        return false; /* not listening yet */
+      }
+    },
+    { timeoutMs: ms, intervalMs: 200, what: `Node-RED to answer ${url}` },
+  );
 }
 
 /**
@@ -56,9 +62,15 @@ function answering(url, ms, child) {
 async function startNodeRed(flows, settings = {}, credentials = undefined, options = {}) {
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-browser-'));
   if (options.tarball) {
-    fs.writeFileSync(path.join(userDir, 'package.json'), JSON.stringify({ name: 'node-red-project', version: '0.0.1', private: true }));
+    fs.writeFileSync(
+      path.join(userDir, 'package.json'),
+      JSON.stringify({ name: 'node-red-project', version: '0.0.1', private: true }),
+    );
     try {
-      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', options.tarball], { cwd: userDir, stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', options.tarball], {
+        cwd: userDir,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
     } catch (err) {
       fs.rmSync(userDir, { recursive: true, force: true });
       throw new Error(`npm install ${options.tarball} failed: ${err.stderr || err.message}`);
@@ -77,15 +89,25 @@ async function startNodeRed(flows, settings = {}, credentials = undefined, optio
   // credentialSecret: false below, so Node-RED reads this file as plain JSON.
   if (credentials) fs.writeFileSync(path.join(userDir, 'flows_cred.json'), JSON.stringify(credentials));
   const port = await freePort();
-  fs.writeFileSync(path.join(userDir, 'settings.js'), `module.exports = ${JSON.stringify(options.ownSettings ? { ...settings, uiPort: port } : {
-    uiHost: '127.0.0.1', uiPort: port, flowFile: 'flows.json', credentialSecret: false,
-    // No tours, no projects, no calls out to the public catalogue or update checks: the suite runs
-    // offline and a failed outside request would look like an editor error.
-    editorTheme: { tours: false, projects: { enabled: false }, palette: { catalogues: [] } },
-    telemetry: { enabled: false },
-    logging: { console: { level: 'warn' } },
-    ...settings,
-  })};\n`);
+  fs.writeFileSync(
+    path.join(userDir, 'settings.js'),
+    `module.exports = ${JSON.stringify(
+      options.ownSettings
+        ? { ...settings, uiPort: port }
+        : {
+            uiHost: '127.0.0.1',
+            uiPort: port,
+            flowFile: 'flows.json',
+            credentialSecret: false,
+            // No tours, no projects, no calls out to the public catalogue or update checks: the suite runs
+            // offline and a failed outside request would look like an editor error.
+            editorTheme: { tours: false, projects: { enabled: false }, palette: { catalogues: [] } },
+            telemetry: { enabled: false },
+            logging: { console: { level: 'warn' } },
+            ...settings,
+          },
+    )};\n`,
+  );
   return launch(userDir, port, options);
 }
 
@@ -96,9 +118,20 @@ async function startNodeRed(flows, settings = {}, credentials = undefined, optio
  */
 async function launch(userDir, port, options) {
   const output = [];
-  const child = spawn(options.node || process.execPath, [path.join(root, 'node_modules', options.nodeRed || NODE_RED_PACKAGE, 'red.js'), '--userDir', userDir, '--settings', path.join(userDir, 'settings.js')], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env },
-  });
+  const child = spawn(
+    options.node || process.execPath,
+    [
+      path.join(root, 'node_modules', options.nodeRed || NODE_RED_PACKAGE, 'red.js'),
+      '--userDir',
+      userDir,
+      '--settings',
+      path.join(userDir, 'settings.js'),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    },
+  );
   child.stdout.on('data', (d) => output.push(String(d)));
   child.stderr.on('data', (d) => output.push(String(d)));
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -120,7 +153,8 @@ async function launch(userDir, port, options) {
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGINT');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000); // deadline: killed if SIGINT has not stopped it in 5 s
+        // deadline: killed if SIGINT has not stopped it in 5 s
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
         await exited;
         clearTimeout(timer);
       }
@@ -132,14 +166,18 @@ async function launch(userDir, port, options) {
       return exited;
     },
     /** Starts Node-RED again on the same user directory and port, as a supervisor would. */
-    restart() { return launch(userDir, port, options); },
+    restart() {
+      return launch(userDir, port, options);
+    },
   };
 }
 
 /** Debian's Chromium, headless, through playwright-core (never a downloaded browser). */
 async function launchChromium() {
   if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
+    throw new Error(
+      `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
+    );
   }
   const { chromium } = require('playwright-core');
   return chromium.launch({
@@ -153,8 +191,15 @@ async function launchChromium() {
  * slides in with one) and no jQuery animation, so a check or a screenshot sees the end state.
  */
 function uiAtRest(page) {
-  return page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)
-    && $(':animated').length === 0, null, { timeout: 10000 });
+  return page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity) &&
+      $(':animated').length === 0,
+    null,
+    { timeout: 10000 },
+  );
 }
 
 module.exports = { root, pkg, startNodeRed, launchChromium, freePort, uiAtRest };

@@ -40,25 +40,87 @@ function expected(lang) {
 /** How each language reaches the editor: the browser's own language, or Node-RED's user setting. */
 const LANGUAGES = [
   { lang: 'de', locale: 'de-DE', how: 'a browser set to German (de-DE)' },
-  { lang: 'ja', setting: 'ja', how: 'the editor\'s language setting' },
+  { lang: 'ja', setting: 'ja', how: "the editor's language setting" },
   { lang: 'zh-CN', locale: 'zh-CN', how: 'a browser set to Chinese (zh-CN)' },
   { lang: 'en-US', locale: 'en-US', how: 'a browser set to English' },
 ];
 
 function testFlow(url) {
   const inject = (id, target, payload = '', payloadType = 'date') => ({
-    id, type: 'inject', z: 'tab1', name: id, props: [{ p: 'payload' }], payload, payloadType, repeat: '', once: false, x: 120, y: 0, wires: [[target]],
+    id,
+    type: 'inject',
+    z: 'tab1',
+    name: id,
+    props: [{ p: 'payload' }],
+    payload,
+    payloadType,
+    repeat: '',
+    once: false,
+    x: 120,
+    y: 0,
+    wires: [[target]],
   });
-  const node = (id, type, y, config) => ({ id, type, z: 'tab1', name: '', server: 'srv', outputProperty: 'payload', version: 1, x: 360, y, wires: [[]], ...config });
+  const node = (id, type, y, config) => ({
+    id,
+    type,
+    z: 'tab1',
+    name: '',
+    server: 'srv',
+    outputProperty: 'payload',
+    version: 1,
+    x: 360,
+    y,
+    wires: [[]],
+    ...config,
+  });
   return [
     { id: 'tab1', type: 'tab', label: 'locales' },
-    { id: 'srv', type: 'mindsdb-server', name: 'test MindsDB', url, apiPrefix: '/api', authMode: 'none', timeout: 10000, retries: 0, retryPost: false, maxInFlight: 8, maxQueue: 100, maxResponseMB: 64, tls: '', version: 1 },
+    {
+      id: 'srv',
+      type: 'mindsdb-server',
+      name: 'test MindsDB',
+      url,
+      apiPrefix: '/api',
+      authMode: 'none',
+      timeout: 10000,
+      retries: 0,
+      retryPost: false,
+      maxInFlight: 8,
+      maxQueue: 100,
+      maxResponseMB: 64,
+      tls: '',
+      version: 1,
+    },
     { ...inject('go_rows', 'sql_rows'), y: 60 },
-    node('sql_rows', 'mindsdb-sql', 60, { query: 'SELECT * FROM rentals', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 }),
+    node('sql_rows', 'mindsdb-sql', 60, {
+      query: 'SELECT * FROM rentals',
+      database: '',
+      databaseType: 'str',
+      rowFormat: 'objects',
+      split: false,
+      rowsPerMsg: 100,
+    }),
     { ...inject('go_predict', 'predict1', '{"sqft": 917}', 'json'), y: 140 },
-    node('predict1', 'mindsdb-predict', 140, { project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: false, batchSize: 100, batchWindow: 50 }),
+    node('predict1', 'mindsdb-predict', 140, {
+      project: 'mindsdb',
+      projectType: 'str',
+      model: 'home_rentals',
+      modelType: 'str',
+      params: '',
+      paramsType: 'json',
+      batch: false,
+      batchSize: 100,
+      batchWindow: 50,
+    }),
     { ...inject('go_error', 'sql_error'), y: 220 },
-    node('sql_error', 'mindsdb-sql', 220, { query: 'SELECT * FROM no_such_table', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 }),
+    node('sql_error', 'mindsdb-sql', 220, {
+      query: 'SELECT * FROM no_such_table',
+      database: '',
+      databaseType: 'str',
+      rowFormat: 'objects',
+      split: false,
+      rowsPerMsg: 100,
+    }),
   ];
 }
 
@@ -93,35 +155,56 @@ describe('the editor in other languages', function () {
     const english = expected('en-US');
     for (const { lang } of LANGUAGES.filter((l) => l.lang !== 'en-US')) {
       const texts = expected(lang);
-      for (const [what, text] of Object.entries(texts)) assert.notEqual(text, english[what], `${lang} ${what} is translated`);
+      for (const [what, text] of Object.entries(texts))
+        assert.notEqual(text, english[what], `${lang} ${what} is translated`);
     }
   });
 
   for (const { lang, locale, setting, how } of LANGUAGES) {
     it(`shows dialog labels, help and status rings in ${lang}, for ${how}`, async function () {
       const want = expected(lang);
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...(locale ? { locale } : {}) });
+      const context = await browser.newContext({
+        viewport: { width: 1440, height: 900 },
+        ...(locale ? { locale } : {}),
+      });
       const problems = [];
       try {
         if (setting) await context.addInitScript((l) => localStorage.setItem('editor-language', l), setting);
         const page = await context.newPage();
         page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-        page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+        page.on('console', (m) => {
+          if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+        });
         await page.goto(red.url);
-        await page.waitForFunction(() => window.RED && RED.nodes && RED.nodes.getType('mindsdb-sql') && RED.nodes.node('sql_rows') && $('#red-ui-palette-container .red-ui-palette-node').length > 0, null, { timeout: 60000 });
+        await page.waitForFunction(
+          () =>
+            window.RED &&
+            RED.nodes?.getType('mindsdb-sql') &&
+            RED.nodes.node('sql_rows') &&
+            $('#red-ui-palette-container .red-ui-palette-node').length > 0,
+          null,
+          { timeout: 60000 },
+        );
         assert.equal(await page.evaluate(() => RED.i18n.lang()), lang, 'the editor runs in that language');
 
         // A status sent after the editor opened: a catalogue key, translated by Node-RED's editor.
         await inject('go_error');
-        const label = (id) => page.evaluate((nodeId) => {
-          const el = document.getElementById(nodeId);
-          return el && el.__statusLabel__ ? el.__statusLabel__.textContent : null;
-        }, id);
-        const waitForLabel = async (id, text) => {
-          await page.waitForFunction(([nodeId, t]) => {
+        const label = (id) =>
+          page.evaluate((nodeId) => {
             const el = document.getElementById(nodeId);
-            return el && el.__statusLabel__ && el.__statusLabel__.textContent === t;
-          }, [id, text], { timeout: 15000 }).catch(async () => assert.fail(`${id} status shows "${await label(id)}", want "${text}"`));
+            return el?.__statusLabel__ ? el.__statusLabel__.textContent : null;
+          }, id);
+        const waitForLabel = async (id, text) => {
+          await page
+            .waitForFunction(
+              ([nodeId, t]) => {
+                const el = document.getElementById(nodeId);
+                return el?.__statusLabel__ && el.__statusLabel__.textContent === t;
+              },
+              [id, text],
+              { timeout: 15000 },
+            )
+            .catch(async () => assert.fail(`${id} status shows "${await label(id)}", want "${text}"`));
         };
         await waitForLabel('sql_error', want.sqlError);
         // Statuses with a count, sent before the editor opened, in English ("2 rows"): the editor
@@ -132,9 +215,18 @@ describe('the editor in other languages', function () {
         await page.evaluate(() => RED.editor.edit(RED.nodes.node('sql_rows')));
         await page.waitForSelector('#node-dialog-ok', { state: 'visible' });
         await uiAtRest(page); // the tray slides in
-        assert.equal((await page.locator('#dialog-form span[data-i18n$="mindsdb-sql.label.database"]').textContent()).trim(), want.label);
-        assert.equal((await page.locator('#dialog-form label[for="node-input-rowFormat"]').textContent()).trim(), want.rowFormat);
-        await page.locator('.red-ui-tray').last().screenshot({ path: path.join(RESULTS, `mindsdb-sql-dialog-${lang}.png`) });
+        assert.equal(
+          (await page.locator('#dialog-form span[data-i18n$="mindsdb-sql.label.database"]').textContent()).trim(),
+          want.label,
+        );
+        assert.equal(
+          (await page.locator('#dialog-form label[for="node-input-rowFormat"]').textContent()).trim(),
+          want.rowFormat,
+        );
+        await page
+          .locator('.red-ui-tray')
+          .last()
+          .screenshot({ path: path.join(RESULTS, `mindsdb-sql-dialog-${lang}.png`) });
         await page.click('#node-dialog-cancel');
         await page.waitForSelector('#node-dialog-cancel', { state: 'detached' });
 
@@ -144,7 +236,10 @@ describe('the editor in other languages', function () {
         const headings = (await help.locator('h3').allTextContents()).map((h) => h.trim());
         assert.equal(headings[0], want.helpHeading, `the help's first section, got ${headings}`);
         const properties = await help.locator('dt').allTextContents();
-        assert.ok(properties.some((p) => /^\s*payload\b/.test(p)), 'msg property names stay as they are');
+        assert.ok(
+          properties.some((p) => /^\s*payload\b/.test(p)),
+          'msg property names stay as they are',
+        );
         await page.screenshot({ path: path.join(RESULTS, `editor-${lang}.png`) });
         if (DOCS && lang === 'de') await page.screenshot({ path: path.join(DOCS, 'editor-de.png') });
         assert.deepEqual(problems, []);

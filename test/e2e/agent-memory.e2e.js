@@ -41,29 +41,70 @@ describe('e2e: an agent conversation with memory, at the LLM stand-in', function
   afterEach(() => helper.settings({}));
   eachCaseInNodeRed();
 
-  const load = () => helper.load(nodes, flowWith({
-    type: 'mindsdb-agent', operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: AGENT, itemNameType: 'str',
-    streamMode: 'final', memory: true, conversationKey: 'topic', maxTurns: 20, idleMinutes: 60, historyOut: false,
-  }, { url: URL_, timeout: 120_000 }));
+  const load = () =>
+    helper.load(
+      nodes,
+      flowWith(
+        {
+          type: 'mindsdb-agent',
+          operation: 'msg',
+          project: 'mindsdb',
+          projectType: 'str',
+          itemName: AGENT,
+          itemNameType: 'str',
+          streamMode: 'final',
+          memory: true,
+          conversationKey: 'topic',
+          maxTurns: 20,
+          idleMinutes: 60,
+          historyOut: false,
+        },
+        { url: URL_, timeout: 120_000 },
+      ),
+    );
   const ask = (topic, payload) => ok({ operation: 'completions', topic, payload });
   /** The text of every chat request the LLM stand-in got that carries `question`. */
-  const callsWith = (question) => llm.calls.filter((c) => c.path.endsWith('/chat/completions')).map((c) => JSON.stringify(c.body.messages)).filter((t) => t.includes(question));
+  const callsWith = (question) =>
+    llm.calls
+      .filter((c) => c.path.endsWith('/chat/completions'))
+      .map((c) => JSON.stringify(c.body.messages))
+      .filter((t) => t.includes(question));
   /** The request that carries the conversation (the one that has most of it: 26.x plans first, without it). */
-  const fullest = (question, words) => callsWith(question).map((t) => ({ t, n: words.filter((w) => t.includes(w)).length })).sort((a, b) => b.n - a.n)[0];
+  const fullest = (question, words) =>
+    callsWith(question)
+      .map((t) => ({ t, n: words.filter((w) => t.includes(w)).length }))
+      .sort((a, b) => b.n - a.n)[0];
 
   it('five turns: the fifth question reaches the LLM with the four before it; a second conversation carries none of them', async () => {
     await load();
     // The agent, on the stand-in (the node sends the shape this version takes).
-    await ok({ operation: 'create', payload: { model: { provider: 'openai', model_name: 'gpt-4', api_key: 'sk-stand-in', base_url: llm.url } } });
+    await ok({
+      operation: 'create',
+      payload: { model: { provider: 'openai', model_name: 'gpt-4', api_key: 'sk-stand-in', base_url: llm.url } },
+    });
     const answers = [];
-    for (const [i, word] of WORDS.entries()) answers.push((await ask('chat-a', `turn ${i + 1}: remember ${word}`)).payload);
-    assert.ok(answers.every((a) => typeof a === 'string' && a.length > 0), JSON.stringify(answers));
+    for (const [i, word] of WORDS.entries())
+      answers.push((await ask('chat-a', `turn ${i + 1}: remember ${word}`)).payload);
+    assert.ok(
+      answers.every((a) => typeof a === 'string' && a.length > 0),
+      JSON.stringify(answers),
+    );
     const fifth = fullest('remember elder', WORDS);
     assert.ok(fifth, 'the LLM got the fifth question');
-    for (const word of WORDS.slice(0, 4)) assert.ok(fifth.t.includes(`remember ${word}`), `the fifth request carries turn "${word}": ${fifth.t.slice(0, 400)}`);
+    for (const word of WORDS.slice(0, 4))
+      assert.ok(
+        fifth.t.includes(`remember ${word}`),
+        `the fifth request carries turn "${word}": ${fifth.t.slice(0, 400)}`,
+      );
     // and the answers to them, as MindsDB gave them
-    for (const a of answers.slice(0, 4)) assert.ok(fifth.t.includes(JSON.stringify(a).slice(1, -1)), `the fifth request carries the answer ${JSON.stringify(a)}`);
-    console.log(`      MindsDB ${version}: the fifth request holds the four turns before it (${fifth.t.length} characters)`);
+    for (const a of answers.slice(0, 4))
+      assert.ok(
+        fifth.t.includes(JSON.stringify(a).slice(1, -1)),
+        `the fifth request carries the answer ${JSON.stringify(a)}`,
+      );
+    console.log(
+      `      MindsDB ${version}: the fifth request holds the four turns before it (${fifth.t.length} characters)`,
+    );
 
     await ask('chat-b', 'another chat: remember fig');
     const other = fullest('remember fig', WORDS);

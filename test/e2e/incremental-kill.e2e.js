@@ -41,11 +41,36 @@ const run = `s33_${Date.now().toString(36).slice(-6)}`;
 const DS = `${run}_kill_pg`;
 const T = `${run}_kill_readings`;
 
-const psqlArgs = (sql) => ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql];
+const psqlArgs = (sql) => [
+  '-h',
+  '127.0.0.1',
+  '-U',
+  'postgres',
+  '-d',
+  'test',
+  '-v',
+  'ON_ERROR_STOP=1',
+  '-qAt',
+  '-c',
+  sql,
+];
 const psql = (sql) => execFileSync('psql', psqlArgs(sql), { encoding: 'utf8', timeout: 20_000 });
-const psqlAsync = (sql) => new Promise((resolve, reject) => execFile('psql', psqlArgs(sql), { timeout: 20_000 }, (err) => (err ? reject(err) : resolve())));
+const psqlAsync = (sql) =>
+  new Promise((resolve, reject) =>
+    execFile('psql', psqlArgs(sql), { timeout: 20_000 }, (err) => (err ? reject(err) : resolve())),
+  );
 /** The ids in a file of one row per line (the id first). */
-const idsIn = (file) => { try { return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => Number(l.split('\t')[0])); } catch { return []; } };
+const idsIn = (file) => {
+  try {
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => Number(l.split('\t')[0]));
+  } catch {
+    return [];
+  }
+};
 const range = (from, to) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 const increasing = (ids) => ids.every((id, i) => i === 0 || id > ids[i - 1]);
 
@@ -57,8 +82,20 @@ describe('e2e: incremental mode through a SIGKILL, against a real MindsDB and Po
 
   before(async () => {
     version = await realMindsDB(URL_);
-    psql(`DROP TABLE IF EXISTS ${T}; CREATE TABLE ${T} (id integer PRIMARY KEY, ts timestamp(6) NOT NULL, sensor text NOT NULL, value double precision NOT NULL)`);
-    const res = await fetch(`${URL_}/api/databases/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ database: { name: DS, engine: 'postgres', parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' } } }) });
+    psql(
+      `DROP TABLE IF EXISTS ${T}; CREATE TABLE ${T} (id integer PRIMARY KEY, ts timestamp(6) NOT NULL, sensor text NOT NULL, value double precision NOT NULL)`,
+    );
+    const res = await fetch(`${URL_}/api/databases/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        database: {
+          name: DS,
+          engine: 'postgres',
+          parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' },
+        },
+      }),
+    });
     assert.equal(res.status, 201, await res.text());
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-incr-kill-'));
   });
@@ -72,21 +109,96 @@ describe('e2e: incremental mode through a SIGKILL, against a real MindsDB and Po
   it(`${ROWS} rows written while two nodes run every second, ${PER_TIMESTAMP} to a timestamp, Node-RED killed once: at least once (flow control) stores every row exactly once, in order; at most once hands none on twice`, async function () {
     const file = (name) => path.join(dir, name);
     const sql = (id, extra, wires) => ({
-      id, type: 'mindsdb-sql', z: 'tab', name: '', server: 'srv', query: `SELECT id, ts, sensor, value FROM ${DS}.${T}`, database: '', databaseType: 'str',
-      rowFormat: 'objects', split: true, rowsPerMsg: PART, partsAhead: 1, incremental: true, watermarkColumn: 'ts', keyColumn: 'id', outputProperty: 'payload', version: 1, ...extra, wires,
+      id,
+      type: 'mindsdb-sql',
+      z: 'tab',
+      name: '',
+      server: 'srv',
+      query: `SELECT id, ts, sensor, value FROM ${DS}.${T}`,
+      database: '',
+      databaseType: 'str',
+      rowFormat: 'objects',
+      split: true,
+      rowsPerMsg: PART,
+      partsAhead: 1,
+      incremental: true,
+      watermarkColumn: 'ts',
+      keyColumn: 'id',
+      outputProperty: 'payload',
+      version: 1,
+      ...extra,
+      wires,
     });
     const flow = [
       { id: 'tab', type: 'tab', label: 'incremental through a kill' },
-      { id: 'srv', type: 'mindsdb-server', name: 'MindsDB', url: URL_, apiPrefix: '/api', authMode: 'none', timeout: 60_000, retries: 2, retryPost: false, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64, tls: '', version: 1 },
-      { id: 'every-second', type: 'inject', z: 'tab', props: [{ p: 'payload' }], repeat: '1', once: true, onceDelay: 0.2, topic: '', payload: '', payloadType: 'date', wires: [['sql-acked', 'sql-handed']] },
+      {
+        id: 'srv',
+        type: 'mindsdb-server',
+        name: 'MindsDB',
+        url: URL_,
+        apiPrefix: '/api',
+        authMode: 'none',
+        timeout: 60_000,
+        retries: 2,
+        retryPost: false,
+        maxInFlight: 8,
+        maxQueue: 1000,
+        maxResponseMB: 64,
+        tls: '',
+        version: 1,
+      },
+      {
+        id: 'every-second',
+        type: 'inject',
+        z: 'tab',
+        props: [{ p: 'payload' }],
+        repeat: '1',
+        once: true,
+        onceDelay: 0.2,
+        topic: '',
+        payload: '',
+        payloadType: 'date',
+        wires: [['sql-acked', 'sql-handed']],
+      },
       sql('sql-acked', { flowControl: true }, [['acked-end']]),
-      { id: 'acked-end', type: 'incremental-observer', z: 'tab', name: 'acked', store: true, tick: true, wires: [['sql-acked']] },
+      {
+        id: 'acked-end',
+        type: 'incremental-observer',
+        z: 'tab',
+        name: 'acked',
+        store: true,
+        tick: true,
+        wires: [['sql-acked']],
+      },
       sql('sql-handed', { flowControl: false }, [['handed-next']]),
-      { id: 'handed-next', type: 'incremental-observer', z: 'tab', name: 'handed', store: false, tick: false, wires: [] },
+      {
+        id: 'handed-next',
+        type: 'incremental-observer',
+        z: 'tab',
+        name: 'handed',
+        store: false,
+        tick: false,
+        wires: [],
+      },
       { id: 'catch', type: 'catch', z: 'tab', scope: null, uncaught: false, wires: [['errors']] },
-      { id: 'errors', type: 'debug', z: 'tab', active: true, tosidebar: false, console: true, complete: 'error', targetType: 'msg', wires: [] },
+      {
+        id: 'errors',
+        type: 'debug',
+        z: 'tab',
+        active: true,
+        tosidebar: false,
+        console: true,
+        complete: 'error',
+        targetType: 'msg',
+        wires: [],
+      },
     ];
-    red = await startNodeRed(flow, { nodesDir: path.join(__dirname, '..', 'support', 'observer-nodes'), logging: { console: { level: 'info' } } }, undefined, { env: { OBSERVER_DIR: dir } });
+    red = await startNodeRed(
+      flow,
+      { nodesDir: path.join(__dirname, '..', 'support', 'observer-nodes'), logging: { console: { level: 'info' } } },
+      undefined,
+      { env: { OBSERVER_DIR: dir } },
+    );
 
     // The writer: batches of BATCH rows, one transaction each, ids and timestamps growing
     // (PER_TIMESTAMP rows to a timestamp, so a group spans several batches and runs).
@@ -94,34 +206,60 @@ describe('e2e: incremental mode through a SIGKILL, against a real MindsDB and Po
     const writer = (async () => {
       while (written < ROWS) {
         const to = Math.min(ROWS, written + BATCH);
-        await psqlAsync(`INSERT INTO ${T} SELECT g, TIMESTAMP '2024-01-01' + ((g - 1) / ${PER_TIMESTAMP}) * INTERVAL '1 millisecond', 's' || (g % 7), g * 0.5 FROM generate_series(${written + 1}, ${to}) g`);
+        await psqlAsync(
+          `INSERT INTO ${T} SELECT g, TIMESTAMP '2024-01-01' + ((g - 1) / ${PER_TIMESTAMP}) * INTERVAL '1 millisecond', 's' || (g % 7), g * 0.5 FROM generate_series(${written + 1}, ${to}) g`,
+        );
         written = to;
-        await new Promise((resolve) => { setTimeout(resolve, 60); }); // fault: the writer's pace, about 400 rows a second, so that runs meet rows still being written
+        await new Promise((resolve) => {
+          setTimeout(resolve, 60);
+        }); // fault: the writer's pace, about 400 rows a second, so that runs meet rows still being written
       }
     })();
 
     // Kill right after the end of the acked flow stored a part, once a third of the rows went
     // through: its tick is on its way back, and the node is in the middle of a run.
     const stored = file('acked-stored.txt');
-    await waitFor(() => idsIn(stored).length >= ROWS / 3, { timeoutMs: 120_000, intervalMs: 20, what: () => `a third of the rows stored (${idsIn(stored).length}; ${written} written)\n${red.output.join("").slice(-3000)}` });
+    await waitFor(() => idsIn(stored).length >= ROWS / 3, {
+      timeoutMs: 120_000,
+      intervalMs: 20,
+      what: () =>
+        `a third of the rows stored (${idsIn(stored).length}; ${written} written)\n${red.output.join('').slice(-3000)}`,
+    });
     const size = fs.statSync(stored).size;
-    await waitFor(() => fs.statSync(stored).size !== size, { timeoutMs: 30_000, intervalMs: 1, what: 'the next part stored' });
+    await waitFor(() => fs.statSync(stored).size !== size, {
+      timeoutMs: 30_000,
+      intervalMs: 1,
+      what: 'the next part stored',
+    });
     const killed = await red.kill('SIGKILL');
     assert.equal(killed.signal, 'SIGKILL');
     const at = {
-      written, stored: idsIn(stored), received: idsIn(file('acked-received.txt')),
-      handed: idsIn(file('sql-handed-handed.txt')), next: idsIn(file('handed-received.txt')),
+      written,
+      stored: idsIn(stored),
+      received: idsIn(file('acked-received.txt')),
+      handed: idsIn(file('sql-handed-handed.txt')),
+      next: idsIn(file('handed-received.txt')),
     };
-    for (const name of ['acked-stored.txt', 'sql-handed-handed.txt']) assert.ok(fs.readFileSync(file(name), 'utf8').endsWith('\n'), `no line of ${name} cut by the kill`);
+    for (const name of ['acked-stored.txt', 'sql-handed-handed.txt'])
+      assert.ok(fs.readFileSync(file(name), 'utf8').endsWith('\n'), `no line of ${name} cut by the kill`);
 
     red = await red.restart();
     await writer;
     const done = () => idsIn(stored).length === ROWS && new Set(idsIn(file('sql-handed-handed.txt'))).has(ROWS);
-    await waitFor(done, { timeoutMs: 120_000, intervalMs: 100, what: () => `every row through both (${idsIn(stored).length} stored; ${idsIn(file('sql-handed-handed.txt')).length} handed on; ${ROWS})\n${red.output.join('').slice(-2000)}` });
+    await waitFor(done, {
+      timeoutMs: 120_000,
+      intervalMs: 100,
+      what: () =>
+        `every row through both (${idsIn(stored).length} stored; ${idsIn(file('sql-handed-handed.txt')).length} handed on; ${ROWS})\n${red.output.join('').slice(-2000)}`,
+    });
     // A few more runs: nothing more comes (a row sent twice would show here).
     const counts = () => [idsIn(file('acked-received.txt')).length, idsIn(file('sql-handed-handed.txt')).length].join();
     const settled = counts();
-    await holdsFor(() => counts() === settled, { forMs: 2500, intervalMs: 100, what: () => `nothing more after the last row (${counts()} vs ${settled})` });
+    await holdsFor(() => counts() === settled, {
+      forMs: 2500,
+      intervalMs: 100,
+      what: () => `nothing more after the last row (${counts()} vs ${settled})`,
+    });
     await red.kill('SIGTERM');
     assert.doesNotMatch(red.output.join(''), /\[error\]/, 'no error at Catch');
 
@@ -131,9 +269,20 @@ describe('e2e: incremental mode through a SIGKILL, against a real MindsDB and Po
     assert.deepEqual(idsIn(stored), all, 'acked: every row stored exactly once, in (watermark, key) order');
     const received = idsIn(file('acked-received.txt'));
     const repeats = received.length - ROWS;
-    assert.ok(repeats >= 0 && repeats <= PART, `acked: at most the one part not yet acknowledged came again (${repeats} rows)`);
-    assert.deepEqual([...received.slice(0, at.received.length), ...received.slice(at.received.length + repeats)], all, 'acked: nothing missing, and the repeats are one block right after the restart');
-    assert.deepEqual(received.slice(at.received.length, at.received.length + repeats), at.received.slice(at.received.length - repeats), 'acked: the repeats are the last rows received before the kill');
+    assert.ok(
+      repeats >= 0 && repeats <= PART,
+      `acked: at most the one part not yet acknowledged came again (${repeats} rows)`,
+    );
+    assert.deepEqual(
+      [...received.slice(0, at.received.length), ...received.slice(at.received.length + repeats)],
+      all,
+      'acked: nothing missing, and the repeats are one block right after the restart',
+    );
+    assert.deepEqual(
+      received.slice(at.received.length, at.received.length + repeats),
+      at.received.slice(at.received.length - repeats),
+      'acked: the repeats are the last rows received before the kill',
+    );
 
     // At most once (no flow control): handed on never twice, in order; what is missing is at most
     // the part the node had kept on disk but not yet handed on when it was killed.
@@ -143,12 +292,24 @@ describe('e2e: incremental mode through a SIGKILL, against a real MindsDB and Po
     assert.ok(missing.length <= PART, `handed: at most one part lost at the kill (${missing.length} rows)`);
     if (missing.length) {
       assert.deepEqual(missing, range(missing[0], missing.at(-1)), 'handed: the rows lost are one block');
-      assert.equal(missing[0], (at.handed.at(-1) ?? 0) + 1, 'handed: right after the last row handed on before the kill');
+      assert.equal(
+        missing[0],
+        (at.handed.at(-1) ?? 0) + 1,
+        'handed: right after the last row handed on before the kill',
+      );
     }
     const next = idsIn(file('handed-received.txt'));
-    assert.deepEqual(at.next, at.handed.slice(0, at.next.length), 'handed: before the kill, the next node got a prefix of what was handed on');
+    assert.deepEqual(
+      at.next,
+      at.handed.slice(0, at.next.length),
+      'handed: before the kill, the next node got a prefix of what was handed on',
+    );
     const inMemory = at.handed.length - at.next.length;
-    assert.deepEqual(next.slice(at.next.length), handed.slice(at.handed.length), 'handed: after the restart, every row handed on reached the next node');
+    assert.deepEqual(
+      next.slice(at.next.length),
+      handed.slice(at.handed.length),
+      'handed: after the restart, every row handed on reached the next node',
+    );
     this.test.title += ` [MindsDB ${version}, ${at.written} rows written at the kill: acked ${at.stored.length} stored before it, ${repeats} sent again after the restart and dropped by the flow as repeats; handed ${at.handed.length} before it, ${missing.length} lost at the kill (kept on disk, not yet handed on), ${inMemory} handed on but still in Node-RED's memory]`;
   });
 });

@@ -24,14 +24,27 @@ const VIEW = `${run}_v`;
 const nodes = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-view'].map(node).concat([catchNode]);
 
 function psql(sql) {
-  return execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8', timeout: 20_000 });
+  return execFileSync(
+    'psql',
+    ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql],
+    { encoding: 'utf8', timeout: 20_000 },
+  );
 }
 async function sqlApi(query) {
-  const res = await fetch(`${URL_}/api/sql/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const res = await fetch(`${URL_}/api/sql/query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   return res.json();
 }
 /** The ids PostgreSQL orders by (watermark, id), after an optional (watermark, id) position. */
-const pgOrder = (wm = 'ts', after = '') => psql(`SELECT id FROM ${T} ${after ? `WHERE ${after}` : ''} ORDER BY ${wm}, id`).trim().split('\n').filter(Boolean).map(Number);
+const pgOrder = (wm = 'ts', after = '') =>
+  psql(`SELECT id FROM ${T} ${after ? `WHERE ${after}` : ''} ORDER BY ${wm}, id`)
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
 
 describe('e2e: incremental mode against a real MindsDB and PostgreSQL', function () {
   this.timeout(300_000);
@@ -41,8 +54,20 @@ describe('e2e: incremental mode against a real MindsDB and PostgreSQL', function
   before(async () => {
     version = await realMindsDB(URL_);
     console.log(`    MindsDB ${version} at ${URL_}, data source ${DS}, table ${T}`);
-    psql(`DROP TABLE IF EXISTS ${T}; CREATE TABLE ${T} (id integer PRIMARY KEY, ts timestamp(6) NOT NULL, tz timestamptz NOT NULL, note text)`);
-    const res = await fetch(`${URL_}/api/databases/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ database: { name: DS, engine: 'postgres', parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' } } }) });
+    psql(
+      `DROP TABLE IF EXISTS ${T}; CREATE TABLE ${T} (id integer PRIMARY KEY, ts timestamp(6) NOT NULL, tz timestamptz NOT NULL, note text)`,
+    );
+    const res = await fetch(`${URL_}/api/databases/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        database: {
+          name: DS,
+          engine: 'postgres',
+          parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' },
+        },
+      }),
+    });
     assert.equal(res.status, 201, await res.text());
   });
   after(async () => {
@@ -61,10 +86,25 @@ describe('e2e: incremental mode against a real MindsDB and PostgreSQL', function
   });
   eachCaseInNodeRed();
 
-  const sqlDef = (def = {}) => ({ type: 'mindsdb-sql', query: `SELECT id, ts, tz, note FROM ${DS}.${T}`, database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100, incremental: true, watermarkColumn: 'ts', keyColumn: 'id', ...def });
+  const sqlDef = (def = {}) => ({
+    type: 'mindsdb-sql',
+    query: `SELECT id, ts, tz, note FROM ${DS}.${T}`,
+    database: '',
+    databaseType: 'str',
+    rowFormat: 'objects',
+    split: false,
+    rowsPerMsg: 100,
+    incremental: true,
+    watermarkColumn: 'ts',
+    keyColumn: 'id',
+    ...def,
+  });
   const load = (def) => helper.load(nodes, flowWith(def, { url: URL_, timeout: 60_000 }));
   /** Rows with ids from..to, `perTs` of them sharing each timestamp; the second of each pair 1 µs later. */
-  const insert = (from, to, base = '2024-01-01 10:00:00') => psql(`INSERT INTO ${T} SELECT g, TIMESTAMP '${base}' + ((g / 3) * INTERVAL '1 second') + ((g % 3 = 2)::int * INTERVAL '1 microsecond'), TIMESTAMPTZ '${base}+00' + ((g / 3) * INTERVAL '1 second'), 'n' || g FROM generate_series(${from}, ${to}) g`);
+  const insert = (from, to, base = '2024-01-01 10:00:00') =>
+    psql(
+      `INSERT INTO ${T} SELECT g, TIMESTAMP '${base}' + ((g / 3) * INTERVAL '1 second') + ((g % 3 = 2)::int * INTERVAL '1 microsecond'), TIMESTAMPTZ '${base}+00' + ((g / 3) * INTERVAL '1 second'), 'n' || g FROM generate_series(${from}, ${to}) g`,
+    );
   const ids = (m) => m.payload.map((r) => r.id);
 
   it('sends every row once, in (watermark, key) order: three rows share each timestamp, one of them a microsecond later; rows added with the last timestamp come next time, none twice', async () => {
@@ -72,12 +112,16 @@ describe('e2e: incremental mode against a real MindsDB and PostgreSQL', function
     await load(sqlDef());
     const first = await ok({ payload: 1 });
     assert.deepEqual(ids(first), pgOrder());
-    assert.match(first.payload.at(-1).ts, /^2024-01-01 10:00:03(\.0+)?$/, `a timestamp as MindsDB sends it: ${first.payload.at(-1).ts}`);
+    assert.match(
+      first.payload.at(-1).ts,
+      /^2024-01-01 10:00:03(\.0+)?$/,
+      `a timestamp as MindsDB sends it: ${first.payload.at(-1).ts}`,
+    );
     assert.deepEqual(ids(await ok({ payload: 2 })), [], 'nothing new');
     insert(11, 14); // 11 shares 10:00:03 with 9 and 10 (one microsecond later: 11 % 3 = 2)
     const second = await ok({ payload: 3 });
     assert.deepEqual(ids(second), [11, 12, 13, 14]);
-    assert.deepEqual([...ids(first), ...ids(second)], pgOrder(), 'together: every row once, in PostgreSQL\'s order');
+    assert.deepEqual([...ids(first), ...ids(second)], pgOrder(), "together: every row once, in PostgreSQL's order");
   });
 
   it('split into parts: the position moves with each part; a timestamptz watermark compares as PostgreSQL does', async () => {
@@ -104,7 +148,7 @@ describe('e2e: incremental mode against a real MindsDB and PostgreSQL', function
     assert.deepEqual(ids(await ok({ payload: 4 })), pgOrder());
   });
 
-  it('the user\'s query keeps its own parameters, bound by the server next to the position', async () => {
+  it("the user's query keeps its own parameters, bound by the server next to the position", async () => {
     insert(1, 12);
     await load(sqlDef({ query: `SELECT id, ts FROM ${DS}.${T} WHERE id % :mod = 0` }));
     assert.deepEqual(ids(await ok({ payload: 1, params: { mod: 2 } })), pgOrder('ts', 'id % 2 = 0'));
@@ -112,7 +156,7 @@ describe('e2e: incremental mode against a real MindsDB and PostgreSQL', function
     assert.deepEqual(ids(await ok({ payload: 2, params: { mod: 2 } })), [14, 16]);
   });
 
-  it('a watermark column the query does not select is MindsDB\'s SQL error, at Catch', async () => {
+  it("a watermark column the query does not select is MindsDB's SQL error, at Catch", async () => {
     insert(1, 2);
     await load(sqlDef({ query: `SELECT id, note FROM ${DS}.${T}` }));
     const err = await fails({ payload: 1 });
@@ -120,11 +164,25 @@ describe('e2e: incremental mode against a real MindsDB and PostgreSQL', function
     console.log(`      MindsDB ${version}: ${err.error.message.slice(0, 160).replace(/\s+/g, ' ')}`);
   });
 
-  it('the view node\'s query: a view over the table, read from the position on', async () => {
+  it("the view node's query: a view over the table, read from the position on", async () => {
     const made = await sqlApi(`CREATE VIEW mindsdb.${VIEW} AS (SELECT id, ts, note FROM ${DS}.${T})`);
     assert.notEqual(made.type, 'error', JSON.stringify(made));
     insert(1, 7);
-    await load({ type: 'mindsdb-view', operation: 'query', project: 'mindsdb', projectType: 'str', itemName: VIEW, itemNameType: 'str', query: '', rowFormat: 'objects', split: false, rowsPerMsg: 100, incremental: true, watermarkColumn: 'ts', keyColumn: 'id' });
+    await load({
+      type: 'mindsdb-view',
+      operation: 'query',
+      project: 'mindsdb',
+      projectType: 'str',
+      itemName: VIEW,
+      itemNameType: 'str',
+      query: '',
+      rowFormat: 'objects',
+      split: false,
+      rowsPerMsg: 100,
+      incremental: true,
+      watermarkColumn: 'ts',
+      keyColumn: 'id',
+    });
     assert.deepEqual(ids(await ok({ payload: 1 })), pgOrder());
     insert(8, 9);
     assert.deepEqual(ids(await ok({ payload: 2 })), [8, 9]);

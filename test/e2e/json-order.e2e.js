@@ -44,13 +44,22 @@ describe('e2e: the key order of a whole-body SQL answer', function () {
   });
 
   it('records where column_names comes, and the parser spools the rows exactly when data comes first', async () => {
-    const res = await fetch(`${URL_}/api/sql/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+    const res = await fetch(`${URL_}/api/sql/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: QUERY }),
+    });
     assert.equal(res.status, 200);
     const text = await res.text();
     const keys = topLevelKeys(text);
     const dataFirst = keys.indexOf('data') < keys.indexOf('column_names');
-    console.log(`      MindsDB ${version}: keys ${keys.join(', ')} (${dataFirst ? 'rows before the column names' : 'column names first'})`);
-    assert.ok(keys.includes('data') && keys.includes('column_names'), `a table answer has data and column_names (got ${keys.join(', ')})`);
+    console.log(
+      `      MindsDB ${version}: keys ${keys.join(', ')} (${dataFirst ? 'rows before the column names' : 'column names first'})`,
+    );
+    assert.ok(
+      keys.includes('data') && keys.includes('column_names'),
+      `a table answer has data and column_names (got ${keys.join(', ')})`,
+    );
     // What 25.14.1 and 26.1.0 sent when this test was written; the spool exists for this order.
     if (/^25\./.test(version)) assert.ok(dataFirst, `MindsDB ${version} sends data before column_names`);
 
@@ -78,7 +87,10 @@ describe('e2e: the key order of a whole-body SQL answer', function () {
         assert.deepEqual(stream.columns, ['id', 'name']);
         const rows = [];
         for (let part = await stream.read(1); part.length > 0; part = await stream.read(1)) rows.push(...part);
-        assert.deepEqual(rows, [[1, 'first'], [2, 'second']]);
+        assert.deepEqual(rows, [
+          [1, 'first'],
+          [2, 'second'],
+        ]);
       } finally {
         stream.close();
       }

@@ -18,11 +18,32 @@ const run = `mle${Date.now().toString(36)}`;
 const ENGINE = `${run}_engine`;
 const MODEL = `${run}_model`;
 const KEY = `sk-${run}-stored-key`;
-const all = [node('mindsdb-server'), node('mindsdb-ml-engine'), node('mindsdb-model'), node('mindsdb-predict'), catchNode];
-const engineDef = { type: 'mindsdb-ml-engine', operation: 'msg', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' };
+const all = [
+  node('mindsdb-server'),
+  node('mindsdb-ml-engine'),
+  node('mindsdb-model'),
+  node('mindsdb-predict'),
+  catchNode,
+];
+const engineDef = {
+  type: 'mindsdb-ml-engine',
+  operation: 'msg',
+  engineName: '',
+  engineNameType: 'str',
+  handler: '',
+  apiKeyParam: '',
+  settings: '',
+};
 let VERSION = '';
 
-const sql = async (query) => (await fetch(`${URL_}/api/sql/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json();
+const sql = async (query) =>
+  (
+    await fetch(`${URL_}/api/sql/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    })
+  ).json();
 
 describe('e2e: mindsdb-ml-engine against a real MindsDB', function () {
   before(async function () {
@@ -48,8 +69,11 @@ describe('e2e: mindsdb-ml-engine against a real MindsDB', function () {
     assert.ok(!byName.has('postgres'), 'data handlers are not listed');
   });
 
-  it('creates an engine from openai on the LLM double, the key from the node\'s credential; lists it with the key masked', async () => {
-    await load({ ...engineDef, engineName: ENGINE, handler: 'openai', settings: JSON.stringify({ api_base: LLM_URL }) }, { n1: { apiKey: KEY } });
+  it("creates an engine from openai on the LLM double, the key from the node's credential; lists it with the key masked", async () => {
+    await load(
+      { ...engineDef, engineName: ENGINE, handler: 'openai', settings: JSON.stringify({ api_base: LLM_URL }) },
+      { n1: { apiKey: KEY } },
+    );
     const m = await ok({ operation: 'create' });
     assert.deepEqual(m.payload, { created: true, name: ENGINE, handler: 'openai' });
     assert.deepEqual(secretsIn(m, [KEY]), []);
@@ -58,17 +82,31 @@ describe('e2e: mindsdb-ml-engine against a real MindsDB', function () {
     assert.deepEqual(secretsIn(again, [KEY]), []);
     const list = await ok({ operation: 'list' });
     const mine = list.payload.find((e) => e.name === ENGINE);
-    assert.deepEqual(mine, { name: ENGINE, handler: 'openai', settings: { openai_api_key: '******', api_base: LLM_URL } });
+    assert.deepEqual(mine, {
+      name: ENGINE,
+      handler: 'openai',
+      settings: { openai_api_key: '******', api_base: LLM_URL },
+    });
     assert.deepEqual(secretsIn(list, [KEY]), []);
   });
 
   it('a name with capitals: MindsDB stores it as given and answers an error, the node reports it created; delete finds it', async () => {
     const caps = `${run}_Caps`;
-    await load({ ...engineDef, handler: 'openai', settings: JSON.stringify({ api_base: LLM_URL }) }, { n1: { apiKey: KEY } });
+    await load(
+      { ...engineDef, handler: 'openai', settings: JSON.stringify({ api_base: LLM_URL }) },
+      { n1: { apiKey: KEY } },
+    );
     try {
-      assert.deepEqual((await ok({ operation: 'create', name: caps })).payload, { created: true, name: caps, handler: 'openai' });
+      assert.deepEqual((await ok({ operation: 'create', name: caps })).payload, {
+        created: true,
+        name: caps,
+        handler: 'openai',
+      });
       assert.ok((await sql('SHOW ML_ENGINES')).data.some((r) => r[0] === caps));
-      assert.deepEqual((await ok({ operation: 'delete', name: caps.toLowerCase() })).payload, { deleted: true, name: caps });
+      assert.deepEqual((await ok({ operation: 'delete', name: caps.toLowerCase() })).payload, {
+        deleted: true,
+        name: caps,
+      });
     } finally {
       await sql(`DROP ML_ENGINE IF EXISTS \`${caps}\``);
     }
@@ -77,15 +115,46 @@ describe('e2e: mindsdb-ml-engine against a real MindsDB', function () {
   it('a handler the server lacks fails with an error naming the version; nothing is created', async () => {
     await load({ ...engineDef, operation: 'create', engineName: `${run}_none`, handler: 'no_such_handler' });
     const e = await fails({});
-    assert.match(e.error.message, new RegExp(`MindsDB ${VERSION.replace(/\./g, '\\.')} has no ML handler "no_such_handler"`));
+    assert.match(
+      e.error.message,
+      new RegExp(`MindsDB ${VERSION.replace(/\./g, '\\.')} has no ML handler "no_such_handler"`),
+    );
   });
 
   it('a model trained on the engine (the model node) answers a prediction (the predict node)', async () => {
-    await load({ type: 'mindsdb-model', operation: 'train', project: 'mindsdb', projectType: 'str', model: MODEL, modelType: 'str', modelVersion: '', statement: '', database: '', select: '', predict: 'answer', engine: ENGINE, using: JSON.stringify({ model_name: 'gpt-4o', mode: 'default', prompt_template: 'say {{q}}' }), wait: true, waitTimeout: 120 });
+    await load({
+      type: 'mindsdb-model',
+      operation: 'train',
+      project: 'mindsdb',
+      projectType: 'str',
+      model: MODEL,
+      modelType: 'str',
+      modelVersion: '',
+      statement: '',
+      database: '',
+      select: '',
+      predict: 'answer',
+      engine: ENGINE,
+      using: JSON.stringify({ model_name: 'gpt-4o', mode: 'default', prompt_template: 'say {{q}}' }),
+      wait: true,
+      waitTimeout: 120,
+    });
     const trained = await ok({});
     assert.equal(String(trained.payload.status).toLowerCase(), 'complete', JSON.stringify(trained.payload));
     await helper.unload();
-    await load({ type: 'mindsdb-predict', project: 'mindsdb', projectType: 'str', model: MODEL, modelType: 'str', params: '', paramsType: 'json', batch: false, batchSize: 100, batchWindow: 50, keepExplainString: false });
+    await load({
+      type: 'mindsdb-predict',
+      project: 'mindsdb',
+      projectType: 'str',
+      model: MODEL,
+      modelType: 'str',
+      params: '',
+      paramsType: 'json',
+      batch: false,
+      batchSize: 100,
+      batchWindow: 50,
+      keepExplainString: false,
+    });
     const predicted = await ok({ payload: { q: 'hello engine' } });
     assert.match(JSON.stringify(predicted.payload), /say hello engine/, JSON.stringify(predicted.payload));
   });

@@ -31,14 +31,30 @@ describe('e2e: native queries (context.native_query)', function () {
   let version = '';
   before(async function () {
     version = await realMindsDB(URL_);
-    const created = await fetch(`${URL_}/api/databases/`, { method: 'POST', headers: H, body: JSON.stringify({ database: { name: DB, engine: 'postgres', parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' } } }) });
+    const created = await fetch(`${URL_}/api/databases/`, {
+      method: 'POST',
+      headers: H,
+      body: JSON.stringify({
+        database: {
+          name: DB,
+          engine: 'postgres',
+          parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' },
+        },
+      }),
+    });
     assert.equal(created.status, 201, `could not create the PostgreSQL data source ${DB}: ${await created.text()}`);
   });
-  after(async () => { await fetch(`${URL_}/api/databases/${DB}`, { method: 'DELETE' }).catch(() => undefined); });
+  after(async () => {
+    await fetch(`${URL_}/api/databases/${DB}`, { method: 'DELETE' }).catch(() => undefined);
+  });
   eachCaseInNodeRed();
 
   it('the server does with the flag what its source says', async () => {
-    const res = await fetch(`${URL_}/api/sql/query`, { method: 'POST', headers: H, body: JSON.stringify({ query: POSTGRES_ONLY, context: { db: DB, native_query: true } }) });
+    const res = await fetch(`${URL_}/api/sql/query`, {
+      method: 'POST',
+      headers: H,
+      body: JSON.stringify({ query: POSTGRES_ONLY, context: { db: DB, native_query: true } }),
+    });
     const body = await res.json();
     if (!atLeast(version, '26.0.1')) {
       assert.equal(res.status, 200);
@@ -49,17 +65,45 @@ describe('e2e: native queries (context.native_query)', function () {
       assert.match(body.detail, /object has no attribute 'error_code'/);
     } else {
       assert.equal(res.status, 200);
-      assert.deepEqual(body.data, [[1, '1'], [2, '2'], [3, '3']]);
+      assert.deepEqual(body.data, [
+        [1, '1'],
+        [2, '2'],
+        [3, '3'],
+      ]);
     }
   });
 
   it('the SQL node runs it where the server can, and names the version where it cannot', async () => {
-    await helper.load(nodes, flowWith({ type: 'mindsdb-sql', query: POSTGRES_ONLY, database: DB, databaseType: 'str', nativeQuery: true, rowFormat: 'arrays', split: false, rowsPerMsg: 100 }, { url: URL_, timeout: 60000 }));
+    await helper.load(
+      nodes,
+      flowWith(
+        {
+          type: 'mindsdb-sql',
+          query: POSTGRES_ONLY,
+          database: DB,
+          databaseType: 'str',
+          nativeQuery: true,
+          rowFormat: 'arrays',
+          split: false,
+          rowsPerMsg: 100,
+        },
+        { url: URL_, timeout: 60000 },
+      ),
+    );
     const works = atLeast(version, '26.0.1') && !(atLeast(version, '26.1.0') && !atLeast(version, '26.2.0'));
     const got = nextMessage(works ? 'out' : 'caught', 60000);
     helper.getNode('n1').receive({});
     const msg = await got;
-    if (works) assert.deepEqual(msg.payload, [[1, '1'], [2, '2'], [3, '3']]);
-    else assert.match(msg.error.message, new RegExp(`MindsDB ${version.replace(/\./g, '\\.')} (has no|cannot run) native queries`));
+    if (works)
+      assert.deepEqual(msg.payload, [
+        [1, '1'],
+        [2, '2'],
+        [3, '3'],
+      ]);
+    else
+      assert.match(
+        msg.error.message,
+        new RegExp(`MindsDB ${version.replace(/\./g, '\\.')} (has no|cannot run) native queries`),
+      );
   });
 });

@@ -14,7 +14,7 @@ const { helper } = require('../support/nr');
  */
 async function realMindsDB(url, { llm = false } = {}) {
   const res = await fetch(`${url}/api/status`).catch(() => null);
-  if (!res || !res.ok) throw new Error(`no MindsDB at ${url}: run through "npm run test:e2e"`);
+  if (!res?.ok) throw new Error(`no MindsDB at ${url}: run through "npm run test:e2e"`);
   const version = String((await res.json()).mindsdb_version || '');
   if (llm && !process.env.LLM_DOUBLE_URL) throw new Error('LLM_DOUBLE_URL is not set: run through "npm run test:e2e"');
   return version;
@@ -22,23 +22,45 @@ async function realMindsDB(url, { llm = false } = {}) {
 
 /** Each case of the calling describe gets a fresh Node-RED test runtime, stopped after it. */
 function eachCaseInNodeRed() {
-  beforeEach((done) => { helper.startServer(done); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  beforeEach((done) => {
+    helper.startServer(done);
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+  });
 }
 
 /** Sends msg into node `id`; resolves with {out} or {error} (the message that reached Catch). */
 function send(msg, id = 'n1') {
   return new Promise((resolve) => {
-    const onOut = (m) => { cleanup(); resolve({ out: m }); };
-    const onErr = (m) => { cleanup(); resolve({ error: m }); };
-    const cleanup = () => { helper.getNode('out').removeListener('input', onOut); helper.getNode('caught').removeListener('input', onErr); };
+    const onOut = (m) => {
+      cleanup();
+      resolve({ out: m });
+    };
+    const onErr = (m) => {
+      cleanup();
+      resolve({ error: m });
+    };
+    const cleanup = () => {
+      helper.getNode('out').removeListener('input', onOut);
+      helper.getNode('caught').removeListener('input', onErr);
+    };
     helper.getNode('out').on('input', onOut);
     helper.getNode('caught').on('input', onErr);
     helper.getNode(id).receive(msg);
   });
 }
-async function ok(msg, id) { const r = await send(msg, id); assert.ok(r.out, `expected an output, got error: ${r.error && r.error.error.message}`); return r.out; }
-async function fails(msg, id) { const r = await send(msg, id); assert.ok(r.error, `expected an error, got output: ${JSON.stringify(r.out && r.out.payload)}`); return r.error; }
+async function ok(msg, id) {
+  const r = await send(msg, id);
+  assert.ok(r.out, `expected an output, got error: ${r.error?.error.message}`);
+  return r.out;
+}
+async function fails(msg, id) {
+  const r = await send(msg, id);
+  assert.ok(r.error, `expected an error, got output: ${JSON.stringify(r.out?.payload)}`);
+  return r.error;
+}
 
 /**
  * The real server itself, without our client (what it answers is what a case checks): `api(method,
@@ -46,10 +68,18 @@ async function fails(msg, id) { const r = await send(msg, id); assert.ok(r.error
  */
 function serverAt(url) {
   async function api(method, p, body) {
-    const res = await fetch(`${url}/api${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}/api${p}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     let json;
-    try { json = text ? JSON.parse(text) : null; } catch { json = text; }
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
     return { status: res.status, body: json };
   }
   return { api, sql: (query) => api('POST', '/sql/query', { query }) };

@@ -21,11 +21,14 @@ const READINGS = 10_000;
 
 function startRuntime(flowsFile, name) {
   const child = spawn(process.execPath, [path.join(__dirname, '..', 'support', 'red-process.mjs'), flowsFile], {
-    env: { ...process.env, NODE_RED_INSTANCE: name }, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_RED_INSTANCE: name },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`runtime ${name} exited (${code}) before it was ready`)));
-    child.stdout.on('data', (d) => { if (String(d).includes('ready')) resolve(); });
+    child.stdout.on('data', (d) => {
+      if (String(d).includes('ready')) resolve();
+    });
   });
   return { child, ready };
 }
@@ -34,7 +37,12 @@ function startRuntime(flowsFile, name) {
 async function afterEverything(client, topic) {
   const marker = crypto.randomBytes(8).toString('hex');
   const back = new Promise((resolve) => {
-    const onMessage = (t, payload) => { if (t === topic && String(payload) === marker) { client.removeListener('message', onMessage); resolve(); } };
+    const onMessage = (t, payload) => {
+      if (t === topic && String(payload) === marker) {
+        client.removeListener('message', onMessage);
+        resolve();
+      }
+    };
     client.on('message', onMessage);
   });
   await client.publishAsync(topic, marker, { qos: 1 });
@@ -56,17 +64,28 @@ describe('scale-out: two Node-RED runtimes share an MQTT stream', function () {
     const flowsFile = path.join(dir, 'flows.json');
     fs.writeFileSync(flowsFile, JSON.stringify(iotScaleOutFlow(run, fake.url)));
     client = await mqtt.connectAsync(BROKER, { clientId: `${run}-test`, reconnectPeriod: 0 }).catch((err) => {
-      throw new Error(`this test needs an MQTT broker with shared subscriptions at ${BROKER} (MQTT_URL): ${err.message}`);
+      throw new Error(
+        `this test needs an MQTT broker with shared subscriptions at ${BROKER} (MQTT_URL): ${err.message}`,
+      );
     });
     for (const name of ['red-a', 'red-b']) runtimes.push(startRuntime(flowsFile, name));
     await Promise.all(runtimes.map((r) => r.ready));
   });
 
-  const stopRuntimes = () => Promise.all(runtimes.map(({ child }) => new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  })));
+  const stopRuntimes = () =>
+    Promise.all(
+      runtimes.map(
+        ({ child }) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) {
+              resolve();
+              return;
+            }
+            child.once('exit', resolve);
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
 
   after(async () => {
     await stopRuntimes();
@@ -80,14 +99,20 @@ describe('scale-out: two Node-RED runtimes share an MQTT stream', function () {
     const byInstance = new Map();
     let total = 0;
     let allIn;
-    const arrived = new Promise((resolve) => { allIn = resolve; });
+    const arrived = new Promise((resolve) => {
+      allIn = resolve;
+    });
     // At most WINDOW readings in the pipeline: Mosquitto's default queue per client is 1,000
     // messages, and it drops QoS 1 messages beyond that rather than slow the publisher down.
     const WINDOW = 400;
     let published = 0;
     const publish = () => {
       const i = published++;
-      client.publish(`${run}/sensors/s${i % 50}/reading`, JSON.stringify({ reading_id: i, sensor_id: `s${i % 50}`, temperature: 20 + (i % 10) }), { qos: 1 });
+      client.publish(
+        `${run}/sensors/s${i % 50}/reading`,
+        JSON.stringify({ reading_id: i, sensor_id: `s${i % 50}`, temperature: 20 + (i % 10) }),
+        { qos: 1 },
+      );
     };
     client.on('message', (topic, payload) => {
       if (topic.endsWith('/end-marker')) return;
@@ -101,7 +126,11 @@ describe('scale-out: two Node-RED runtimes share an MQTT stream', function () {
     await client.subscribeAsync(`${run}/predictions/#`, { qos: 1 });
     const t0 = Date.now();
     while (published < WINDOW) publish();
-    await deadline(arrived, 90_000, () => `${READINGS} predictions (${total} arrived: ${[...byInstance].map(([k, v]) => `${k}: ${v}`).join(', ')})`);
+    await deadline(
+      arrived,
+      90_000,
+      () => `${READINGS} predictions (${total} arrived: ${[...byInstance].map(([k, v]) => `${k}: ${v}`).join(', ')})`,
+    );
     const seconds = (Date.now() - t0) / 1000;
     // A late duplicate would still be on its way: stop both runtimes, then send a marker after
     // everything they published; the broker hands a subscriber its messages in order, so once
@@ -110,10 +139,18 @@ describe('scale-out: two Node-RED runtimes share an MQTT stream', function () {
     await afterEverything(client, `${run}/predictions/end-marker`);
     assert.equal(total, READINGS, 'exactly one prediction per reading');
     assert.equal(seen.size, READINGS, 'every reading predicted');
-    assert.ok([...seen.values()].every((n) => n === 1), 'no reading predicted twice');
+    assert.ok(
+      [...seen.values()].every((n) => n === 1),
+      'no reading predicted twice',
+    );
     assert.deepEqual([...byInstance.keys()].sort(), ['red-a', 'red-b']);
     for (const [name, n] of byInstance) assert.ok(n >= READINGS * 0.1, `runtime ${name} did ${n} of ${READINGS}`);
-    assert.equal(fake.requestsTo('/projects/mindsdb/models/sensor_energy/predict').reduce((n, r) => n + r.body.data.length, 0), READINGS);
-    console.log(`      ${READINGS} readings in ${seconds.toFixed(1)} s: ${[...byInstance].map(([k, v]) => `${k} ${v}`).join(', ')}; ${fake.requestsTo('/projects/mindsdb/models/sensor_energy/predict').length} predict calls`);
+    assert.equal(
+      fake.requestsTo('/projects/mindsdb/models/sensor_energy/predict').reduce((n, r) => n + r.body.data.length, 0),
+      READINGS,
+    );
+    console.log(
+      `      ${READINGS} readings in ${seconds.toFixed(1)} s: ${[...byInstance].map(([k, v]) => `${k} ${v}`).join(', ')}; ${fake.requestsTo('/projects/mindsdb/models/sensor_energy/predict').length} predict calls`,
+    );
   });
 });

@@ -10,9 +10,33 @@ function selfSignedCertificate(prefix = 'mindsdb-tls-') {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const keyPath = path.join(dir, 'key.pem');
   const certPath = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyPath, '-out', certPath], { stdio: 'ignore' });
-  return { key: fs.readFileSync(keyPath), cert: fs.readFileSync(certPath), certPath, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+    ],
+    { stdio: 'ignore' },
+  );
+  return {
+    key: fs.readFileSync(keyPath),
+    cert: fs.readFileSync(certPath),
+    certPath,
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 module.exports = { selfSignedCertificate };

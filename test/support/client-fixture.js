@@ -57,7 +57,9 @@ function fakeClient(defaults = {}, setup = {}) {
 
 /** `client.sql` awaited: the client hands its SQL answer to a callback (its per-message path). */
 function sql(client, req, opts) {
-  return new Promise((resolve, reject) => { client.sql(req, opts, (err, answer) => (err ? reject(err) : resolve(answer))); });
+  return new Promise((resolve, reject) => {
+    client.sql(req, opts, (err, answer) => (err ? reject(err) : resolve(answer)));
+  });
 }
 
 module.exports = { fakeClient, sql };

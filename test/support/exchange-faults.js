@@ -30,13 +30,18 @@ const notStatus = (entry) => !entry.path.endsWith('/status');
 function lostAnswer(req, res) {
   res.writeHead = () => res;
   res.write = () => true;
-  res.end = () => { req.socket.destroy(); return res; };
+  res.end = () => {
+    req.socket.destroy();
+    return res;
+  };
   return false;
 }
 
 const FAULT_HANDLERS = {
   /** No answer at all; the socket is freed after 5 s. */
-  'stall in headers': (req) => { setTimeout(() => req.socket.destroy(), 5000).unref(); }, // fault: the socket is freed after 5 s
+  'stall in headers': (req) => {
+    setTimeout(() => req.socket.destroy(), 5000).unref();
+  }, // fault: the socket is freed after 5 s
   /** A 200 and part of a body (of any shape the client reads), then nothing. */
   'stall mid-body': (req, res) => {
     const sse = /\/stream$/.test(req.url);
@@ -51,19 +56,24 @@ const FAULT_HANDLERS = {
     setTimeout(() => req.socket.destroy(), 5000).unref(); // fault: the socket is freed after 5 s
   },
   /** The connection is reset before any answer (the request was not carried out). */
-  reset: (req) => { req.socket.destroy(); },
+  reset: (req) => {
+    req.socket.destroy();
+  },
   /** 429 with Retry-After: 0 (retry now). */
-  '429 + Retry-After': (req, res) => {
+  '429 + Retry-After': (_req, res) => {
     res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
     res.end('{"title": "Too Many Requests", "detail": "slow down"}');
   },
-  '503': (req, res) => {
+  503: (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/json' });
     res.end('{"title": "Service Unavailable", "detail": "busy"}');
   },
   'lost answer to a write': lostAnswer,
   /** A 307 to another host: never followed. */
-  'redirect to nowhere': (req, res) => { res.writeHead(307, { location: 'http://127.0.0.1:9/api/elsewhere' }); res.end(); },
+  'redirect to nowhere': (_req, res) => {
+    res.writeHead(307, { location: 'http://127.0.0.1:9/api/elsewhere' });
+    res.end();
+  },
   /** A 200 over the client's size limit (a 64 kB limit in the matrix): one huge row. */
   'oversized body': (req, res) => {
     const sse = /\/stream$/.test(req.url);
@@ -90,7 +100,10 @@ async function serve(handler) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}`,
-    close: () => { server.closeAllConnections(); return new Promise((resolve) => server.close(resolve)); },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
   };
 }
 

@@ -17,7 +17,8 @@ const sqlParser = require('./mindsdb-sql-parser');
 
 function createFakeMindsDB(options = {}) {
   const opts = {
-    version: options.version || '25.14.1', // '26.1.0' removes skills; '26.0.1', '26.2.0': native queries; '26.2.0': /integrations/capabilities
+    // '26.1.0' removes skills; '26.0.1', '26.2.0': native queries; '26.2.0': /integrations/capabilities
+    version: options.version || '25.14.1',
     auth: options.auth || null, // { username, password, type: 'session' | 'token' | 'session_or_token' }
     prefix: options.prefix || '/api',
     /** false: a server without the views routes (GET 404 JSON, other methods 405 HTML). */
@@ -43,7 +44,10 @@ function createFakeMindsDB(options = {}) {
     // _confidence, _min/_max columns (for the explain parsing).
     models: new Map([
       ['mindsdb/home_rentals', { name: 'home_rentals', predict: 'rental_price', status: 'complete', engine: 'byom' }],
-      ['mindsdb/lightwood_rentals', { name: 'lightwood_rentals', predict: 'rental_price', status: 'complete', engine: 'lightwood', explain: true }],
+      [
+        'mindsdb/lightwood_rentals',
+        { name: 'lightwood_rentals', predict: 'rental_price', status: 'complete', engine: 'lightwood', explain: true },
+      ],
     ]),
     projects: new Set(['mindsdb']),
     chatbots: new Map(),
@@ -103,15 +107,29 @@ function createFakeMindsDB(options = {}) {
     req.on('end', () => {
       const bytes = Buffer.concat(chunks);
       const raw = bytes.toString('utf8');
-      const entry = { method: req.method, path: req.url, headers: req.headers, rawBody: raw, bytes, body: undefined, at: Date.now() };
-      try { entry.body = raw ? JSON.parse(raw) : undefined; } catch { entry.body = raw; }
+      const entry = {
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        rawBody: raw,
+        bytes,
+        body: undefined,
+        at: Date.now(),
+      };
+      try {
+        entry.body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        entry.body = raw;
+      }
       state.requests.push(entry);
       const fault = state.faults.length ? state.faults.shift() : state.faultPlan ? state.faultPlan(entry) : null;
       if (fault) {
         const handled = fault(req, res, entry);
         // A promise resolving to false falls through late (a slow answer).
         if (handled && typeof handled.then === 'function') {
-          handled.then((h) => { if (h === false && !res.destroyed) route(req, res, entry); });
+          handled.then((h) => {
+            if (h === false && !res.destroyed) route(req, res, entry);
+          });
           return;
         }
         if (handled !== false) return;
@@ -128,18 +146,33 @@ function createFakeMindsDB(options = {}) {
   server.on(options.tls ? 'secureConnection' : 'connection', (socket) => {
     state.sockets.add(socket);
     state.openConnections++;
-    socket.on('close', () => { state.sockets.delete(socket); state.openConnections--; });
+    socket.on('close', () => {
+      state.sockets.delete(socket);
+      state.openConnections--;
+    });
   });
 
   function send(res, status, body, headers = {}) {
     if (res.headersSent || res.destroyed) return;
-    if (status === 204) { res.writeHead(204, headers); res.end(); return; }
+    if (status === 204) {
+      res.writeHead(204, headers);
+      res.end();
+      return;
+    }
     const text = typeof body === 'string' && headers['content-type'] ? body : JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   }
-  const problem = (res, status, title, detail) => send(res, status, { title, detail, timestamp: new Date().toISOString() });
-  const html405 = (res) => send(res, 405, '<!doctype html><title>405 Method Not Allowed</title><h1>Method Not Allowed</h1>', { 'content-type': 'text/html; charset=utf-8' });
+  const problem = (res, status, title, detail) =>
+    send(res, status, { title, detail, timestamp: new Date().toISOString() });
+  const html405 = (res) =>
+    send(res, 405, '<!doctype html><title>405 Method Not Allowed</title><h1>Method Not Allowed</h1>', {
+      'content-type': 'text/html; charset=utf-8',
+    });
 
   function isAuthorised(req) {
     if (!opts.auth) return true;
@@ -154,59 +187,116 @@ function createFakeMindsDB(options = {}) {
     const url = new URL(req.url, 'http://x');
     let path = url.pathname;
     const p = opts.prefix;
-    if (!path.startsWith(p + '/')) { problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.'); return; }
+    if (!path.startsWith(`${p}/`)) {
+      problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.');
+      return;
+    }
     path = path.slice(p.length);
-    const seg = path.split('/').slice(1).map((s) => decodeURIComponent(s));
+    const seg = path
+      .split('/')
+      .slice(1)
+      .map((s) => decodeURIComponent(s));
     const method = req.method;
-    const needsJson = method !== 'GET' && method !== 'DELETE' || path.endsWith('/describe');
+    const needsJson = (method !== 'GET' && method !== 'DELETE') || path.endsWith('/describe');
     const ct = req.headers['content-type'] || '';
 
     // public routes
-    if (path === '/util/ping' && method === 'GET') { send(res, 200, { status: 'ok' }); return; }
+    if (path === '/util/ping' && method === 'GET') {
+      send(res, 200, { status: 'ok' });
+      return;
+    }
     if (path === '/status' && method === 'GET') {
-      send(res, 200, { mindsdb_version: opts.version, environment: 'local', auth: { confirmed: isAuthorised(req), http_auth_enabled: !!opts.auth, provider: opts.auth ? 'local' : 'disabled' } });
+      send(res, 200, {
+        mindsdb_version: opts.version,
+        environment: 'local',
+        auth: {
+          confirmed: isAuthorised(req),
+          http_auth_enabled: !!opts.auth,
+          provider: opts.auth ? 'local' : 'disabled',
+        },
+      });
       return;
     }
     if (path === '/login' && method === 'POST') {
       const b = entry.body || {};
-      if (typeof b.username !== 'string' || !b.username || typeof b.password !== 'string' || !b.password) { problem(res, 400, 'Error in username or password', 'Username and password should be string'); return; }
+      if (typeof b.username !== 'string' || !b.username || typeof b.password !== 'string' || !b.password) {
+        problem(res, 400, 'Error in username or password', 'Username and password should be string');
+        return;
+      }
       const a = opts.auth || { username: 'mindsdb', password: '' };
-      if (b.username !== a.username || b.password !== a.password) { send(res, 401, { title: 'Forbidden', detail: 'Invalid username or password' }); return; }
+      if (b.username !== a.username || b.password !== a.password) {
+        send(res, 401, { title: 'Forbidden', detail: 'Invalid username or password' });
+        return;
+      }
       const type = a.type || 'session_or_token';
       const headers = {};
       const body = {};
-      if (type !== 'token') { const s = crypto.randomBytes(12).toString('hex'); state.sessions.add(s); headers['set-cookie'] = `session=${s}; HttpOnly; Path=/`; }
-      if (type !== 'session') { const t = 'pat_' + crypto.randomBytes(12).toString('hex'); state.tokens.add(t); body.token = t; }
+      if (type !== 'token') {
+        const s = crypto.randomBytes(12).toString('hex');
+        state.sessions.add(s);
+        headers['set-cookie'] = `session=${s}; HttpOnly; Path=/`;
+      }
+      if (type !== 'session') {
+        const t = `pat_${crypto.randomBytes(12).toString('hex')}`;
+        state.tokens.add(t);
+        body.token = t;
+      }
       send(res, 200, body, headers);
       return;
     }
-    if (!isAuthorised(req)) { problem(res, 401, 'Unauthorized', 'Authorization is required to complete the request'); return; }
+    if (!isAuthorised(req)) {
+      problem(res, 401, 'Unauthorized', 'Authorization is required to complete the request');
+      return;
+    }
     if (seg[0] === 'files') return files(res, method, seg.slice(1), entry, ct);
     if (needsJson && !ct.startsWith('application/json')) {
-      send(res, 415, { title: 'Unsupported Media Type', detail: "Did not attempt to load JSON data because the request Content-Type was not 'application/json'." });
+      send(res, 415, {
+        title: 'Unsupported Media Type',
+        detail: "Did not attempt to load JSON data because the request Content-Type was not 'application/json'.",
+      });
       return;
     }
 
     // collections need a trailing slash; nested paths must not have one
-    if ((path === '/databases' || path === '/projects') ) {
-      res.writeHead(308, { location: `http://${req.headers.host}${p}${path}/` }); res.end(); return;
+    if (path === '/databases' || path === '/projects') {
+      res.writeHead(308, { location: `http://${req.headers.host}${p}${path}/` });
+      res.end();
+      return;
     }
 
     if (seg[0] === 'sql' && seg[1] === 'query' && seg.length === 2 && method === 'POST') {
-      sql(res, entry.body, entry).catch((err) => send(res, 500, { title: err.constructor.name, detail: String(err.message), message: String(err.message) }));
+      sql(res, entry.body, entry).catch((err) =>
+        send(res, 500, { title: err.constructor.name, detail: String(err.message), message: String(err.message) }),
+      );
       return;
     }
-    if (seg[0] === 'integrations' && seg[1] === 'capabilities' && seg.length === 2 && method === 'GET' && atLeast('26.2.0')) {
+    if (
+      seg[0] === 'integrations' &&
+      seg[1] === 'capabilities' &&
+      seg.length === 2 &&
+      method === 'GET' &&
+      atLeast('26.2.0')
+    ) {
       const handlers = {};
-      for (const [engine, mode] of Object.entries(state.passthroughEngines)) handlers[engine] = { auth_modes: [mode], operations: ['passthrough'] };
-      send(res, 200, { handlers, bearer_passthrough: Object.keys(handlers).filter((e) => handlers[e].auth_modes[0] === 'bearer').sort() });
+      for (const [engine, mode] of Object.entries(state.passthroughEngines))
+        handlers[engine] = { auth_modes: [mode], operations: ['passthrough'] };
+      send(res, 200, {
+        handlers,
+        bearer_passthrough: Object.keys(handlers)
+          .filter((e) => handlers[e].auth_modes[0] === 'bearer')
+          .sort(),
+      });
       return;
     }
     if (seg[0] === 'tree' && method === 'GET') return tree(res, seg.slice(1));
     if (seg[0] === 'databases') return databases(res, method, seg.slice(1), entry.body);
     if (seg[0] === 'projects') return projects(res, method, seg.slice(1), entry.body);
-    if (seg[0] === 'handlers' && seg.length === 2 && seg[1] === '' && method === 'GET') { send(res, 200, handlerList()); return; }
-    if (method === 'GET') problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.');
+    if (seg[0] === 'handlers' && seg.length === 2 && seg[1] === '' && method === 'GET') {
+      send(res, 200, handlerList());
+      return;
+    }
+    if (method === 'GET')
+      problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.');
     else html405(res);
   }
 
@@ -220,15 +310,19 @@ function createFakeMindsDB(options = {}) {
     const v = opts.version.split('.').map(Number);
     const lines = body && body.response_format === 'jsonlines' && (v[0] > 26 || (v[0] === 26 && v[1] >= 1));
     if (!lines) {
-      const ordered = a.type === 'table' ? { type: 'table', data: a.data, column_names: a.column_names, context: a.context } : a;
+      const ordered =
+        a.type === 'table' ? { type: 'table', data: a.data, column_names: a.column_names, context: a.context } : a;
       send(res, 200, ordered);
       return;
     }
     res.writeHead(200, { 'content-type': 'application/jsonlines' });
-    if (a.type !== 'table') { res.end(JSON.stringify(a) + '\n'); return; }
-    res.write(JSON.stringify({ type: 'table', column_names: a.column_names }) + '\n');
+    if (a.type !== 'table') {
+      res.end(`${JSON.stringify(a)}\n`);
+      return;
+    }
+    res.write(`${JSON.stringify({ type: 'table', column_names: a.column_names })}\n`);
     const n = state.jsonlinesBatch;
-    for (let i = 0; i < a.data.length; i += n) res.write(JSON.stringify(a.data.slice(i, i + n)) + '\n');
+    for (let i = 0; i < a.data.length; i += n) res.write(`${JSON.stringify(a.data.slice(i, i + n))}\n`);
     res.end();
   }
 
@@ -239,41 +333,104 @@ function createFakeMindsDB(options = {}) {
    * answer is chosen from the parsed statement. `entry.parsed` keeps the statement for tests.
    */
   async function sql(res, body, entry) {
-    if (!body || typeof body !== 'object' || !('query' in body)) { send(res, 500, { title: 'KeyError', detail: "'query'", message: "'query'" }); return; }
-    if (typeof body.query !== 'string') { problem(res, 400, 'Wrong arguments', 'Please provide "query" with the request.'); return; }
-    const context = { show_secrets: false, db: (body.context && body.context.db) || 'mindsdb' };
+    if (!body || typeof body !== 'object' || !('query' in body)) {
+      send(res, 500, { title: 'KeyError', detail: "'query'", message: "'query'" });
+      return;
+    }
+    if (typeof body.query !== 'string') {
+      problem(res, 400, 'Wrong arguments', 'Please provide "query" with the request.');
+      return;
+    }
+    const context = { show_secrets: false, db: body.context?.db || 'mindsdb' };
     // 26.0.1+ sends a native query to the data source unparsed; before, the flag is ignored.
-    if (body.context && body.context.native_query && atLeast('26.0.1')) { nativeQuery(res, body, entry); return; }
+    if (body.context?.native_query && atLeast('26.0.1')) {
+      nativeQuery(res, body, entry);
+      return;
+    }
     const parsed = await sqlParser.parse(body.query);
     if (res.destroyed) return;
     entry.parsed = parsed;
-    if (!parsed.ok) { answer(res, body, { type: 'error', error_code: 0, error_message: parseError(body.query, parsed), context }); return; }
+    if (!parsed.ok) {
+      answer(res, body, { type: 'error', error_code: 0, error_message: parseError(body.query, parsed), context });
+      return;
+    }
     const ast = parsed.ast;
-    if (state.sql) { const a = state.sql(body, ast); if (a) { answer(res, body, { context, ...a }); return; } }
+    if (state.sql) {
+      const a = state.sql(body, ast);
+      if (a) {
+        answer(res, body, { context, ...a });
+        return;
+      }
+    }
     const params = body.params || {};
     const missing = parameterNames(ast).filter((n) => !(n in params));
-    if (missing.length) { answer(res, body, { type: 'error', error_code: 0, error_message: `Parameter is not set: ${missing[0]}`, context }); return; }
-    const special = kbSearch(ast, params) || modelStatement(ast, context) || insertRows(ast, params) || keySelect(ast, params) || projectStatement(ast) || viewSelect(ast, context) || mlEngineStatement(ast);
-    if (special) { answer(res, body, { context, ...special }); return; }
+    if (missing.length) {
+      answer(res, body, {
+        type: 'error',
+        error_code: 0,
+        error_message: `Parameter is not set: ${missing[0]}`,
+        context,
+      });
+      return;
+    }
+    const special =
+      kbSearch(ast, params) ||
+      modelStatement(ast, context) ||
+      insertRows(ast, params) ||
+      keySelect(ast, params) ||
+      projectStatement(ast) ||
+      viewSelect(ast, context) ||
+      mlEngineStatement(ast);
+    if (special) {
+      answer(res, body, { context, ...special });
+      return;
+    }
     if (ast.node === 'Select') {
       const targets = ast.targets || [];
       const from = ast.from_table && ast.from_table.node === 'Identifier' ? ast.from_table.parts : null;
       if (!from && targets.length === 1 && targets[0].node === 'Constant') {
         const t = targets[0];
-        answer(res, body, { type: 'table', column_names: [t.alias ? t.alias.parts.at(-1) : String(t.value)], data: [[t.value]], context });
+        answer(res, body, {
+          type: 'table',
+          column_names: [t.alias ? t.alias.parts.at(-1) : String(t.value)],
+          data: [[t.value]],
+          context,
+        });
         return;
       }
       if (!from && targets.length === 1 && targets[0].node === 'Parameter') {
         const t = targets[0];
-        answer(res, body, { type: 'table', column_names: [t.alias ? t.alias.parts.at(-1) : t.value], data: [[params[t.value]]], context });
+        answer(res, body, {
+          type: 'table',
+          column_names: [t.alias ? t.alias.parts.at(-1) : t.value],
+          data: [[params[t.value]]],
+          context,
+        });
         return;
       }
       if (from && from.at(-1) === 'rentals') {
-        answer(res, body, { type: 'table', column_names: ['sqft', 'rental_price'], data: [[917, 3901], [194, 2042]], context });
+        answer(res, body, {
+          type: 'table',
+          column_names: ['sqft', 'rental_price'],
+          data: [
+            [917, 3901],
+            [194, 2042],
+          ],
+          context,
+        });
         return;
       }
-      const table = from ? from.at(-1) : (targets[0] && targets[0].parts ? targets[0].parts.at(-1) : body.query.trim().split(/\s+/).pop());
-      answer(res, body, { type: 'error', error_code: 0, error_message: `Table '${table}' not found in database`, context });
+      const table = from
+        ? from.at(-1)
+        : targets[0]?.parts
+          ? targets[0].parts.at(-1)
+          : body.query.trim().split(/\s+/).pop();
+      answer(res, body, {
+        type: 'error',
+        error_code: 0,
+        error_message: `Table '${table}' not found in database`,
+        context,
+      });
       return;
     }
     answer(res, body, { type: 'ok', affected_rows: null, context });
@@ -287,26 +444,47 @@ function createFakeMindsDB(options = {}) {
   function nativeQuery(res, body, entry) {
     entry.native = true;
     const db = body.context.db;
-    if (!db) { send(res, 400, { type: 'error', error_code: 0, error_message: "native_query requires 'db' in context" }); return; }
-    const a = (state.native && state.native(body.query, db)) || { type: 'table', column_names: ['statement'], data: [[body.query]] };
+    if (!db) {
+      send(res, 400, { type: 'error', error_code: 0, error_message: "native_query requires 'db' in context" });
+      return;
+    }
+    const a = state.native?.(body.query, db) || {
+      type: 'table',
+      column_names: ['statement'],
+      data: [[body.query]],
+    };
     if (a.type !== 'error' && opts.version.startsWith('26.1.')) {
       const name = a.type === 'table' ? 'TableResponse' : 'OkResponse';
-      send(res, 500, { title: 'AttributeError', detail: `'${name}' object has no attribute 'error_code'`, message: `'${name}' object has no attribute 'error_code'` });
+      send(res, 500, {
+        title: 'AttributeError',
+        detail: `'${name}' object has no attribute 'error_code'`,
+        message: `'${name}' object has no attribute 'error_code'`,
+      });
       return;
     }
     const context = { show_secrets: false, db, native_query: true };
     if (atLeast('26.2.0')) answer(res, body, { ...a, context });
-    else send(res, 200, a.type === 'table' ? { type: 'table', column_names: a.column_names, data: a.data, context } : { ...a, context });
+    else
+      send(
+        res,
+        200,
+        a.type === 'table' ? { type: 'table', column_names: a.column_names, data: a.data, context } : { ...a, context },
+      );
   }
 
   /** What MindsDB's executor answers for a statement its parser refuses (mysql_executor.py, parse). */
   function parseError(query, parsed) {
-    return parsed.type === 'ParsingException' ? `The SQL statement cannot be parsed - ${query}: ${parsed.error}` : parsed.error;
+    return parsed.type === 'ParsingException'
+      ? `The SQL statement cannot be parsed - ${query}: ${parsed.error}`
+      : parsed.error;
   }
 
   /** The names of every :name placeholder in a parsed statement. */
   function parameterNames(node, out = []) {
-    if (Array.isArray(node)) { for (const x of node) parameterNames(x, out); return out; }
+    if (Array.isArray(node)) {
+      for (const x of node) parameterNames(x, out);
+      return out;
+    }
     if (!node || typeof node !== 'object') return out;
     if (node.node === 'Parameter' && typeof node.value === 'string' && node.value !== '?') out.push(node.value);
     for (const [k, v] of Object.entries(node)) if (k !== 'node') parameterNames(v, out);
@@ -330,77 +508,203 @@ function createFakeMindsDB(options = {}) {
     return out;
   }
 
-  /** /api/files/ as 25.14.1 answers it (26.x: only file, source_type, original_file_name fields; delete by any case). */
+  /**
+   * /api/files/ as 25.14.1 answers it (26.x: only file, source_type, original_file_name fields; delete by any case).
+   */
   function files(res, method, seg, entry, ct) {
     if (seg.length === 1 && seg[0] === '') {
-      if (method === 'GET') { send(res, 200, [...state.files.values()].map((f) => ({ name: f.name, row_count: f.rows, columns: f.columns }))); return; }
-      html405(res); return;
+      if (method === 'GET') {
+        send(
+          res,
+          200,
+          [...state.files.values()].map((f) => ({ name: f.name, row_count: f.rows, columns: f.columns })),
+        );
+        return;
+      }
+      html405(res);
+      return;
     }
-    if (seg.length !== 1) { problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.'); return; }
+    if (seg.length !== 1) {
+      problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.');
+      return;
+    }
     // Both versions store an upload's name lower-cased; 25.14.1 deletes only by that exact spelling.
     const name = seg[0].toLowerCase();
     if (method === 'DELETE') {
-      if (!state.files.has(name) || (!v26() && seg[0] !== name)) { problem(res, 400, 'Error deleting file', `There was an error while trying to delete file with name '${seg[0]}'`); return; }
+      if (!state.files.has(name) || (!v26() && seg[0] !== name)) {
+        problem(
+          res,
+          400,
+          'Error deleting file',
+          `There was an error while trying to delete file with name '${seg[0]}'`,
+        );
+        return;
+      }
       state.files.delete(name);
       send(res, 200, '', { 'content-type': 'application/json' });
       return;
     }
-    if (method !== 'PUT') { html405(res); return; }
-    if (!ct.startsWith('multipart/form-data')) { problem(res, 400, 'File field is missed', 'The "field" field is missed in the form'); return; }
+    if (method !== 'PUT') {
+      html405(res);
+      return;
+    }
+    if (!ct.startsWith('multipart/form-data')) {
+      problem(res, 400, 'File field is missed', 'The "field" field is missed in the form');
+      return;
+    }
     const form = parseMultipart(entry.bytes, ct);
     if (v26()) {
       const extra = Object.keys(form.fields).filter((k) => !['source_type', 'original_file_name'].includes(k));
-      if (extra.length) { problem(res, 400, 'Unexpected parameters in request', `Unexpected parameters: ${extra.join(', ')}`); return; }
+      if (extra.length) {
+        problem(res, 400, 'Unexpected parameters in request', `Unexpected parameters: ${extra.join(', ')}`);
+        return;
+      }
     }
     entry.form = form;
-    if (state.files.has(name)) { problem(res, 400, 'File already exists', `File with name '${name}' already exists`); return; }
-    if (!form.file) { problem(res, 400, 'File field is missed', 'The "field" field is missed in the form'); return; }
-    if (/\.[^.]+$/.test(name)) { problem(res, 400, 'Error', 'File name cannot contain extension.'); return; }
+    if (state.files.has(name)) {
+      problem(res, 400, 'File already exists', `File with name '${name}' already exists`);
+      return;
+    }
+    if (!form.file) {
+      problem(res, 400, 'File field is missed', 'The "field" field is missed in the form');
+      return;
+    }
+    if (/\.[^.]+$/.test(name)) {
+      problem(res, 400, 'Error', 'File name cannot contain extension.');
+      return;
+    }
     const text = form.file.content.toString('utf8');
     let rows = 0;
     let columns = [];
-    if (/\.json$/i.test(form.file.filename)) { const j = JSON.parse(text); rows = Array.isArray(j) ? j.length : 1; columns = Object.keys(Array.isArray(j) ? j[0] || {} : j); } else { const lines = text.split(/\r?\n/).filter(Boolean); rows = lines.length - 1; columns = lines[0].split(','); }
-    state.files.set(name, { name, fields: form.fields, filename: form.file.filename, content: form.file.content, rows, columns });
+    if (/\.json$/i.test(form.file.filename)) {
+      const j = JSON.parse(text);
+      rows = Array.isArray(j) ? j.length : 1;
+      columns = Object.keys(Array.isArray(j) ? j[0] || {} : j);
+    } else {
+      const lines = text.split(/\r?\n/).filter(Boolean);
+      rows = lines.length - 1;
+      columns = lines[0].split(',');
+    }
+    state.files.set(name, {
+      name,
+      fields: form.fields,
+      filename: form.file.filename,
+      content: form.file.content,
+      rows,
+      columns,
+    });
     send(res, 200, '', { 'content-type': 'application/json' });
   }
 
   /** Knowledge bases as 25.14.1 answers (api_key masked); insert is PUT {knowledge_base: {rows | urls | query}}. */
   function knowledgeBases(res, method, project, rest, body) {
     const key = (n) => `${project}/${n}`;
-    const masked = (r) => ({ ...r, embedding_model: r.embedding_model ? { ...r.embedding_model, ...(r.embedding_model.api_key ? { api_key: '******' } : {}) } : {} });
+    const masked = (r) => ({
+      ...r,
+      embedding_model: r.embedding_model
+        ? { ...r.embedding_model, ...(r.embedding_model.api_key ? { api_key: '******' } : {}) }
+        : {},
+    });
     if (rest.length === 0) {
-      if (method === 'GET') { send(res, 200, [...state.kbs.values()].filter((k) => k.record.project === project).map((k) => masked(k.record))); return; }
-      if (method !== 'POST') { html405(res); return; }
-      const kb = body && body.knowledge_base;
-      if (!kb) { problem(res, 400, 'Missing parameter', 'Must provide "knowledge_base" parameter in POST body'); return; }
-      if (!kb.name) { problem(res, 400, 'Missing parameter', 'Must provide "name" field in "knowledge_base"'); return; }
-      if (kb.storage && (!kb.storage.database || !kb.storage.table)) { problem(res, 400, 'Missing parameter', 'Must provide "database" and "table" field in "storage" param'); return; }
-      if (state.kbs.has(key(kb.name))) { problem(res, 409, 'Knowledge Base already exists', `Knowledge Base with name ${kb.name} already exists`); return; }
-      if (!kb.storage && !opts.chromadb) {
-        const store = `${kb.name}_chromadb`;
-        if (!state.databases.has(store.toLowerCase())) state.databases.set(store.toLowerCase(), { id: state.nextId++, name: store, type: 'data', engine: 'chromadb', class_type: 'sql', connection_data: { persist_directory: store } });
-        send(res, 500, { title: 'Exception', detail: "Handler 'chromadb' cannot be used. Reason is:\n    No module named 'chromadb'", message: "Handler 'chromadb' cannot be used." });
+      if (method === 'GET') {
+        send(
+          res,
+          200,
+          [...state.kbs.values()].filter((k) => k.record.project === project).map((k) => masked(k.record)),
+        );
         return;
       }
-      const record = { id: state.nextId++, name: kb.name, project, embedding_model: kb.embedding_model || {}, vector_database: kb.storage ? kb.storage.database : `${kb.name}_chromadb`, metadata_columns: kb.metadata_columns || null, content_columns: kb.content_columns || null, id_column: kb.id_column || null };
+      if (method !== 'POST') {
+        html405(res);
+        return;
+      }
+      const kb = body?.knowledge_base;
+      if (!kb) {
+        problem(res, 400, 'Missing parameter', 'Must provide "knowledge_base" parameter in POST body');
+        return;
+      }
+      if (!kb.name) {
+        problem(res, 400, 'Missing parameter', 'Must provide "name" field in "knowledge_base"');
+        return;
+      }
+      if (kb.storage && (!kb.storage.database || !kb.storage.table)) {
+        problem(res, 400, 'Missing parameter', 'Must provide "database" and "table" field in "storage" param');
+        return;
+      }
+      if (state.kbs.has(key(kb.name))) {
+        problem(res, 409, 'Knowledge Base already exists', `Knowledge Base with name ${kb.name} already exists`);
+        return;
+      }
+      if (!kb.storage && !opts.chromadb) {
+        const store = `${kb.name}_chromadb`;
+        if (!state.databases.has(store.toLowerCase()))
+          state.databases.set(store.toLowerCase(), {
+            id: state.nextId++,
+            name: store,
+            type: 'data',
+            engine: 'chromadb',
+            class_type: 'sql',
+            connection_data: { persist_directory: store },
+          });
+        send(res, 500, {
+          title: 'Exception',
+          detail: "Handler 'chromadb' cannot be used. Reason is:\n    No module named 'chromadb'",
+          message: "Handler 'chromadb' cannot be used.",
+        });
+        return;
+      }
+      const record = {
+        id: state.nextId++,
+        name: kb.name,
+        project,
+        embedding_model: kb.embedding_model || {},
+        vector_database: kb.storage ? kb.storage.database : `${kb.name}_chromadb`,
+        metadata_columns: kb.metadata_columns || null,
+        content_columns: kb.content_columns || null,
+        id_column: kb.id_column || null,
+      };
       state.kbs.set(key(kb.name), { record, rows: [] });
       send(res, 201, masked(record));
       return;
     }
     const entry = state.kbs.get(key(rest[0]));
-    if (rest.length !== 1) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
-    const missing = () => problem(res, 404, 'Knowledge Base not found', `Knowledge Base with name ${rest[0]} does not exist`);
-    if (method === 'GET') { entry ? send(res, 200, masked(entry.record)) : missing(); return; }
-    if (method === 'DELETE') { if (!entry) { missing(); return; } state.kbs.delete(key(rest[0])); send(res, 204); return; }
+    if (rest.length !== 1) {
+      method === 'GET'
+        ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.')
+        : html405(res);
+      return;
+    }
+    const missing = () =>
+      problem(res, 404, 'Knowledge Base not found', `Knowledge Base with name ${rest[0]} does not exist`);
+    if (method === 'GET') {
+      entry ? send(res, 200, masked(entry.record)) : missing();
+      return;
+    }
+    if (method === 'DELETE') {
+      if (!entry) {
+        missing();
+        return;
+      }
+      state.kbs.delete(key(rest[0]));
+      send(res, 204);
+      return;
+    }
     if (method === 'PUT') {
-      const kb = body && body.knowledge_base;
-      if (!kb) { problem(res, 400, 'Missing parameter', 'Must provide "knowledge_base" parameter in PUT body'); return; }
-      if (!entry) { missing(); return; }
+      const kb = body?.knowledge_base;
+      if (!kb) {
+        problem(res, 400, 'Missing parameter', 'Must provide "knowledge_base" parameter in PUT body');
+        return;
+      }
+      if (!entry) {
+        missing();
+        return;
+      }
       // A row with an id replaces the row of that id, as MindsDB 25.14.1 and 26.1.0 do (docs/real-mindsdb.md).
       for (const r of kb.rows || []) {
         const row = { id: String(r.id ?? entry.rows.length), content: String(r.content ?? ''), metadata: r };
         const at = r.id === undefined ? -1 : entry.rows.findIndex((x) => x.id === row.id);
-        if (at >= 0) entry.rows[at] = row; else entry.rows.push(row);
+        if (at >= 0) entry.rows[at] = row;
+        else entry.rows.push(row);
       }
       for (const u of kb.urls || []) entry.rows.push({ id: u, content: `page at ${u}`, metadata: { url: u } });
       if (kb.query) entry.rows.push({ id: 'q', content: `result of ${kb.query}`, metadata: {} });
@@ -412,35 +716,66 @@ function createFakeMindsDB(options = {}) {
 
   /** SELECT * FROM p.kb WHERE content = :q [AND relevance >= :r] [LIMIT n] (parsed): word overlap as relevance. */
   function kbSearch(ast, params) {
-    if (ast.node !== 'Select' || !ast.from_table || ast.from_table.node !== 'Identifier' || ast.from_table.parts.length !== 2 || !ast.where) return null;
+    if (
+      ast.node !== 'Select' ||
+      !ast.from_table ||
+      ast.from_table.node !== 'Identifier' ||
+      ast.from_table.parts.length !== 2 ||
+      !ast.where
+    )
+      return null;
     const isParam = (x, name) => x && x.node === 'Parameter' && x.value === name;
     const isColumn = (x, name) => x && x.node === 'Identifier' && x.parts.length === 1 && x.parts[0] === name;
-    const test = (x, op, column, param) => x && x.node === 'BinaryOperation' && x.op === op && isColumn(x.args[0], column) && isParam(x.args[1], param);
+    const test = (x, op, column, param) =>
+      x && x.node === 'BinaryOperation' && x.op === op && isColumn(x.args[0], column) && isParam(x.args[1], param);
     const w = ast.where;
-    const withThreshold = w.node === 'BinaryOperation' && w.op === 'and' && test(w.args[0], '=', 'content', 'q') && test(w.args[1], '>=', 'relevance', 'r');
+    const withThreshold =
+      w.node === 'BinaryOperation' &&
+      w.op === 'and' &&
+      test(w.args[0], '=', 'content', 'q') &&
+      test(w.args[1], '>=', 'relevance', 'r');
     if (!withThreshold && !test(w, '=', 'content', 'q')) return null;
     const [project, name] = ast.from_table.parts;
     const entry = state.kbs.get(`${project}/${name}`);
     if (!entry) return { type: 'error', error_code: 0, error_message: `Table '${name}' not found in database` };
     const words = new Set(String(params.q).toLowerCase().split(/\W+/).filter(Boolean));
     const limit = ast.limit && ast.limit.node === 'Constant' ? Number(ast.limit.value) : 10;
-    const scored = entry.rows.map((r) => {
-      const mine = r.content.toLowerCase().split(/\W+/).filter(Boolean);
-      const relevance = mine.length ? mine.filter((word) => words.has(word)).length / mine.length : 0;
-      return [r.id, `${r.id}:content:1of1`, r.content, r.metadata, 1 - relevance, relevance];
-    }).filter((row) => !withThreshold || row[5] >= params.r).sort((a, b) => b[5] - a[5]).slice(0, limit);
-    return { type: 'table', column_names: ['id', 'chunk_id', 'chunk_content', 'metadata', 'distance', 'relevance'], data: scored };
+    const scored = entry.rows
+      .map((r) => {
+        const mine = r.content.toLowerCase().split(/\W+/).filter(Boolean);
+        const relevance = mine.length ? mine.filter((word) => words.has(word)).length / mine.length : 0;
+        return [r.id, `${r.id}:content:1of1`, r.content, r.metadata, 1 - relevance, relevance];
+      })
+      .filter((row) => !withThreshold || row[5] >= params.r)
+      .sort((a, b) => b[5] - a[5])
+      .slice(0, limit);
+    return {
+      type: 'table',
+      column_names: ['id', 'chunk_id', 'chunk_content', 'metadata', 'distance', 'relevance'],
+      data: scored,
+    };
   }
 
   function modelRecord(v) {
-    return { name: v.name, version: v.version, active: v.active, status: v.status, predict: v.predict, engine: v.engine, error: v.error || null, project: v.project, fetch_data_query: v.select || null };
+    return {
+      name: v.name,
+      version: v.version,
+      active: v.active,
+      status: v.status,
+      predict: v.predict,
+      engine: v.engine,
+      error: v.error || null,
+      project: v.project,
+      fetch_data_query: v.select || null,
+    };
   }
   const MODEL_COLUMNS = ['NAME', 'ENGINE', 'PROJECT', 'ACTIVE', 'VERSION', 'STATUS', 'PREDICT', 'ERROR'];
   const modelRow = (v) => [v.name, v.engine, v.project, v.active, v.version, v.status, v.predict, v.error || null];
   const sqlError = (text) => ({ type: 'error', error_code: 0, error_message: text });
 
   /** A view of a project, found as MindsDB's REST routes find it: by name in any case. */
-  const findView = (project, name) => [...state.views.values()].find((v) => v.project === project && v.name.toLowerCase() === String(name).toLowerCase());
+  const findView = (project, name) =>
+    [...state.views.values()].find((v) => v.project === project && v.name.toLowerCase() === String(name).toLowerCase());
 
   /**
    * CREATE PROJECT and DROP PROJECT as 25.14.1 and 26.1.0 answer them. To MindsDB's parser DROP
@@ -451,8 +786,11 @@ function createFakeMindsDB(options = {}) {
   function projectStatement(ast) {
     if (ast.node === 'CreateDatabase' && !ast.engine) {
       const name = ast.name.parts.at(-1);
-      // A system database's name (information_schema, log) is not taken: MindsDB makes a project of that name beside it (measured).
-      const taken = [...state.projects].some((p) => p.toLowerCase() === name.toLowerCase()) || state.databases.has(name.toLowerCase());
+      // A system database's name (information_schema, log) is not taken: MindsDB makes a project of that name beside it
+      // (measured).
+      const taken =
+        [...state.projects].some((p) => p.toLowerCase() === name.toLowerCase()) ||
+        state.databases.has(name.toLowerCase());
       if (taken) return sqlError(`Project already exists: ${name}`);
       state.projects.add(name);
       return { type: 'ok', affected_rows: null };
@@ -461,20 +799,31 @@ function createFakeMindsDB(options = {}) {
       const name = ast.name.parts.at(-1);
       if (state.projects.has(name)) {
         if (name === 'mindsdb') return sqlError("Project 'mindsdb' can not be deleted");
-        const tables = [...[...state.views.values()].filter((v) => v.project === name).map((v) => v.name),
-          ...[...state.models.keys(), ...state.trained.keys()].filter((k) => k.startsWith(`${name}/`)).map((k) => k.slice(name.length + 1))].sort();
-        if (tables.length) return sqlError(`Project '${name}' can not be deleted, because it contains tables: ${tables.join(', ')}`);
+        const tables = [
+          ...[...state.views.values()].filter((v) => v.project === name).map((v) => v.name),
+          ...[...state.models.keys(), ...state.trained.keys()]
+            .filter((k) => k.startsWith(`${name}/`))
+            .map((k) => k.slice(name.length + 1)),
+        ].sort();
+        if (tables.length)
+          return sqlError(`Project '${name}' can not be deleted, because it contains tables: ${tables.join(', ')}`);
         state.projects.delete(name);
         return { type: 'ok', affected_rows: null };
       }
       const db = state.databases.get(name.toLowerCase());
-      if (db && db.name === name) { state.databases.delete(name.toLowerCase()); return { type: 'ok', affected_rows: null }; }
+      if (db && db.name === name) {
+        state.databases.delete(name.toLowerCase());
+        return { type: 'ok', affected_rows: null };
+      }
       return sqlError(`Database does not exists: ${name}`);
     }
     return null;
   }
 
-  /** SELECT … FROM project.view: the view's rows (state.viewRows, or five rows of n); a missing view is MindsDB's SQL error. */
+  /**
+   * SELECT … FROM project.view: the view's rows (state.viewRows, or five rows of n); a missing view is MindsDB's SQL
+   * error.
+   */
   function viewSelect(ast, context) {
     if (ast.node !== 'Select' || !ast.from_table || ast.from_table.node !== 'Identifier') return null;
     const parts = ast.from_table.parts;
@@ -483,12 +832,15 @@ function createFakeMindsDB(options = {}) {
     const view = [...state.views.values()].find((v) => v.project === project && v.name === name);
     if (!view) return null;
     // A view whose query does not parse (an update takes any query) fails when it is read.
-    if (/^\s*selec\s/i.test(view.query)) return { type: 'error', error_code: 0, error_message: `Syntax error, unknown input: >${view.query}` };
+    if (/^\s*selec\s/i.test(view.query))
+      return { type: 'error', error_code: 0, error_message: `Syntax error, unknown input: >${view.query}` };
     const rows = state.viewRows || { column_names: ['n'], data: [[1], [2], [3], [4], [5]] };
     return { type: 'table', column_names: rows.column_names, data: rows.data };
   }
 
-  /** CREATE MODEL, RETRAIN, FINETUNE, DESCRIBE, SET active, DROP MODEL p.m.v (parsed), as MindsDB's SQL answers them. */
+  /**
+   * CREATE MODEL, RETRAIN, FINETUNE, DESCRIBE, SET active, DROP MODEL p.m.v (parsed), as MindsDB's SQL answers them.
+   */
   function modelStatement(ast, context) {
     /** [project, model, version?] of a model name: `p`.`m`[.`v`], or `m` in the context's project. */
     const target = (ident) => {
@@ -502,7 +854,18 @@ function createFakeMindsDB(options = {}) {
       const using = ast.using || {};
       if (!using.engine) return sqlError('ML engine is not set (no default engine)');
       const predict = (ast.targets || []).map((t) => t.parts.at(-1))[0];
-      const v = { name: model, project, version: 1, active: true, status: 'generating', polls: 0, predict, engine: using.engine, select: ast.query_str || undefined, using };
+      const v = {
+        name: model,
+        project,
+        version: 1,
+        active: true,
+        status: 'generating',
+        polls: 0,
+        predict,
+        engine: using.engine,
+        select: ast.query_str || undefined,
+        using,
+      };
       state.trained.set(key, [v]);
       return { type: 'table', column_names: MODEL_COLUMNS, data: [modelRow(v)] };
     }
@@ -512,7 +875,16 @@ function createFakeMindsDB(options = {}) {
       if (!versions) return sqlError(`Model not found: ${model}`);
       const last = versions[versions.length - 1];
       const using = ast.using || {};
-      const v = { ...last, version: last.version + 1, active: false, status: 'generating', polls: 0, error: null, select: ast.query_str || last.select, using };
+      const v = {
+        ...last,
+        version: last.version + 1,
+        active: false,
+        status: 'generating',
+        polls: 0,
+        error: null,
+        select: ast.query_str || last.select,
+        using,
+      };
       if (using.engine) v.engine = using.engine;
       versions.push(v);
       return { type: 'table', column_names: MODEL_COLUMNS, data: [modelRow(v)] };
@@ -521,7 +893,8 @@ function createFakeMindsDB(options = {}) {
       const [project, model, version] = target(ast.value);
       const versions = state.trained.get(`${project}/${model}`);
       if (!versions) return sqlError(`Model not found: ${model}`);
-      const v = version !== undefined ? versions.find((x) => x.version === Number(version)) : versions.find((x) => x.active);
+      const v =
+        version !== undefined ? versions.find((x) => x.version === Number(version)) : versions.find((x) => x.active);
       if (!v) return sqlError('Version not found');
       return { type: 'table', column_names: ['TABLES', ...MODEL_COLUMNS], data: [[[], ...modelRow(v)]] };
     }
@@ -529,9 +902,11 @@ function createFakeMindsDB(options = {}) {
     if (setActive || (ast.node === 'DropPredictor' && ast.name && ast.name.parts.length === 3)) {
       const [project, model, version] = (setActive ? ast.value : ast.name).parts;
       const versions = state.trained.get(`${project}/${model}`);
-      const v = versions && versions.find((x) => x.version === Number(version));
+      const v = versions?.find((x) => x.version === Number(version));
       if (!v) return sqlError(`Model ${model} with version ${version} is not found in ${project}`);
-      if (setActive) { for (const x of versions) x.active = x === v; } else {
+      if (setActive) {
+        for (const x of versions) x.active = x === v;
+      } else {
         if (v.active) return sqlError(`Can't remove active version: ${project}.${model}.${version}`);
         versions.splice(versions.indexOf(v), 1);
       }
@@ -545,17 +920,34 @@ function createFakeMindsDB(options = {}) {
    * col is one of the values, as MindsDB answers it from PostgreSQL (the outbox's key check).
    */
   function keySelect(ast, params) {
-    if (ast.node !== 'Select' || !ast.from_table || ast.from_table.node !== 'Identifier' || ast.from_table.parts.length !== 2) return null;
+    if (
+      ast.node !== 'Select' ||
+      !ast.from_table ||
+      ast.from_table.node !== 'Identifier' ||
+      ast.from_table.parts.length !== 2
+    )
+      return null;
     const [db, name] = ast.from_table.parts;
     const t = state.databases.has(db.toLowerCase()) ? state.tables.get(`${db.toLowerCase()}/${name}`) : undefined;
     const w = ast.where;
-    if (!t || !w || !['in', '='].includes(w.op) || (ast.targets || []).length !== 1 || ast.targets[0].node !== 'Identifier') return null;
+    if (
+      !t ||
+      !w ||
+      !['in', '='].includes(w.op) ||
+      (ast.targets || []).length !== 1 ||
+      ast.targets[0].node !== 'Identifier'
+    )
+      return null;
     const col = ast.targets[0].parts.at(-1);
-    const valueOf = (v) => String(v.node === 'Parameter' ? params[v.value] : v.value);
+    const textOf = (v) => String(v.node === 'Parameter' ? params[v.value] : v.value);
     // MindsDB renders `IN (:p1)`, one value, as `IN 2`, which PostgreSQL refuses (measured on both lines).
-    if (w.op === 'in' && w.args[1].node !== 'Tuple') return sqlError(`syntax error at or near "${valueOf(w.args[1])}"`);
-    const wanted = new Set(w.op === '=' ? [valueOf(w.args[1])] : w.args[1].items.map(valueOf));
-    return { type: 'table', column_names: [col], data: t.rows.filter((r) => wanted.has(String(r[col]))).map((r) => [r[col]]) };
+    if (w.op === 'in' && w.args[1].node !== 'Tuple') return sqlError(`syntax error at or near "${textOf(w.args[1])}"`);
+    const wanted = new Set(w.op === '=' ? [textOf(w.args[1])] : w.args[1].items.map(textOf));
+    return {
+      type: 'table',
+      column_names: [col],
+      data: t.rows.filter((r) => wanted.has(String(r[col]))).map((r) => [r[col]]),
+    };
   }
 
   /** INSERT INTO db.t (cols) VALUES (…) (parsed), as MindsDB 25.14.1/26.1.0 run it on a PostgreSQL table. */
@@ -583,8 +975,15 @@ function createFakeMindsDB(options = {}) {
         let v = value(tuple[i]);
         if (v !== null && v !== undefined && col.type !== 'text') {
           const n = typeof v === 'number' ? v : Number(v);
-          if (typeof v === 'boolean' || v === '' || !Number.isFinite(n) || (col.type === 'int' && !Number.isInteger(n))) {
-            return sqlError(`invalid input syntax for type ${col.type === 'int' ? 'integer' : 'double precision'}: "${String(v)}"\nCONTEXT:  COPY ${t.name}, line ${line + 1}, column ${col.name}: "${String(v)}"`);
+          if (
+            typeof v === 'boolean' ||
+            v === '' ||
+            !Number.isFinite(n) ||
+            (col.type === 'int' && !Number.isInteger(n))
+          ) {
+            return sqlError(
+              `invalid input syntax for type ${col.type === 'int' ? 'integer' : 'double precision'}: "${String(v)}"\nCONTEXT:  COPY ${t.name}, line ${line + 1}, column ${col.name}: "${String(v)}"`,
+            );
           }
           v = n;
         }
@@ -603,53 +1002,146 @@ function createFakeMindsDB(options = {}) {
     const rec = state.databases.get(db.toLowerCase());
     const isProject = state.projects.has(db);
     const key = (n) => `${db.toLowerCase()}/${n}`;
-    const inDb = () => [...state.tables.entries()].filter(([k]) => k.startsWith(`${db.toLowerCase()}/`)).map(([, t]) => t);
+    const inDb = () =>
+      [...state.tables.entries()].filter(([k]) => k.startsWith(`${db.toLowerCase()}/`)).map(([, t]) => t);
     if (seg.length === 2) {
       if (method === 'GET') {
-        if (isProject) { send(res, 200, [{ name: 'models', type: 'data' }]); return; }
-        if (!rec) { send(res, 500, { title: 'AttributeError', detail: "'NoneType' object has no attribute 'get_tables'", message: "'NoneType' object has no attribute 'get_tables'" }); return; }
-        send(res, 200, inDb().map((t) => ({ name: t.name, type: 'data' })));
+        if (isProject) {
+          send(res, 200, [{ name: 'models', type: 'data' }]);
+          return;
+        }
+        if (!rec) {
+          send(res, 500, {
+            title: 'AttributeError',
+            detail: "'NoneType' object has no attribute 'get_tables'",
+            message: "'NoneType' object has no attribute 'get_tables'",
+          });
+          return;
+        }
+        send(
+          res,
+          200,
+          inDb().map((t) => ({ name: t.name, type: 'data' })),
+        );
         return;
       }
-      if (method !== 'POST') { html405(res); return; }
-      const t = body && body.table;
-      if (!t) { problem(res, 400, 'Wrong argument', 'Must provide "table" parameter in POST body'); return; }
-      if (!t.name) { problem(res, 400, 'Wrong argument', 'Missing "name" field for table'); return; }
-      if (!t.select) { problem(res, 400, 'Wrong argument', 'Missing "select" field for table'); return; }
-      if (isProject) { problem(res, 400, 'Error', `Database ${db} is a project. If you want to create a model or view, use the projects/${db}/models/${t.name} or projects/${db}/views/${t.name} endpoints instead.`); return; }
-      if (!rec) { problem(res, 404, 'Database not exists', `Database with name ${db} does not exist`); return; }
-      if (state.tables.has(key(t.name)) && !t.replace) { problem(res, 409, 'Name conflict', `Table with name ${t.name} already exists`); return; }
-      sqlParser.parse(t.select).then((parsed) => {
-        if (!parsed.ok || parsed.ast.node !== 'Select') { problem(res, 400, 'Error', `Could not parse select statement ${t.select}`); return; }
-        const targets = parsed.ast.targets || [];
-        const columns = targets.map((x, i) => ({
-          name: x.alias ? x.alias.parts.at(-1) : x.parts ? x.parts.at(-1) : `col${i}`,
-          type: x.node === 'Constant' && typeof x.value === 'number' ? (Number.isInteger(x.value) ? 'int' : 'float') : 'text',
-        }));
-        // SELECT * FROM db.t copies a table of the fake; a SELECT from anything else has no rows.
-        const from = parsed.ast.from_table && parsed.ast.from_table.parts ? state.tables.get(parsed.ast.from_table.parts.map((x, i) => (i === 0 ? x.toLowerCase() : x)).join('/')) : undefined;
-        const made = from ? { columns: from.columns, rows: from.rows.map((r) => ({ ...r })) }
-          : { columns, rows: parsed.ast.from_table ? [] : [Object.fromEntries(targets.map((x, i) => [columns[i].name, x.value ?? null]))] };
-        // As 25.14.1 and 26.1.0 do on PostgreSQL (docs/real-mindsdb.md, "What a failed operation leaves"):
-        // the table is made (an old one dropped first) under the name folded to lower case, then filled
-        // under the name as given; rows PostgreSQL refuses (a NUL in text: CHR(0)) leave it empty.
-        const stored = t.name.toLowerCase();
-        if (state.tables.has(key(stored)) && !t.replace) { problem(res, 400, 'Error', `relation "${stored}" already exists`); return; }
-        state.tables.set(key(stored), { name: stored, columns: made.columns, rows: [] });
-        if (stored !== t.name) { problem(res, 400, 'Error', `relation "${t.name}" does not exist`); return; }
-        if (/chr\s*\(\s*0\s*\)/i.test(t.select)) { problem(res, 400, 'Error', `invalid byte sequence for encoding "UTF8": 0x00 CONTEXT: COPY ${stored}, line 1`); return; }
-        state.tables.get(key(stored)).rows = made.rows;
-        send(res, 201, { name: stored, type: 'data' });
-      }, (err) => send(res, 500, { title: 'Error', detail: String(err.message) }));
+      if (method !== 'POST') {
+        html405(res);
+        return;
+      }
+      const t = body?.table;
+      if (!t) {
+        problem(res, 400, 'Wrong argument', 'Must provide "table" parameter in POST body');
+        return;
+      }
+      if (!t.name) {
+        problem(res, 400, 'Wrong argument', 'Missing "name" field for table');
+        return;
+      }
+      if (!t.select) {
+        problem(res, 400, 'Wrong argument', 'Missing "select" field for table');
+        return;
+      }
+      if (isProject) {
+        problem(
+          res,
+          400,
+          'Error',
+          `Database ${db} is a project. If you want to create a model or view, use the projects/${db}/models/${t.name} or projects/${db}/views/${t.name} endpoints instead.`,
+        );
+        return;
+      }
+      if (!rec) {
+        problem(res, 404, 'Database not exists', `Database with name ${db} does not exist`);
+        return;
+      }
+      if (state.tables.has(key(t.name)) && !t.replace) {
+        problem(res, 409, 'Name conflict', `Table with name ${t.name} already exists`);
+        return;
+      }
+      sqlParser.parse(t.select).then(
+        (parsed) => {
+          if (!parsed.ok || parsed.ast.node !== 'Select') {
+            problem(res, 400, 'Error', `Could not parse select statement ${t.select}`);
+            return;
+          }
+          const targets = parsed.ast.targets || [];
+          const columns = targets.map((x, i) => ({
+            name: x.alias ? x.alias.parts.at(-1) : x.parts ? x.parts.at(-1) : `col${i}`,
+            type:
+              x.node === 'Constant' && typeof x.value === 'number'
+                ? Number.isInteger(x.value)
+                  ? 'int'
+                  : 'float'
+                : 'text',
+          }));
+          // SELECT * FROM db.t copies a table of the fake; a SELECT from anything else has no rows.
+          const from = parsed.ast.from_table?.parts
+            ? state.tables.get(parsed.ast.from_table.parts.map((x, i) => (i === 0 ? x.toLowerCase() : x)).join('/'))
+            : undefined;
+          const made = from
+            ? { columns: from.columns, rows: from.rows.map((r) => ({ ...r })) }
+            : {
+                columns,
+                rows: parsed.ast.from_table
+                  ? []
+                  : [Object.fromEntries(targets.map((x, i) => [columns[i].name, x.value ?? null]))],
+              };
+          // As 25.14.1 and 26.1.0 do on PostgreSQL (docs/real-mindsdb.md, "What a failed operation leaves"):
+          // the table is made (an old one dropped first) under the name folded to lower case, then filled
+          // under the name as given; rows PostgreSQL refuses (a NUL in text: CHR(0)) leave it empty.
+          const stored = t.name.toLowerCase();
+          if (state.tables.has(key(stored)) && !t.replace) {
+            problem(res, 400, 'Error', `relation "${stored}" already exists`);
+            return;
+          }
+          state.tables.set(key(stored), { name: stored, columns: made.columns, rows: [] });
+          if (stored !== t.name) {
+            problem(res, 400, 'Error', `relation "${t.name}" does not exist`);
+            return;
+          }
+          if (/chr\s*\(\s*0\s*\)/i.test(t.select)) {
+            problem(
+              res,
+              400,
+              'Error',
+              `invalid byte sequence for encoding "UTF8": 0x00 CONTEXT: COPY ${stored}, line 1`,
+            );
+            return;
+          }
+          state.tables.get(key(stored)).rows = made.rows;
+          send(res, 201, { name: stored, type: 'data' });
+        },
+        (err) => send(res, 500, { title: 'Error', detail: String(err.message) }),
+      );
       return;
     }
-    if (seg.length !== 3) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
+    if (seg.length !== 3) {
+      method === 'GET'
+        ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.')
+        : html405(res);
+      return;
+    }
     const t = state.tables.get(key(seg[2]));
-    if (method === 'GET') { t ? send(res, 200, { name: t.name, type: 'data' }) : problem(res, 404, 'Table not found', `Table with name ${seg[2]} not found`); return; }
+    if (method === 'GET') {
+      t
+        ? send(res, 200, { name: t.name, type: 'data' })
+        : problem(res, 404, 'Table not found', `Table with name ${seg[2]} not found`);
+      return;
+    }
     if (method === 'DELETE') {
-      if (isProject) { problem(res, 400, 'Error', `Database ${db} is a project.`); return; }
-      if (!rec) { problem(res, 404, 'Database not found', `Database with name ${db} not found`); return; }
-      if (!t) { problem(res, 404, 'Table not found', `Table with name ${seg[2]} not found`); return; }
+      if (isProject) {
+        problem(res, 400, 'Error', `Database ${db} is a project.`);
+        return;
+      }
+      if (!rec) {
+        problem(res, 404, 'Database not found', `Database with name ${db} not found`);
+        return;
+      }
+      if (!t) {
+        problem(res, 404, 'Table not found', `Table with name ${seg[2]} not found`);
+        return;
+      }
       state.tables.delete(key(seg[2]));
       send(res, 204);
       return;
@@ -662,9 +1154,27 @@ function createFakeMindsDB(options = {}) {
    * null for those not loaded yet. 26.x has no byom (moved out of core).
    */
   function handlerList() {
-    const ml = (name, success, error_message = null) => ({ name, title: name[0].toUpperCase() + name.slice(1), type: 'ml', class_type: 'ml', permanent: false, connection_args: null, import: { success, error_message, folder: `${name}_handler`, dependencies: success === false ? [`${name}>=1.0`] : [] } });
+    const ml = (name, success, error_message = null) => ({
+      name,
+      title: name[0].toUpperCase() + name.slice(1),
+      type: 'ml',
+      class_type: 'ml',
+      permanent: false,
+      connection_args: null,
+      import: {
+        success,
+        error_message,
+        folder: `${name}_handler`,
+        dependencies: success === false ? [`${name}>=1.0`] : [],
+      },
+    });
     return [
-      { name: 'postgres', title: 'PostgreSQL', type: 'data', import: { success: true, error_message: null, folder: 'postgres_handler', dependencies: [] } },
+      {
+        name: 'postgres',
+        title: 'PostgreSQL',
+        type: 'data',
+        import: { success: true, error_message: null, folder: 'postgres_handler', dependencies: [] },
+      },
       ml('openai', null),
       ml('anthropic', false, "No module named 'anthropic'"),
       ...(v26() ? [] : [ml('byom', true)]),
@@ -678,21 +1188,37 @@ function createFakeMindsDB(options = {}) {
    * SHOW with the secrets of each engine's settings masked.
    */
   function mlEngineStatement(ast) {
-    const handlers = () => handlerList().filter((h) => h.type === 'ml').map((h) => h.name);
+    const handlers = () =>
+      handlerList()
+        .filter((h) => h.type === 'ml')
+        .map((h) => h.name);
     if (ast.node === 'CreateMLEngine') {
       const name = ast.name.parts.at(-1);
       if (!handlers().includes(ast.handler)) return sqlError(`There is no engine '${ast.handler}'`);
-      if ([...state.mlEngines.keys()].some((n) => n.toLowerCase() === name.toLowerCase())) return ast.if_not_exists ? { type: 'ok', affected_rows: null } : sqlError(`Integration already exists: ${name}`);
+      if ([...state.mlEngines.keys()].some((n) => n.toLowerCase() === name.toLowerCase()))
+        return ast.if_not_exists
+          ? { type: 'ok', affected_rows: null }
+          : sqlError(`Integration already exists: ${name}`);
       state.mlEngines.set(name, { name, handler: ast.handler, settings: ast.params || {} });
-      return name === name.toLowerCase() ? { type: 'ok', affected_rows: null } : sqlError(`Integration does not exists: ${name.toLowerCase()}`);
+      return name === name.toLowerCase()
+        ? { type: 'ok', affected_rows: null }
+        : sqlError(`Integration does not exists: ${name.toLowerCase()}`);
     }
     if (ast.node === 'Show' && ast.category === 'ML_ENGINES') {
-      const masked = (settings) => Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, /key|secret|token|password/i.test(k) ? '******' : v]));
-      return { type: 'table', column_names: ['NAME', 'HANDLER', 'CONNECTION_DATA'], data: [...state.mlEngines.values()].map((e) => [e.name, e.handler, JSON.stringify(masked(e.settings))]) };
+      const masked = (settings) =>
+        Object.fromEntries(
+          Object.entries(settings).map(([k, v]) => [k, /key|secret|token|password/i.test(k) ? '******' : v]),
+        );
+      return {
+        type: 'table',
+        column_names: ['NAME', 'HANDLER', 'CONNECTION_DATA'],
+        data: [...state.mlEngines.values()].map((e) => [e.name, e.handler, JSON.stringify(masked(e.settings))]),
+      };
     }
     if (ast.node === 'DropMLEngine') {
       const name = ast.name.parts.at(-1);
-      if (!state.mlEngines.has(name)) return ast.if_exists ? { type: 'ok', affected_rows: null } : sqlError(`Integration does not exists: ${name}`);
+      if (!state.mlEngines.has(name))
+        return ast.if_exists ? { type: 'ok', affected_rows: null } : sqlError(`Integration does not exists: ${name}`);
       state.mlEngines.delete(name);
       return { type: 'ok', affected_rows: null };
     }
@@ -706,65 +1232,173 @@ function createFakeMindsDB(options = {}) {
    */
   function tree(res, seg) {
     if (seg.length === 1 && seg[0] === '') {
-      send(res, 200, [{ name: 'information_schema', class: 'db', type: 'system', engine: null, deletable: false, visible: true },
+      send(res, 200, [
+        { name: 'information_schema', class: 'db', type: 'system', engine: null, deletable: false, visible: true },
         { name: 'information_schema', class: 'db', type: 'project', engine: null, deletable: true, visible: true },
-        ...[...state.projects].map((name) => ({ name, class: 'db', type: 'project', engine: null, deletable: name !== 'mindsdb', visible: true })),
-        ...[...state.databases.values()].map((d) => ({ name: d.name, class: 'db', type: 'data', engine: d.engine, deletable: true, visible: true }))]);
+        ...[...state.projects].map((name) => ({
+          name,
+          class: 'db',
+          type: 'project',
+          engine: null,
+          deletable: name !== 'mindsdb',
+          visible: true,
+        })),
+        ...[...state.databases.values()].map((d) => ({
+          name: d.name,
+          class: 'db',
+          type: 'data',
+          engine: d.engine,
+          deletable: true,
+          visible: true,
+        })),
+      ]);
       return;
     }
     const name = String(seg[0]).toLowerCase();
     const db = state.databases.get(name);
     if (db) {
-      const children = [...state.tables.entries()].filter(([k]) => k.startsWith(`${db.name.toLowerCase()}/`))
+      const children = [...state.tables.entries()]
+        .filter(([k]) => k.startsWith(`${db.name.toLowerCase()}/`))
         .map(([, t]) => ({ name: t.name, class: 'table', type: 'table', engine: null, deletable: false }));
       send(res, 200, [{ name: 'public', class: 'schema', deletable: false, children }]);
       return;
     }
     const project = [...state.projects].find((p) => p.toLowerCase() === name);
-    if (!project) { problem(res, 400, 'Error', `There is no element with name '${name}'`); return; }
-    send(res, 200, [{ name: 'models', schema: null, class: 'table', type: 'table', engine: null, deletable: false },
-      ...[...state.models.entries()].filter(([k]) => k.startsWith(`${project}/`)).map(([, m]) => ({ name: m.name, schema: null, class: 'table', type: 'model', engine: m.engine || 'lightwood', deletable: true })),
-      ...[...state.views.values()].filter((v) => v.project === project).map((v) => ({ name: v.name, schema: null, class: 'table', type: 'view', engine: null, deletable: true }))]);
+    if (!project) {
+      problem(res, 400, 'Error', `There is no element with name '${name}'`);
+      return;
+    }
+    send(res, 200, [
+      { name: 'models', schema: null, class: 'table', type: 'table', engine: null, deletable: false },
+      ...[...state.models.entries()]
+        .filter(([k]) => k.startsWith(`${project}/`))
+        .map(([, m]) => ({
+          name: m.name,
+          schema: null,
+          class: 'table',
+          type: 'model',
+          engine: m.engine || 'lightwood',
+          deletable: true,
+        })),
+      ...[...state.views.values()]
+        .filter((v) => v.project === project)
+        .map((v) => ({ name: v.name, schema: null, class: 'table', type: 'view', engine: null, deletable: true })),
+    ]);
   }
 
   function databases(res, method, seg, body) {
-    if (seg.length >= 2 && seg[1] === 'tables') { tables(res, method, seg, body); return; }
+    if (seg.length >= 2 && seg[1] === 'tables') {
+      tables(res, method, seg, body);
+      return;
+    }
     if (seg.length === 1 && seg[0] === '') {
-      if (method === 'GET') { send(res, 200, [{ name: 'information_schema', type: 'system' }, { name: 'log', type: 'system' }, ...[...state.projects].map((name) => ({ name, type: 'project', engine: null })), ...[...state.databases.values()]]); return; }
+      if (method === 'GET') {
+        send(res, 200, [
+          { name: 'information_schema', type: 'system' },
+          { name: 'log', type: 'system' },
+          ...[...state.projects].map((name) => ({ name, type: 'project', engine: null })),
+          ...[...state.databases.values()],
+        ]);
+        return;
+      }
       if (method === 'POST') {
-        const d = body && body.database;
-        if (!d) { problem(res, 400, 'Wrong argument', 'Please provide "database" with the request.'); return; }
-        if (!d.name) { problem(res, 400, 'Wrong argument', 'Please provide "name" with the request.'); return; }
-        if (!d.engine) { problem(res, 400, 'Wrong argument', 'Please provide "engine" with the request. Or use the /api/projects endpoint to create a project.'); return; }
-        if (state.databases.has(d.name.toLowerCase()) || d.name.toLowerCase() === 'mindsdb') { problem(res, 409, 'Name conflict', `Database with name ${d.name} already exists.`); return; }
-        if (!['postgres', 'mysql', 'files', 'duckdb', 'sqlite'].includes(d.engine)) {
-          if (body.check_connection) { send(res, 200, { status: 'connection_error', detail: `Handler '${d.engine}' does not exist` }); return; }
-          send(res, 500, { title: 'AttributeError', detail: "'NoneType' object has no attribute 'get'", message: "'NoneType' object has no attribute 'get'" });
+        const d = body?.database;
+        if (!d) {
+          problem(res, 400, 'Wrong argument', 'Please provide "database" with the request.');
           return;
         }
-        if (body.check_connection && d.parameters && String(d.parameters.port) === '1') { send(res, 200, { status: 'connection_error', detail: 'connection to server at "127.0.0.1", port 1 failed: Connection refused' }); return; }
-        const rec = { id: state.nextId++, name: d.name, type: 'data', engine: d.engine, class_type: 'sql', connection_data: d.parameters || {} };
+        if (!d.name) {
+          problem(res, 400, 'Wrong argument', 'Please provide "name" with the request.');
+          return;
+        }
+        if (!d.engine) {
+          problem(
+            res,
+            400,
+            'Wrong argument',
+            'Please provide "engine" with the request. Or use the /api/projects endpoint to create a project.',
+          );
+          return;
+        }
+        if (state.databases.has(d.name.toLowerCase()) || d.name.toLowerCase() === 'mindsdb') {
+          problem(res, 409, 'Name conflict', `Database with name ${d.name} already exists.`);
+          return;
+        }
+        if (!['postgres', 'mysql', 'files', 'duckdb', 'sqlite'].includes(d.engine)) {
+          if (body.check_connection) {
+            send(res, 200, { status: 'connection_error', detail: `Handler '${d.engine}' does not exist` });
+            return;
+          }
+          send(res, 500, {
+            title: 'AttributeError',
+            detail: "'NoneType' object has no attribute 'get'",
+            message: "'NoneType' object has no attribute 'get'",
+          });
+          return;
+        }
+        if (body.check_connection && d.parameters && String(d.parameters.port) === '1') {
+          send(res, 200, {
+            status: 'connection_error',
+            detail: 'connection to server at "127.0.0.1", port 1 failed: Connection refused',
+          });
+          return;
+        }
+        const rec = {
+          id: state.nextId++,
+          name: d.name,
+          type: 'data',
+          engine: d.engine,
+          class_type: 'sql',
+          connection_data: d.parameters || {},
+        };
         state.databases.set(d.name.toLowerCase(), rec);
         send(res, 201, { name: rec.name, type: 'data', engine: rec.engine, id: rec.id });
         return;
       }
-      html405(res); return;
+      html405(res);
+      return;
     }
     const name = seg[0];
     const rec = state.databases.get(name.toLowerCase());
-    if (seg.length !== 1) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
-    if (method === 'GET') { rec ? send(res, 200, rec) : problem(res, 404, 'Database not found', `Database with name ${name} does not exist`); return; }
-    if (method === 'DELETE') { if (!rec) { problem(res, 404, 'Database not found', `Database with name ${name} does not exist`); return; } state.databases.delete(name.toLowerCase()); send(res, 204); return; }
+    if (seg.length !== 1) {
+      method === 'GET'
+        ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.')
+        : html405(res);
+      return;
+    }
+    if (method === 'GET') {
+      rec ? send(res, 200, rec) : problem(res, 404, 'Database not found', `Database with name ${name} does not exist`);
+      return;
+    }
+    if (method === 'DELETE') {
+      if (!rec) {
+        problem(res, 404, 'Database not found', `Database with name ${name} does not exist`);
+        return;
+      }
+      state.databases.delete(name.toLowerCase());
+      send(res, 204);
+      return;
+    }
     if (method === 'PUT') {
-      const d = (body && body.database) || {};
+      const d = body?.database || {};
       // 25.14.1 creates a missing database without the check (measured: 201, saved); 26.1.0 checks first.
-      if (body && body.check_connection && d.parameters && String(d.parameters.port) === '1' && (rec || v26())) {
+      if (body?.check_connection && d.parameters && String(d.parameters.port) === '1' && (rec || v26())) {
         problem(res, 400, 'Connection error', 'connection to server at "127.0.0.1", port 1 failed: Connection refused');
         return;
       }
       if (!rec) {
-        if (!d.engine) { problem(res, 400, 'Wrong argument', 'Please provide "engine"'); return; }
-        const created = { id: state.nextId++, name, type: 'data', engine: d.engine, class_type: 'sql', connection_data: d.parameters || {} };
+        if (!d.engine) {
+          problem(res, 400, 'Wrong argument', 'Please provide "engine"');
+          return;
+        }
+        const created = {
+          id: state.nextId++,
+          name,
+          type: 'data',
+          engine: d.engine,
+          class_type: 'sql',
+          connection_data: d.parameters || {},
+        };
         state.databases.set(name.toLowerCase(), created);
         send(res, 201, { name, type: 'data', engine: d.engine, id: created.id });
         return;
@@ -778,20 +1412,47 @@ function createFakeMindsDB(options = {}) {
 
   function projects(res, method, seg, body) {
     if (seg.length === 1 && seg[0] === '') {
-      if (method === 'GET') { send(res, 200, [...state.projects].map((name) => ({ name }))); return; }
-      html405(res); return;
+      if (method === 'GET') {
+        send(
+          res,
+          200,
+          [...state.projects].map((name) => ({ name })),
+        );
+        return;
+      }
+      html405(res);
+      return;
     }
     const project = seg[0];
     const rest = seg.slice(1);
-    const missingRoute = () => (method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res));
-    if (rest.length === 0) { method === 'GET' ? (state.projects.has(project) ? send(res, 200, { name: project }) : problem(res, 404, 'Project not exists', `Project with name ${project} does not exist`)) : html405(res); return; }
-    const kind = rest[0];
-    if (!['models', 'chatbots', 'skills', 'agents', 'jobs', 'knowledge_bases', 'views'].includes(kind) || (kind === 'skills' && v26()) || (kind === 'views' && !opts.views)) {
-      // the specification's singular agent DELETE path is not a route on the real server
-      missingRoute(); return;
+    const missingRoute = () =>
+      method === 'GET'
+        ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.')
+        : html405(res);
+    if (rest.length === 0) {
+      method === 'GET'
+        ? state.projects.has(project)
+          ? send(res, 200, { name: project })
+          : problem(res, 404, 'Project not exists', `Project with name ${project} does not exist`)
+        : html405(res);
+      return;
     }
-    if (!state.projects.has(project)) { problem(res, 404, 'Project not found', `Project with name ${project} does not exist`); return; }
-    // Knowledge bases and chatbots look their project up lower-cased: none can be made in a project with capitals (measured).
+    const kind = rest[0];
+    if (
+      !['models', 'chatbots', 'skills', 'agents', 'jobs', 'knowledge_bases', 'views'].includes(kind) ||
+      (kind === 'skills' && v26()) ||
+      (kind === 'views' && !opts.views)
+    ) {
+      // the specification's singular agent DELETE path is not a route on the real server
+      missingRoute();
+      return;
+    }
+    if (!state.projects.has(project)) {
+      problem(res, 404, 'Project not found', `Project with name ${project} does not exist`);
+      return;
+    }
+    // Knowledge bases and chatbots look their project up lower-cased: none can be made in a project with capitals
+    // (measured).
     if ((kind === 'knowledge_bases' || kind === 'chatbots') && method === 'POST' && project !== project.toLowerCase()) {
       const detail = `'${v26() ? 'NoneType' : 'list'}' object has no attribute 'data'`;
       send(res, 500, { title: 'AttributeError', detail, message: detail });
@@ -800,7 +1461,12 @@ function createFakeMindsDB(options = {}) {
     if (kind === 'models') return models(res, method, project, rest.slice(1), body);
     if (kind === 'jobs') return jobs(res, method, project, rest.slice(1), body);
     if (kind === 'knowledge_bases') return knowledgeBases(res, method, project, rest.slice(1), body);
-    if (kind === 'views') { views(res, method, project, rest.slice(1), body).catch((err) => send(res, 500, { title: err.constructor.name, detail: String(err.message), message: String(err.message) })); return; }
+    if (kind === 'views') {
+      views(res, method, project, rest.slice(1), body).catch((err) =>
+        send(res, 500, { title: err.constructor.name, detail: String(err.message), message: String(err.message) }),
+      );
+      return;
+    }
     return resources(res, method, kind, project, rest.slice(1), body, missingRoute);
   }
 
@@ -819,15 +1485,41 @@ function createFakeMindsDB(options = {}) {
     };
     const out = (v) => ({ id: v.id, name: v.name, query: v.query });
     // The view store looks the project up lower-cased: a project with capitals can hold no views.
-    const capitals = () => { if (project === project.toLowerCase()) return false; send(res, 500, { title: 'EntityNotExistsError', detail: `Can not find project: ${project}`, message: `Can not find project: ${project}` }); return true; };
+    const capitals = () => {
+      if (project === project.toLowerCase()) return false;
+      send(res, 500, {
+        title: 'EntityNotExistsError',
+        detail: `Can not find project: ${project}`,
+        message: `Can not find project: ${project}`,
+      });
+      return true;
+    };
     if (rest.length === 0) {
-      if (method === 'GET') { send(res, 200, [...state.views.values()].filter((v) => v.project === project).map(out)); return; }
-      if (method !== 'POST') { html405(res); return; }
-      const view = body && body.view;
-      if (!view) { problem(res, 400, 'Missing parameter', 'Must provide "view" parameter in POST body'); return; }
-      if (!view.name) { problem(res, 400, 'Missing field', 'Missing "name" field for view'); return; }
-      if (!view.query) { problem(res, 400, 'Missing field', 'Missing "query" field for view'); return; }
-      if (findView(project, view.name)) { problem(res, 409, 'Name conflict', `View with name ${view.name} already exists.`); return; }
+      if (method === 'GET') {
+        send(res, 200, [...state.views.values()].filter((v) => v.project === project).map(out));
+        return;
+      }
+      if (method !== 'POST') {
+        html405(res);
+        return;
+      }
+      const view = body?.view;
+      if (!view) {
+        problem(res, 400, 'Missing parameter', 'Must provide "view" parameter in POST body');
+        return;
+      }
+      if (!view.name) {
+        problem(res, 400, 'Missing field', 'Missing "name" field for view');
+        return;
+      }
+      if (!view.query) {
+        problem(res, 400, 'Missing field', 'Missing "query" field for view');
+        return;
+      }
+      if (findView(project, view.name)) {
+        problem(res, 409, 'Name conflict', `View with name ${view.name} already exists.`);
+        return;
+      }
       if (capitals()) return;
       if (await parseFails(view.query)) return;
       const rec = { id: state.nextId++, name: view.name, query: view.query, project };
@@ -835,20 +1527,34 @@ function createFakeMindsDB(options = {}) {
       send(res, 201, out(rec));
       return;
     }
-    if (rest.length !== 1) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
+    if (rest.length !== 1) {
+      method === 'GET'
+        ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.')
+        : html405(res);
+      return;
+    }
     const rec = findView(project, rest[0]);
-    if (method === 'GET') { rec ? send(res, 200, out(rec)) : notFound(rest[0]); return; }
+    if (method === 'GET') {
+      rec ? send(res, 200, out(rec)) : notFound(rest[0]);
+      return;
+    }
     if (method === 'DELETE') {
-      if (!rec) { notFound(rest[0]); return; }
+      if (!rec) {
+        notFound(rest[0]);
+        return;
+      }
       state.views.delete(`${project}/${rec.name}`);
       send(res, 204);
       return;
     }
     if (method === 'PUT') {
-      const view = body && body.view;
-      if (!view) { problem(res, 400, 'Missing parameter', 'Must provide "view" parameter in PUT body'); return; }
+      const view = body?.view;
+      if (!view) {
+        problem(res, 400, 'Missing parameter', 'Must provide "view" parameter in PUT body');
+        return;
+      }
       // A missing view is created (its query checked, as by POST); an existing one takes any query (measured).
-      if (!rec && view.query !== undefined && await parseFails(view.query)) return;
+      if (!rec && view.query !== undefined && (await parseFails(view.query))) return;
       if (capitals()) return;
       if (!rec) {
         const created = { id: state.nextId++, name: rest[0], query: view.query, project };
@@ -867,26 +1573,87 @@ function createFakeMindsDB(options = {}) {
   function jobs(res, method, project, rest, body) {
     const key = (n) => `${project}/${n}`;
     if (rest.length === 0) {
-      if (method === 'GET') { send(res, 200, [...state.jobs.values()].filter((j) => j.project === project)); return; }
-      if (method !== 'POST') { html405(res); return; }
-      const job = body && body.job;
-      if (!job) { problem(res, 400, 'Missing parameter', 'Must provide "job" parameter in POST body'); return; }
-      for (const k of ['start_at', 'end_at']) if (!(k in job)) { send(res, 500, { title: 'KeyError', detail: `'${k}'`, message: `'${k}'` }); return; }
-      if (state.jobs.has(key(job.name))) { send(res, 500, { title: 'EntityExistsError', detail: `Job already exists: ${job.name}`, message: `Job already exists: ${job.name}` }); return; }
-      const rec = { id: state.nextId++, name: job.name, project, start_at: job.start_at || '2026-01-01 00:00:00', end_at: job.schedule_str ? job.end_at : null, next_run_at: job.start_at || '2026-01-01 00:00:00', schedule_str: job.schedule_str || null, query: job.query, if_query: job.if_query || null, variables: [] };
+      if (method === 'GET') {
+        send(
+          res,
+          200,
+          [...state.jobs.values()].filter((j) => j.project === project),
+        );
+        return;
+      }
+      if (method !== 'POST') {
+        html405(res);
+        return;
+      }
+      const job = body?.job;
+      if (!job) {
+        problem(res, 400, 'Missing parameter', 'Must provide "job" parameter in POST body');
+        return;
+      }
+      for (const k of ['start_at', 'end_at'])
+        if (!(k in job)) {
+          send(res, 500, { title: 'KeyError', detail: `'${k}'`, message: `'${k}'` });
+          return;
+        }
+      if (state.jobs.has(key(job.name))) {
+        send(res, 500, {
+          title: 'EntityExistsError',
+          detail: `Job already exists: ${job.name}`,
+          message: `Job already exists: ${job.name}`,
+        });
+        return;
+      }
+      const rec = {
+        id: state.nextId++,
+        name: job.name,
+        project,
+        start_at: job.start_at || '2026-01-01 00:00:00',
+        end_at: job.schedule_str ? job.end_at : null,
+        next_run_at: job.start_at || '2026-01-01 00:00:00',
+        schedule_str: job.schedule_str || null,
+        query: job.query,
+        if_query: job.if_query || null,
+        variables: [],
+      };
       state.jobs.set(key(job.name), rec);
       send(res, 200, rec);
       return;
     }
     const rec = state.jobs.get(key(rest[0]));
     if (rest.length === 2 && rest[1] === 'history' && method === 'GET') {
-      rec ? send(res, 200, [{ name: rec.name, project, run_start: '2026-01-01 00:00:00', run_end: '2026-01-01 00:00:01', error: null, query: rec.query }]) : problem(res, 404, 'Job not found', `Job with name ${rest[0]} does not exist`);
+      rec
+        ? send(res, 200, [
+            {
+              name: rec.name,
+              project,
+              run_start: '2026-01-01 00:00:00',
+              run_end: '2026-01-01 00:00:01',
+              error: null,
+              query: rec.query,
+            },
+          ])
+        : problem(res, 404, 'Job not found', `Job with name ${rest[0]} does not exist`);
       return;
     }
-    if (rest.length !== 1) { method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res); return; }
-    if (method === 'GET') { rec ? send(res, 200, rec) : problem(res, 404, 'Job not found', `Job with name ${rest[0]} does not exist`); return; }
+    if (rest.length !== 1) {
+      method === 'GET'
+        ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.')
+        : html405(res);
+      return;
+    }
+    if (method === 'GET') {
+      rec ? send(res, 200, rec) : problem(res, 404, 'Job not found', `Job with name ${rest[0]} does not exist`);
+      return;
+    }
     if (method === 'DELETE') {
-      if (!rec) { send(res, 500, { title: 'EntityNotExistsError', detail: `Job does not exist: ${rest[0]}`, message: `Job does not exist: ${rest[0]}` }); return; }
+      if (!rec) {
+        send(res, 500, {
+          title: 'EntityNotExistsError',
+          detail: `Job does not exist: ${rest[0]}`,
+          message: `Job does not exist: ${rest[0]}`,
+        });
+        return;
+      }
       state.jobs.delete(key(rest[0]));
       send(res, 204);
       return;
@@ -896,52 +1663,124 @@ function createFakeMindsDB(options = {}) {
 
   function models(res, method, project, rest, body) {
     if (rest.length === 0 && method === 'GET') {
-      const trainedRecords = [...state.trained.entries()].filter(([k]) => k.startsWith(project + '/')).flatMap(([, vs]) => vs.map(modelRecord));
-      send(res, 200, [...[...state.models.entries()].filter(([k]) => k.startsWith(project + '/')).map(([, m]) => ({ ...m, version: 1, active: true })), ...trainedRecords]);
+      const trainedRecords = [...state.trained.entries()]
+        .filter(([k]) => k.startsWith(`${project}/`))
+        .flatMap(([, vs]) => vs.map(modelRecord));
+      send(res, 200, [
+        ...[...state.models.entries()]
+          .filter(([k]) => k.startsWith(`${project}/`))
+          .map(([, m]) => ({ ...m, version: 1, active: true })),
+        ...trainedRecords,
+      ]);
       return;
     }
     const versioned = /^(.+)\.(\d+)$/.exec(rest[0] || '');
     const trainedVersions = state.trained.get(`${project}/${versioned ? versioned[1] : rest[0]}`);
     if (trainedVersions && rest.length === 1 && method === 'GET') {
-      const v = versioned ? trainedVersions.find((x) => x.version === Number(versioned[2])) : trainedVersions.find((x) => x.active);
-      if (!v) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
+      const v = versioned
+        ? trainedVersions.find((x) => x.version === Number(versioned[2]))
+        : trainedVersions.find((x) => x.active);
+      if (!v) {
+        problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`);
+        return;
+      }
       v.polls++;
-      if (v.status !== 'complete' && v.status !== 'error') v.status = v.polls >= 2 ? (v.engine === 'broken' ? 'error' : 'complete') : 'training';
+      if (v.status !== 'complete' && v.status !== 'error')
+        v.status = v.polls >= 2 ? (v.engine === 'broken' ? 'error' : 'complete') : 'training';
       if (v.status === 'error') v.error = 'the engine failed to train';
       send(res, 200, modelRecord(v));
       return;
     }
     if (rest.length === 2 && rest[1] === 'describe' && method === 'GET') {
       // REST describe: the DESCRIBE rows as objects (needs a JSON body, checked above: 415 without one)
-      const v = trainedVersions && (versioned ? trainedVersions.find((x) => x.version === Number(versioned[2])) : trainedVersions.find((x) => x.active));
-      if (!v) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
+      const v =
+        trainedVersions &&
+        (versioned
+          ? trainedVersions.find((x) => x.version === Number(versioned[2]))
+          : trainedVersions.find((x) => x.active));
+      if (!v) {
+        problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`);
+        return;
+      }
       send(res, 200, [Object.fromEntries(['TABLES', ...MODEL_COLUMNS].map((c, i) => [c, [[], ...modelRow(v)][i]]))]);
       return;
     }
-    if (trainedVersions && rest.length === 1 && method === 'DELETE') { state.trained.delete(`${project}/${rest[0]}`); send(res, 204); return; }
-    // as the real server (25.14.1 and 26.1.0): a DELETE of a model it does not have is a 404
-    if (rest.length === 1 && method === 'DELETE' && !state.models.has(`${project}/${rest[0]}`)) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
-    const m = state.models.get(`${project}/${rest[0]}`);
-    if (rest.length === 1 && method === 'GET') { m ? send(res, 200, { ...m, version: 1, active: true }) : problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
-    if (rest.length === 2 && rest[1] === 'predict' && method === 'POST') {
-      if (!m) { problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`); return; }
-      if (Array.isArray(body)) { send(res, 500, { title: 'TypeError', detail: 'list indices must be integers or slices, not str', message: 'list indices must be integers or slices, not str' }); return; }
-      if (!body || !('data' in body)) { send(res, 500, { title: 'KeyError', detail: "'data'", message: "'data'" }); return; }
-      if (!Array.isArray(body.data)) { send(res, 500, { title: 'ValueError', detail: 'If using all scalar values, you must pass an index', message: 'If using all scalar values, you must pass an index' }); return; }
-      const target = m.predict;
-      send(res, 200, body.data.map((row, i) => {
-        const value = typeof row.sqft === 'number' ? row.sqft * 3 + 100 : 1000;
-        if (!m.explain) return { ...row, [target]: value };
-        return {
-          ...row, [target]: value, [`${target}_confidence`]: 0.9, [`${target}_min`]: value - 10, [`${target}_max`]: value + 10,
-          [`${target}_anomaly`]: null, [`${target}_original`]: null,
-          [`${target}_explain`]: JSON.stringify({ predicted_value: value, confidence: 0.9, anomaly: null, truth: null, confidence_lower_bound: value - 10, confidence_upper_bound: value + 10 }),
-          __mindsdb_row_id: i + 1, select_data_query: null, when_data: null,
-        };
-      }));
+    if (trainedVersions && rest.length === 1 && method === 'DELETE') {
+      state.trained.delete(`${project}/${rest[0]}`);
+      send(res, 204);
       return;
     }
-    method === 'GET' ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.') : html405(res);
+    // as the real server (25.14.1 and 26.1.0): a DELETE of a model it does not have is a 404
+    if (rest.length === 1 && method === 'DELETE' && !state.models.has(`${project}/${rest[0]}`)) {
+      problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`);
+      return;
+    }
+    const m = state.models.get(`${project}/${rest[0]}`);
+    if (rest.length === 1 && method === 'GET') {
+      m
+        ? send(res, 200, { ...m, version: 1, active: true })
+        : problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`);
+      return;
+    }
+    if (rest.length === 2 && rest[1] === 'predict' && method === 'POST') {
+      if (!m) {
+        problem(res, 404, 'Model not found', `Model with name ${rest[0]} not found`);
+        return;
+      }
+      if (Array.isArray(body)) {
+        send(res, 500, {
+          title: 'TypeError',
+          detail: 'list indices must be integers or slices, not str',
+          message: 'list indices must be integers or slices, not str',
+        });
+        return;
+      }
+      if (!body || !('data' in body)) {
+        send(res, 500, { title: 'KeyError', detail: "'data'", message: "'data'" });
+        return;
+      }
+      if (!Array.isArray(body.data)) {
+        send(res, 500, {
+          title: 'ValueError',
+          detail: 'If using all scalar values, you must pass an index',
+          message: 'If using all scalar values, you must pass an index',
+        });
+        return;
+      }
+      const target = m.predict;
+      send(
+        res,
+        200,
+        body.data.map((row, i) => {
+          const value = typeof row.sqft === 'number' ? row.sqft * 3 + 100 : 1000;
+          if (!m.explain) return { ...row, [target]: value };
+          return {
+            ...row,
+            [target]: value,
+            [`${target}_confidence`]: 0.9,
+            [`${target}_min`]: value - 10,
+            [`${target}_max`]: value + 10,
+            [`${target}_anomaly`]: null,
+            [`${target}_original`]: null,
+            [`${target}_explain`]: JSON.stringify({
+              predicted_value: value,
+              confidence: 0.9,
+              anomaly: null,
+              truth: null,
+              confidence_lower_bound: value - 10,
+              confidence_upper_bound: value + 10,
+            }),
+            __mindsdb_row_id: i + 1,
+            select_data_query: null,
+            when_data: null,
+          };
+        }),
+      );
+      return;
+    }
+    method === 'GET'
+      ? problem(res, 404, 'Not found', 'The endpoint you are trying to access does not exist on the server.')
+      : html405(res);
   }
 
   function resources(res, method, kind, project, rest, body, missingRoute) {
@@ -950,73 +1789,162 @@ function createFakeMindsDB(options = {}) {
     const keyOf = (n) => `${project}/${n}`;
     // The real server finds chatbots, skills and agents by name only.
     const find = (name) => store.get(keyOf(name));
-    const notFound = () => problem(res, 404, `${wrapper[0].toUpperCase()}${wrapper.slice(1)} not found`, `${wrapper} with name ${rest[0]} does not exist`);
+    const notFound = () =>
+      problem(
+        res,
+        404,
+        `${wrapper[0].toUpperCase()}${wrapper.slice(1)} not found`,
+        `${wrapper} with name ${rest[0]} does not exist`,
+      );
     if (rest.length === 0) {
-      if (method === 'GET') { send(res, 200, [...store.values()].filter((r) => r.project === project)); return; }
+      if (method === 'GET') {
+        send(
+          res,
+          200,
+          [...store.values()].filter((r) => r.project === project),
+        );
+        return;
+      }
       if (method === 'POST') {
-        const rec = body && body[wrapper];
-        if (!rec) { problem(res, 400, 'Missing parameter', `Must provide ${wrapper} data for creating a new ${wrapper}`); return; }
-        if (!rec.name) { problem(res, 400, 'Missing field', 'Missing "name" field'); return; }
-        if (kind === 'skills' && (!rec.type || !rec.params)) { problem(res, 400, 'Missing field', 'Missing "type" or "params" field'); return; }
-        if (kind === 'chatbots' && !rec.model_name && !rec.agent_name) { problem(res, 400, 'Missing field', 'Must include either "model_name" or "agent_name"'); return; }
-        if (store.has(keyOf(rec.name))) { problem(res, 409, `${wrapper} already exists`, `${wrapper} with name ${rec.name} already exists`); return; }
+        const rec = body?.[wrapper];
+        if (!rec) {
+          problem(res, 400, 'Missing parameter', `Must provide ${wrapper} data for creating a new ${wrapper}`);
+          return;
+        }
+        if (!rec.name) {
+          problem(res, 400, 'Missing field', 'Missing "name" field');
+          return;
+        }
+        if (kind === 'skills' && (!rec.type || !rec.params)) {
+          problem(res, 400, 'Missing field', 'Missing "type" or "params" field');
+          return;
+        }
+        if (kind === 'chatbots' && !rec.model_name && !rec.agent_name) {
+          problem(res, 400, 'Missing field', 'Must include either "model_name" or "agent_name"');
+          return;
+        }
+        if (store.has(keyOf(rec.name))) {
+          problem(res, 409, `${wrapper} already exists`, `${wrapper} with name ${rec.name} already exists`);
+          return;
+        }
         if (kind === 'agents' && v26()) {
           // 26.x: params checked strictly and an LLM called at once; either failing is a (misleading) 404
           const model = rec.model || (rec.model_name ? { model_name: rec.model_name, provider: rec.provider } : null);
-          const badParams = Object.keys(rec.params || {}).filter((k) => !['prompt_template', 'model', 'data', 'timeout', 'mode'].includes(k));
-          if (badParams.length || !model || !model.provider || !model.api_key) { problem(res, 404, 'Resource not found', `The model "${JSON.stringify(model)}" does not exist. Please ensure that the name is correct and try again.`); return; }
+          const badParams = Object.keys(rec.params || {}).filter(
+            (k) => !['prompt_template', 'model', 'data', 'timeout', 'mode'].includes(k),
+          );
+          if (badParams.length || !model || !model.provider || !model.api_key) {
+            problem(
+              res,
+              404,
+              'Resource not found',
+              `The model "${JSON.stringify(model)}" does not exist. Please ensure that the name is correct and try again.`,
+            );
+            return;
+          }
         }
         if (kind === 'chatbots' && v26() && rec.agent_name) {
           const agent = state.agents.get(keyOf(rec.agent_name));
-          if (agent && !agent.model_name) { send(res, 500, { title: 'AttributeError', detail: "'NoneType' object has no attribute 'split'", message: "'NoneType' object has no attribute 'split'" }); return; }
+          if (agent && !agent.model_name) {
+            send(res, 500, {
+              title: 'AttributeError',
+              detail: "'NoneType' object has no attribute 'split'",
+              message: "'NoneType' object has no attribute 'split'",
+            });
+            return;
+          }
         }
         const created = { id: state.nextId++, project, ...rec };
         if (kind === 'skills') created.agent_ids = [];
         if (kind === 'agents' && Array.isArray(rec.skills)) {
-          for (const s of rec.skills) { const sk = store === state.skills ? null : state.skills.get(keyOf(typeof s === 'string' ? s : s.name)); if (sk) sk.agent_ids.push(created.id); }
+          for (const s of rec.skills) {
+            const sk = store === state.skills ? null : state.skills.get(keyOf(typeof s === 'string' ? s : s.name));
+            if (sk) sk.agent_ids.push(created.id);
+          }
         }
         store.set(keyOf(rec.name), created);
         send(res, 201, created);
         return;
       }
-      html405(res); return;
+      html405(res);
+      return;
     }
     if (kind === 'agents' && rest.length >= 2 && rest[1] === 'completions') {
-      if (method !== 'POST') { html405(res); return; }
+      if (method !== 'POST') {
+        html405(res);
+        return;
+      }
       const agent = find(rest[0]);
-      if (!body || !Array.isArray(body.messages)) { problem(res, 400, 'Missing parameter', 'Must provide "messages" parameter in POST body'); return; }
-      if (!agent) { notFound(); return; }
+      if (!body || !Array.isArray(body.messages)) {
+        problem(res, 400, 'Missing parameter', 'Must provide "messages" parameter in POST body');
+        return;
+      }
+      if (!agent) {
+        notFound();
+        return;
+      }
       const question = body.messages[body.messages.length - 1].question;
       if (rest.length === 2) {
-        if (state.completionsFail || v26()) { send(res, 500, { title: 'KeyError', detail: "'trace_id'", message: "'trace_id'" }); return; }
+        if (state.completionsFail || v26()) {
+          send(res, 500, { title: 'KeyError', detail: "'trace_id'", message: "'trace_id'" });
+          return;
+        }
         send(res, 200, { message: { content: `answer to: ${question}`, role: 'assistant', trace_id: '' } });
         return;
       }
       if (rest.length === 3 && rest[2] === 'stream') {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const events = state.stream || (v26()
-          ? [{ type: 'context', content: 'Creating execution plan...' }, { type: 'data', text: `answer to: ${question}`, trace_id: '' }, { type: 'end', trace_id: '' }, { type: 'end' }]
-          : [{ type: 'start', prompt: question }, { actions: [], messages: [] }, { output: `answer to: ${question}`, messages: [{ content: `answer to: ${question}` }] }, { type: 'end' }]);
+        const events =
+          state.stream ||
+          (v26()
+            ? [
+                { type: 'context', content: 'Creating execution plan...' },
+                { type: 'data', text: `answer to: ${question}`, trace_id: '' },
+                { type: 'end', trace_id: '' },
+                { type: 'end' },
+              ]
+            : [
+                { type: 'start', prompt: question },
+                { actions: [], messages: [] },
+                { output: `answer to: ${question}`, messages: [{ content: `answer to: ${question}` }] },
+                { type: 'end' },
+              ]);
         for (const e of events) res.write(`data: ${JSON.stringify(e).replace(/":/g, '": ').replace(/,"/g, ', "')}\n\n`);
         res.end();
         return;
       }
-      missingRoute(); return;
+      missingRoute();
+      return;
     }
-    if (rest.length !== 1) { missingRoute(); return; }
+    if (rest.length !== 1) {
+      missingRoute();
+      return;
+    }
     const existing = find(rest[0]);
-    if (method === 'GET') { existing ? send(res, 200, existing) : notFound(); return; }
+    if (method === 'GET') {
+      existing ? send(res, 200, existing) : notFound();
+      return;
+    }
     if (method === 'DELETE') {
-      if (!existing) { notFound(); return; }
+      if (!existing) {
+        notFound();
+        return;
+      }
       store.delete(keyOf(existing.name));
       send(res, 204);
       return;
     }
     if (method === 'PUT') {
-      const rec = (body && body[wrapper]) || {};
+      const rec = body?.[wrapper] || {};
       if (!existing) {
-        if (kind === 'agents') { problem(res, 400, 'Creation is not allowed', 'Creation of an agent using the PUT method is not allowed.'); return; }
-        if (kind === 'chatbots' && !rec.name) { problem(res, 400, 'Missing field', 'Must include "name" field when creating a chatbot'); return; }
+        if (kind === 'agents') {
+          problem(res, 400, 'Creation is not allowed', 'Creation of an agent using the PUT method is not allowed.');
+          return;
+        }
+        if (kind === 'chatbots' && !rec.name) {
+          problem(res, 400, 'Missing field', 'Must include "name" field when creating a chatbot');
+          return;
+        }
         const created = { id: state.nextId++, project, ...rec, name: kind === 'skills' ? rest[0] : rec.name };
         if (kind === 'skills') created.agent_ids = [];
         store.set(keyOf(created.name), created);
@@ -1029,8 +1957,13 @@ function createFakeMindsDB(options = {}) {
         return;
       }
       if (kind === 'agents' && v26()) {
-        const bad = Object.keys(rec.params || {}).find((k) => !['prompt_template', 'model', 'data', 'timeout', 'mode'].includes(k));
-        if (bad) { problem(res, 400, 'Wrong arguments', `Problem with agent parameters: Parameter '${bad}' is not allowed`); return; }
+        const bad = Object.keys(rec.params || {}).find(
+          (k) => !['prompt_template', 'model', 'data', 'timeout', 'mode'].includes(k),
+        );
+        if (bad) {
+          problem(res, 400, 'Wrong arguments', `Problem with agent parameters: Parameter '${bad}' is not allowed`);
+          return;
+        }
       }
       Object.assign(existing, rec);
       send(res, 200, existing);
@@ -1044,21 +1977,36 @@ function createFakeMindsDB(options = {}) {
     options: opts,
     url: '',
     port: 0,
-    get requests() { return state.requests; },
+    get requests() {
+      return state.requests;
+    },
     /** Requests whose path starts with the prefix + `path` (e.g. '/sql/query'). */
-    requestsTo(path) { return state.requests.filter((r) => r.path === opts.prefix + path || r.path.startsWith(opts.prefix + path + '?')); },
+    requestsTo(path) {
+      return state.requests.filter((r) => r.path === opts.prefix + path || r.path.startsWith(`${opts.prefix + path}?`));
+    },
     /** Queues a fault handler for the next request: (req, res, entry) => void (return false to fall through). */
-    fault(fn, times = 1) { for (let i = 0; i < times; i++) state.faults.push(fn); },
-    clearFaults() { state.faults.length = 0; state.faultPlan = null; },
+    fault(fn, times = 1) {
+      for (let i = 0; i < times; i++) state.faults.push(fn);
+    },
+    clearFaults() {
+      state.faults.length = 0;
+      state.faultPlan = null;
+    },
     /** Forgets every token and session, as a real server restart does. */
-    restart() { state.tokens.clear(); state.sessions.clear(); },
+    restart() {
+      state.tokens.clear();
+      state.sessions.clear();
+    },
     /** Listens on loopback; resolves once MindsDB's parser (shared by every fake in this process) answers too. */
     async listen(port = 0) {
       const ready = sqlParser.parse('SELECT 1');
       // A port already taken is an error here, not an uncaught 'error' event later.
       await new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => { server.off('error', reject); resolve(); });
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
       });
       api.port = server.address().port;
       api.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${api.port}`;

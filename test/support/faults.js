@@ -9,18 +9,26 @@
  * close() destroys every socket), so a client without a deadline on that byte hangs for as long
  * as the test lets it, instead of being rescued by the server giving up first.
  */
-const json = (status, body, headers = {}) => (req, res) => {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-};
+const json =
+  (status, body, headers = {}) =>
+  (_req, res) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    });
+    res.end(text);
+  };
 
 /** Holds the socket open with nothing more to say, until the fake closes. */
 const hold = () => undefined;
 
 const FAULTS = {
   /** The connection is dropped before any answer. */
-  'connection dropped': (req) => { req.socket.destroy(); },
+  'connection dropped': (req) => {
+    req.socket.destroy();
+  },
   /** Headers and half a body, then the connection is reset. */
   'reset mid-body': (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': 4000 });
@@ -28,7 +36,9 @@ const FAULTS = {
     setTimeout(() => req.socket.destroy(), 5); // fault: the reset comes after the half body has left
   },
   /** No answer at all (past any timeout the tests use); the socket is freed after 3 s. */
-  stall: (req) => { setTimeout(() => req.socket.destroy(), 3000).unref(); }, // fault: a server that never answers
+  stall: (req) => {
+    setTimeout(() => req.socket.destroy(), 3000).unref();
+  }, // fault: a server that never answers
   /** The status line and headers, then not one byte of the body (a stall before the body). */
   'stall after headers': (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': 4000 });
@@ -48,12 +58,18 @@ const FAULTS = {
     hold(req);
   },
   'HTTP 500': json(500, { title: 'KeyError', detail: "'x'", message: "'x'" }),
-  'HTTP 502': (req, res) => { res.writeHead(502, { 'content-type': 'text/html' }); res.end('<h1>502 Bad Gateway</h1>'); },
+  'HTTP 502': (_req, res) => {
+    res.writeHead(502, { 'content-type': 'text/html' });
+    res.end('<h1>502 Bad Gateway</h1>');
+  },
   'HTTP 503': json(503, { title: 'Service Unavailable', detail: 'busy' }),
   /** An overloaded server (or the proxy before it) asks the client to wait a second. */
   'HTTP 429 with Retry-After': json(429, { title: 'Too Many Requests', detail: 'slow down' }, { 'retry-after': '1' }),
   'HTTP 503 with Retry-After': json(503, { title: 'Service Unavailable', detail: 'busy' }, { 'retry-after': '1' }),
-  'HTTP 401 (expired session)': json(401, { title: 'Unauthorized', detail: 'Authorization is required to complete the request' }),
+  'HTTP 401 (expired session)': json(401, {
+    title: 'Unauthorized',
+    detail: 'Authorization is required to complete the request',
+  }),
   /**
    * The server does what was asked (a write is applied: a row stored, a record deleted, a file
    * uploaded), then the connection drops before the first byte of its answer: a retry of a write
@@ -62,12 +78,18 @@ const FAULTS = {
   'answer lost after the write': (req, res) => {
     res.writeHead = () => res;
     res.write = () => true;
-    res.end = () => { req.socket.destroy(); return res; };
+    res.end = () => {
+      req.socket.destroy();
+      return res;
+    };
     return false; // the fake's own route handles the request, into the stubs above
   },
-  'invalid JSON': (req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"type": "table", oops'); },
+  'invalid JSON': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"type": "table", oops');
+  },
   /** 2 MB, over a 1 MB limit. */
-  'body too large': (req, res) => {
+  'body too large': (_req, res) => {
     const big = JSON.stringify({ type: 'table', column_names: ['a'], data: [['x'.repeat(2 * 1024 * 1024)]] });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(big);
@@ -77,7 +99,10 @@ const FAULTS = {
     const sse = /\/completions\/stream$/.test(req.url);
     res.writeHead(200, { 'content-type': sse ? 'text/event-stream' : 'application/jsonlines' });
     if (sse) res.end(`data: ${JSON.stringify({ type: 'data', text: 'x'.repeat(2 * 1024 * 1024) })}\n\n`);
-    else res.end(`${JSON.stringify({ type: 'table', column_names: ['a'] })}\n${JSON.stringify([['x'.repeat(2 * 1024 * 1024)]])}\n`);
+    else
+      res.end(
+        `${JSON.stringify({ type: 'table', column_names: ['a'] })}\n${JSON.stringify([['x'.repeat(2 * 1024 * 1024)]])}\n`,
+      );
   },
   /** A server-sent event stream (or what a client takes for one) that breaks after its first event. */
   'stream broken after one event': (req, res) => {
@@ -86,7 +111,8 @@ const FAULTS = {
     setTimeout(() => req.socket.destroy(), 5); // fault: the break comes after the first event has left
   },
   /** A slow but timely answer: must succeed. */
-  'slow answer': () => new Promise((resolve) => setTimeout(() => resolve(false), 100)), // fault: slow, within every timeout
+  // fault: slow, within every timeout
+  'slow answer': () => new Promise((resolve) => setTimeout(() => resolve(false), 100)),
 };
 
 /**

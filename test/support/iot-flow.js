@@ -15,8 +15,13 @@ function iotScaleOutFlow(run, mindsdbUrl, { broker = BROKER } = {}) {
   return JSON.parse(fs.readFileSync(EXAMPLE, 'utf8')).map((n) => {
     if (n.type === 'mindsdb-server') return { ...n, url: mindsdbUrl };
     if (n.type === 'mqtt-broker') return { ...n, broker: url.hostname, port: url.port || '1883' };
-    if (n.type === 'mqtt in') return { ...n, topic: n.topic.replace('$share/mindsdb-predictors/', `$share/g${run}/`).replace('sensors/', `${run}/sensors/`) };
-    if (n.type === 'change') return { ...n, rules: n.rules.map((r) => (r.p === 'topic' ? { ...r, to: `${run}/${r.to}` } : r)) };
+    if (n.type === 'mqtt in')
+      return {
+        ...n,
+        topic: n.topic.replace('$share/mindsdb-predictors/', `$share/g${run}/`).replace('sensors/', `${run}/sensors/`),
+      };
+    if (n.type === 'change')
+      return { ...n, rules: n.rules.map((r) => (r.p === 'topic' ? { ...r, to: `${run}/${r.to}` } : r)) };
     return n;
   });
 }

@@ -27,11 +27,11 @@ const active = STRICT ? [] : KNOWN_DEFECTS;
 module.exports = {
   KNOWN_DEFECTS,
   /** The known defect an outcome-invariant cell shows, if any. */
-  matrixDefect: (label, fault) => active.find((d) => d.matrix && d.matrix(label, fault)),
+  matrixDefect: (label, fault) => active.find((d) => d.matrix?.(label, fault)),
   /** The known defect a fuzz message's problem is, if any. */
-  messageDefect: (nodeCase, msg, problem) => active.find((d) => d.message && d.message(nodeCase, msg, problem)),
+  messageDefect: (nodeCase, msg, problem) => active.find((d) => d.message?.(nodeCase, msg, problem)),
   /** Unhandled rejections and uncaught exceptions that are not known defects. */
-  unknownProcessProblems: (problems) => problems.filter((err) => !active.some((d) => d.processProblem && d.processProblem(err))),
+  unknownProcessProblems: (problems) => problems.filter((err) => !active.some((d) => d.processProblem?.(err))),
   /** Faults the fuzz leaves out for this node while a known defect makes them hang. */
   faultsToSkip: (nodeCase) => active.flatMap((d) => (d.fuzzFaults ? d.fuzzFaults(nodeCase) : [])),
 };

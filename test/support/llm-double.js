@@ -51,7 +51,10 @@ function textOf(content) {
 function lastUserLine(messages) {
   const users = (Array.isArray(messages) ? messages : []).filter((m) => m && m.role === 'user');
   const text = users.length ? textOf(users[users.length - 1].content) : '';
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.length ? lines[lines.length - 1] : '';
 }
 
@@ -70,13 +73,25 @@ function arithmetic(text) {
   const factor = () => {
     const t = tokens[i++];
     if (t === '-') return -factor();
-    if (t === '(') { const v = sum(); if (tokens[i++] !== ')') throw new Error('unbalanced'); return v; }
+    if (t === '(') {
+      const v = sum();
+      if (tokens[i++] !== ')') throw new Error('unbalanced');
+      return v;
+    }
     const v = Number(t);
     if (Number.isNaN(v)) throw new Error('not a number');
     return v;
   };
-  const product = () => { let v = factor(); while (peek() === '*' || peek() === '/') v = tokens[i++] === '*' ? v * factor() : v / factor(); return v; };
-  const sum = () => { let v = product(); while (peek() === '+' || peek() === '-') v = tokens[i++] === '+' ? v + product() : v - product(); return v; };
+  const product = () => {
+    let v = factor();
+    while (peek() === '*' || peek() === '/') v = tokens[i++] === '*' ? v * factor() : v / factor();
+    return v;
+  };
+  const sum = () => {
+    let v = product();
+    while (peek() === '+' || peek() === '-') v = tokens[i++] === '+' ? v + product() : v - product();
+    return v;
+  };
   try {
     const v = sum();
     return i === tokens.length && Number.isFinite(v) ? v : undefined;
@@ -104,16 +119,24 @@ function valueFor(schema, root, answer, depth = 0) {
     }
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length) {
-    return valueFor(Object.assign({}, ...schema.allOf.map((s) => (s && s.$ref ? resolveRef(s.$ref, root) : s))), root, answer, depth + 1);
+    return valueFor(
+      Object.assign({}, ...schema.allOf.map((s) => (s?.$ref ? resolveRef(s.$ref, root) : s))),
+      root,
+      answer,
+      depth + 1,
+    );
   }
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') || 'null' : schema.type || (schema.properties ? 'object' : 'string');
+  const type = Array.isArray(schema.type)
+    ? schema.type.find((t) => t !== 'null') || 'null'
+    : schema.type || (schema.properties ? 'object' : 'string');
   switch (type) {
     case 'object': {
       const out = {};
       const props = schema.properties || {};
       const required = Array.isArray(schema.required) ? schema.required : Object.keys(props);
       for (const name of Object.keys(props)) {
-        if (required.includes(name) || schema.additionalProperties === false) out[name] = valueFor(props[name], root, answer, depth + 1);
+        if (required.includes(name) || schema.additionalProperties === false)
+          out[name] = valueFor(props[name], root, answer, depth + 1);
       }
       return out;
     }
@@ -122,11 +145,16 @@ function valueFor(schema, root, answer, depth = 0) {
       if (Array.isArray(schema.prefixItems)) return schema.prefixItems.map((s) => valueFor(s, root, answer, depth + 1));
       return Array.from({ length: n }, () => valueFor(schema.items, root, answer, depth + 1));
     }
-    case 'integer': return clamp(1, schema, true);
-    case 'number': return clamp(1, schema, false);
-    case 'boolean': return true;
-    case 'null': return null;
-    default: return stringFor(schema, answer);
+    case 'integer':
+      return clamp(1, schema, true);
+    case 'number':
+      return clamp(1, schema, false);
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return stringFor(schema, answer);
   }
 }
 
@@ -140,7 +168,10 @@ function clamp(v, schema, integer) {
 }
 
 function stringFor(schema, answer) {
-  const options = typeof schema.description === 'string' ? [...schema.description.matchAll(/'([A-Za-z0-9_-]+)'/g)].map((m) => m[1]) : [];
+  const options =
+    typeof schema.description === 'string'
+      ? [...schema.description.matchAll(/'([A-Za-z0-9_-]+)'/g)].map((m) => m[1])
+      : [];
   let s = options.length ? options.find((o) => /text/i.test(o)) || options[0] : answer;
   if (schema.format === 'date-time') s = '2026-01-01T00:00:00Z';
   else if (schema.format === 'date') s = '2026-01-01';
@@ -152,23 +183,23 @@ function stringFor(schema, answer) {
 function resolveRef(ref, root) {
   if (!ref.startsWith('#/')) return {};
   let at = root;
-  for (const part of ref.slice(2).split('/')) at = at && at[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const part of ref.slice(2).split('/')) at = at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   return at || {};
 }
 
 /** The arguments of a call to `tool` (an OpenAI tools[] entry), valid against its schema. */
 function argumentsFor(tool, answer) {
-  const schema = (tool && tool.function && tool.function.parameters) || { type: 'object', properties: {} };
+  const schema = tool?.function?.parameters || { type: 'object', properties: {} };
   return valueFor(schema, schema, answer);
 }
 
 /** The tool to call, or undefined when the request leaves the choice to the model (then: text). */
 function toolToCall(body) {
-  const tools = Array.isArray(body.tools) ? body.tools.filter((t) => t && t.function && t.function.name) : [];
+  const tools = Array.isArray(body.tools) ? body.tools.filter((t) => t?.function?.name) : [];
   if (!tools.length) return undefined;
   const choice = body.tool_choice;
   if (choice && typeof choice === 'object') {
-    const name = (choice.function && choice.function.name) || choice.name;
+    const name = choice.function?.name || choice.name;
     return tools.find((t) => t.function.name === name);
   }
   if (choice !== 'required') return undefined;
@@ -177,7 +208,10 @@ function toolToCall(body) {
 
 function embedding(text, dims) {
   const v = new Array(dims).fill(0);
-  const words = String(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
+  const words =
+    String(text)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) || [];
   for (const w of words) {
     const h = crypto.createHash('sha1').update(w).digest();
     v[h.readUInt32BE(0) % dims] += h[4] & 1 ? 1 : -1;
@@ -189,7 +223,9 @@ function embedding(text, dims) {
 
 function base64Floats(v) {
   const buf = Buffer.alloc(v.length * 4);
-  v.forEach((x, i) => buf.writeFloatLE(x, i * 4));
+  v.forEach((x, i) => {
+    buf.writeFloatLE(x, i * 4);
+  });
   return buf.toString('base64');
 }
 
@@ -203,27 +239,65 @@ function chatCompletion(body) {
   const n = Math.max(1, Math.min(8, Number(body.n) || 1));
   const promptTokens = tokens(JSON.stringify(body.messages || []));
   const message = tool
-    ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${crypto.randomBytes(6).toString('hex')}`, type: 'function', function: { name: tool.function.name, arguments: JSON.stringify(argumentsFor(tool, answer)) } }] }
+    ? {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: `call_${crypto.randomBytes(6).toString('hex')}`,
+            type: 'function',
+            function: { name: tool.function.name, arguments: JSON.stringify(argumentsFor(tool, answer)) },
+          },
+        ],
+      }
     : { role: 'assistant', content: answer };
   const completionTokens = tokens(message.content || message.tool_calls[0].function.arguments);
   return {
-    id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model,
-    choices: Array.from({ length: n }, (_, index) => ({ index, message, finish_reason: tool ? 'tool_calls' : 'stop', logprobs: null })),
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    id,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: Array.from({ length: n }, (_, index) => ({
+      index,
+      message,
+      finish_reason: tool ? 'tool_calls' : 'stop',
+      logprobs: null,
+    })),
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   };
 }
 
 /** The same answer as chunks: role first, the content (or tool arguments) in pieces, then the finish. */
 function chunksOf(full, includeUsage) {
   const { id, created, model } = full;
-  const base = (delta, finish) => ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+  const base = (delta, finish) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+  });
   const msg = full.choices[0].message;
   const out = [base({ role: 'assistant', content: '' }, null)];
   const pieces = (s) => s.match(/[\s\S]{1,12}/g) || [''];
   if (msg.tool_calls) {
     const call = msg.tool_calls[0];
-    out.push(base({ tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, null));
-    for (const p of pieces(call.function.arguments)) out.push(base({ tool_calls: [{ index: 0, function: { arguments: p } }] }, null));
+    out.push(
+      base(
+        {
+          tool_calls: [
+            { index: 0, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } },
+          ],
+        },
+        null,
+      ),
+    );
+    for (const p of pieces(call.function.arguments))
+      out.push(base({ tool_calls: [{ index: 0, function: { arguments: p } }] }, null));
   } else {
     for (const p of pieces(msg.content)) out.push(base({ content: p }, null));
   }
@@ -241,15 +315,21 @@ function startLlmDouble({ port = 0 } = {}) {
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       let body = null;
-      try { body = raw ? JSON.parse(raw) : null; } catch { body = raw; }
+      try {
+        body = raw ? JSON.parse(raw) : null;
+      } catch {
+        body = raw;
+      }
       const path = req.url.split('?')[0].replace(/\/+$/, '');
       calls.push({ method: req.method, path, body });
       const json = (status, obj) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(obj));
       };
-      const notFound = (message) => json(404, { error: { message, type: 'invalid_request_error', param: null, code: 'model_not_found' } });
-      const bad = (message) => json(400, { error: { message, type: 'invalid_request_error', param: null, code: null } });
+      const notFound = (message) =>
+        json(404, { error: { message, type: 'invalid_request_error', param: null, code: 'model_not_found' } });
+      const bad = (message) =>
+        json(400, { error: { message, type: 'invalid_request_error', param: null, code: null } });
 
       if (req.method === 'GET' && path === '/v1/models') {
         return json(200, { object: 'list', data: [...CHAT_MODELS, ...EMBEDDING_MODELS].map(modelObject) });
@@ -257,20 +337,29 @@ function startLlmDouble({ port = 0 } = {}) {
       const modelMatch = /^\/v1\/models\/(.+)$/.exec(path);
       if (req.method === 'GET' && modelMatch) {
         const id = decodeURIComponent(modelMatch[1]);
-        return [...CHAT_MODELS, ...EMBEDDING_MODELS].includes(id) ? json(200, modelObject(id)) : notFound(`The model '${id}' does not exist`);
+        return [...CHAT_MODELS, ...EMBEDDING_MODELS].includes(id)
+          ? json(200, modelObject(id))
+          : notFound(`The model '${id}' does not exist`);
       }
       if (req.method === 'POST' && path === '/v1/chat/completions') {
-        if (!body || typeof body !== 'object' || !Array.isArray(body.messages)) return bad("'messages' is a required property");
+        if (!body || typeof body !== 'object' || !Array.isArray(body.messages))
+          return bad("'messages' is a required property");
         const full = chatCompletion(body);
         if (!body.stream) return json(200, full);
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-        for (const chunk of chunksOf(full, Boolean(body.stream_options && body.stream_options.include_usage))) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          connection: 'keep-alive',
+        });
+        for (const chunk of chunksOf(full, Boolean(body.stream_options?.include_usage)))
+          res.write(`data: ${JSON.stringify(chunk)}\n\n`);
         res.end('data: [DONE]\n\n');
         return undefined;
       }
       if (req.method === 'POST' && path === '/v1/embeddings') {
         if (!body || typeof body !== 'object' || body.input === undefined) return bad("'input' is a required property");
-        const inputs = Array.isArray(body.input) && !body.input.every((x) => typeof x === 'number') ? body.input : [body.input];
+        const inputs =
+          Array.isArray(body.input) && !body.input.every((x) => typeof x === 'number') ? body.input : [body.input];
         const dims = Number.isInteger(body.dimensions) && body.dimensions > 0 ? body.dimensions : DIMENSIONS;
         const asText = (x) => (Array.isArray(x) ? x.join(' ') : String(x));
         const data = inputs.map((x, index) => {
@@ -278,12 +367,27 @@ function startLlmDouble({ port = 0 } = {}) {
           return { object: 'embedding', index, embedding: body.encoding_format === 'base64' ? base64Floats(v) : v };
         });
         const used = inputs.reduce((s, x) => s + tokens(asText(x)), 0);
-        return json(200, { object: 'list', data, model: body.model || 'text-embedding-3-small', usage: { prompt_tokens: used, total_tokens: used } });
+        return json(200, {
+          object: 'list',
+          data,
+          model: body.model || 'text-embedding-3-small',
+          usage: { prompt_tokens: used, total_tokens: used },
+        });
       }
-      return json(404, { error: { message: `Unknown request URL: ${req.method} ${path}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
+      return json(404, {
+        error: {
+          message: `Unknown request URL: ${req.method} ${path}`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'unknown_url',
+        },
+      });
     });
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
@@ -292,10 +396,11 @@ function startLlmDouble({ port = 0 } = {}) {
         url: `http://127.0.0.1:${actual}/v1`,
         port: actual,
         calls,
-        close: () => new Promise((done) => {
-          for (const s of sockets) s.destroy();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise((done) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => done());
+          }),
       });
     });
   });

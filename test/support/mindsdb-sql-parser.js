@@ -31,7 +31,10 @@ const SERVER = path.join(__dirname, 'mindsdb_sql_parser_server.py');
 function versions() {
   const dir = path.join(ROOT, 'ci', 'mindsdb');
   const found = new Set();
-  for (const file of fs.readdirSync(dir).filter((f) => /^constraints-.*\.txt$/.test(f)).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => /^constraints-.*\.txt$/.test(f))
+    .sort()) {
     const m = /^mindsdb[-_]sql[-_]parser==(\S+)\s*$/im.exec(fs.readFileSync(path.join(dir, file), 'utf8'));
     if (!m) throw new Error(`ci/mindsdb/${file} pins no mindsdb-sql-parser version`);
     found.add(m[1]);
@@ -60,31 +63,49 @@ function ensureVenv(version, log = (line) => process.stderr.write(`${line}\n`)) 
   const partial = `${dir}.partial-${process.pid}`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(dir), { recursive: true });
-  log(`[setup] installing mindsdb_sql_parser ${version} (MindsDB's SQL parser, for the quoting tests and the stand-in) into .cache/sql-parser-venv-${version}...`);
+  log(
+    `[setup] installing mindsdb_sql_parser ${version} (MindsDB's SQL parser, for the quoting tests and the stand-in) into .cache/sql-parser-venv-${version}...`,
+  );
   const started = Date.now();
   const run = (cmd, args) => {
     const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     if (r.error || r.status !== 0) {
-      throw new Error(`${path.basename(cmd)} ${args.join(' ')} failed: ${(r.error && r.error.message) || (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
+      throw new Error(
+        `${path.basename(cmd)} ${args.join(' ')} failed: ${r.error?.message || (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
+      );
     }
   };
   try {
     run(python, ['-m', 'venv', partial]);
-    run(pythonOf(partial), ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', `mindsdb-sql-parser==${version}`]);
-    run(pythonOf(partial), ['-c', `from mindsdb_sql_parser.__about__ import __version__ as v; assert v == ${JSON.stringify(version)}, v`]);
+    run(pythonOf(partial), [
+      '-m',
+      'pip',
+      'install',
+      '-q',
+      '--disable-pip-version-check',
+      `mindsdb-sql-parser==${version}`,
+    ]);
+    run(pythonOf(partial), [
+      '-c',
+      `from mindsdb_sql_parser.__about__ import __version__ as v; assert v == ${JSON.stringify(version)}, v`,
+    ]);
     fs.writeFileSync(path.join(partial, '.installed'), marker(version));
     if (fs.existsSync(stamp)) {
       fs.rmSync(partial, { recursive: true, force: true }); // another run finished first
     } else {
       fs.rmSync(dir, { recursive: true, force: true });
-      try { fs.renameSync(partial, dir); } catch (err) {
+      try {
+        fs.renameSync(partial, dir);
+      } catch (err) {
         if (!fs.existsSync(stamp)) throw err;
         fs.rmSync(partial, { recursive: true, force: true });
       }
     }
   } catch (err) {
     fs.rmSync(partial, { recursive: true, force: true });
-    throw new Error(`could not install mindsdb_sql_parser ${version} (needs python3 with venv, and PyPI): ${err.message}`);
+    throw new Error(
+      `could not install mindsdb_sql_parser ${version} (needs python3 with venv, and PyPI): ${err.message}`,
+    );
   }
   log(`[setup] mindsdb_sql_parser ${version} ready in ${Math.round((Date.now() - started) / 1000)} s`);
   return pythonOf(dir);
@@ -96,10 +117,15 @@ class ParserProcess {
     this.version = version;
     this.nextId = 1;
     this.pending = new Map();
-    this.child = spawn(ensureVenv(version), [SERVER], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
+    this.child = spawn(ensureVenv(version), [SERVER], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+    });
     this.stderr = '';
     this.child.stderr.setEncoding('utf8');
-    this.child.stderr.on('data', (d) => { this.stderr = (this.stderr + d).slice(-4000); });
+    this.child.stderr.on('data', (d) => {
+      this.stderr = (this.stderr + d).slice(-4000);
+    });
     readline.createInterface({ input: this.child.stdout }).on('line', (line) => {
       const reply = JSON.parse(line);
       const waiter = this.pending.get(reply.id);
@@ -109,7 +135,9 @@ class ParserProcess {
       waiter.resolve(reply);
     });
     const fail = (why) => {
-      const err = new Error(`the mindsdb_sql_parser ${version} helper ${why}${this.stderr ? `: ${this.stderr.trim()}` : ''}`);
+      const err = new Error(
+        `the mindsdb_sql_parser ${version} helper ${why}${this.stderr ? `: ${this.stderr.trim()}` : ''}`,
+      );
       for (const w of this.pending.values()) w.reject(err);
       this.pending.clear();
       this.dead = err;
@@ -128,7 +156,9 @@ class ParserProcess {
     try {
       const fields = fs.readFileSync(`/proc/${this.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
       return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
-    } catch { return undefined; }
+    } catch {
+      return undefined;
+    }
   }
 
   request(op, sql) {
@@ -147,13 +177,17 @@ const processes = new Map();
 // measure what parsing costs a suite, whatever else loads the machine).
 if (process.env.SQL_PARSER_STATS) {
   process.on('exit', () => {
-    for (const p of processes.values()) process.stderr.write(`[sql-parser ${p.version}] ${p.nextId - 1} requests, ${p.cpuSeconds()} s CPU\n`);
+    for (const p of processes.values())
+      process.stderr.write(`[sql-parser ${p.version}] ${p.nextId - 1} requests, ${p.cpuSeconds()} s CPU\n`);
   });
 }
 function processFor(version) {
   const v = version || versions()[0];
   let p = processes.get(v);
-  if (!p || p.dead) { p = new ParserProcess(v); processes.set(v, p); }
+  if (!p || p.dead) {
+    p = new ParserProcess(v);
+    processes.set(v, p);
+  }
   return p;
 }
 
@@ -165,6 +199,8 @@ const parse = (sql, version) => processFor(version).request('parse', sql);
 /** MindsDB's tokens for `sql`: {ok: true, tokens: [[type, value, index], …]} or {ok: false, error, type}. */
 const tokens = (sql, version) => processFor(version).request('tokens', sql);
 /** Starts the helper now (it takes about a second), so the first parse does not wait for it. */
-const warmUp = (version) => { processFor(version); };
+const warmUp = (version) => {
+  processFor(version);
+};
 
 module.exports = { versions, ensureVenv, parse, tokens, warmUp };

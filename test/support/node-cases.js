@@ -4,10 +4,34 @@ const { flowWith, runtimeHooks } = require('./nr');
 let uploads = 0;
 
 /** A change node that turns every part it gets into a msg.tick back to n1. */
-const TICK_BACK = { id: 'ticker', z: 'f1', type: 'change', name: 'msg.tick = true', rules: [{ t: 'set', p: 'tick', pt: 'msg', to: 'true', tot: 'bool' }], action: '', property: '', from: '', to: '', reg: false, wires: [['n1']] };
+const TICK_BACK = {
+  id: 'ticker',
+  z: 'f1',
+  type: 'change',
+  name: 'msg.tick = true',
+  rules: [{ t: 'set', p: 'tick', pt: 'msg', to: 'true', tot: 'bool' }],
+  action: '',
+  property: '',
+  from: '',
+  to: '',
+  reg: false,
+  wires: [['n1']],
+};
 
 /** The view node's saved fields (operation from msg). */
-const VIEW_DEF = { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', query: '', rowFormat: 'objects', split: false, rowsPerMsg: 100, flowControl: false, partsAhead: 1 };
+const VIEW_DEF = {
+  operation: 'msg',
+  project: 'mindsdb',
+  projectType: 'str',
+  itemName: '',
+  itemNameType: 'str',
+  query: '',
+  rowFormat: 'objects',
+  split: false,
+  rowsPerMsg: 100,
+  flowControl: false,
+  partsAhead: 1,
+};
 
 /**
  * One valid configuration and message per action node, for the table-driven suites. `ticks`:
@@ -15,40 +39,333 @@ const VIEW_DEF = { operation: 'msg', project: 'mindsdb', projectType: 'str', ite
  * test/support/nr.js's flowWith (use flowFor).
  */
 const NODE_CASES = [
-  { type: 'mindsdb-sql', def: { query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 }, msg: () => ({ query: 'SELECT 1' }) },
-  { type: 'mindsdb-sql', label: 'mindsdb-sql (split, streamed)', def: { query: '', database: '', databaseType: 'str', rowFormat: 'arrays', split: true, rowsPerMsg: 1 }, msg: () => ({ query: 'SELECT * FROM rentals' }) },
+  {
+    type: 'mindsdb-sql',
+    def: { query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 },
+    msg: () => ({ query: 'SELECT 1' }),
+  },
+  {
+    type: 'mindsdb-sql',
+    label: 'mindsdb-sql (split, streamed)',
+    def: { query: '', database: '', databaseType: 'str', rowFormat: 'arrays', split: true, rowsPerMsg: 1 },
+    msg: () => ({ query: 'SELECT * FROM rentals' }),
+  },
   // flow control as the README wires it: each part goes on, and a change node sends it back as msg.tick
-  { type: 'mindsdb-sql', label: 'mindsdb-sql (split, flow control, tick wired back)', ticks: true, def: { query: '', database: '', databaseType: 'str', rowFormat: 'arrays', split: true, rowsPerMsg: 1, flowControl: true, partsAhead: 1, wires: [['out', 'ticker']] }, extra: [TICK_BACK], msg: () => ({ query: 'SELECT * FROM rentals' }) },
-  { type: 'mindsdb-predict', def: { project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: false, batchSize: 100, batchWindow: 50, keepExplainString: false }, msg: () => ({ payload: { sqft: 1 } }) },
-  { type: 'mindsdb-predict', label: 'mindsdb-predict (batched)', def: { project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: true, batchSize: 4, batchWindow: 10, keepExplainString: false }, msg: () => ({ payload: { sqft: 1 } }) },
-  { type: 'mindsdb-database', def: { operation: 'msg', dbName: '', dbNameType: 'str', engine: '', host: '', port: '', user: '', database: '', extraParams: '', checkConnection: false }, msg: () => ({ operation: 'list' }) },
-  { type: 'mindsdb-chatbot', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str' }, msg: () => ({ operation: 'list' }) },
-  { type: 'mindsdb-skill', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', agent: '' }, msg: () => ({ operation: 'list' }) },
-  { type: 'mindsdb-agent', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', streamMode: 'final' }, msg: () => ({ operation: 'list' }) },
-  { type: 'mindsdb-agent', label: 'mindsdb-agent (completions)', setup: withAgent, def: { operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'a1', itemNameType: 'str', streamMode: 'final' }, msg: () => ({ payload: 'How warm is it?' }) },
-  { type: 'mindsdb-agent', label: 'mindsdb-agent (completions, streamed in chunks)', setup: withAgent, def: { operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'a1', itemNameType: 'str', streamMode: 'chunks' }, msg: () => ({ payload: 'How warm is it?' }) },
+  {
+    type: 'mindsdb-sql',
+    label: 'mindsdb-sql (split, flow control, tick wired back)',
+    ticks: true,
+    def: {
+      query: '',
+      database: '',
+      databaseType: 'str',
+      rowFormat: 'arrays',
+      split: true,
+      rowsPerMsg: 1,
+      flowControl: true,
+      partsAhead: 1,
+      wires: [['out', 'ticker']],
+    },
+    extra: [TICK_BACK],
+    msg: () => ({ query: 'SELECT * FROM rentals' }),
+  },
+  {
+    type: 'mindsdb-predict',
+    def: {
+      project: 'mindsdb',
+      projectType: 'str',
+      model: 'home_rentals',
+      modelType: 'str',
+      params: '',
+      paramsType: 'json',
+      batch: false,
+      batchSize: 100,
+      batchWindow: 50,
+      keepExplainString: false,
+    },
+    msg: () => ({ payload: { sqft: 1 } }),
+  },
+  {
+    type: 'mindsdb-predict',
+    label: 'mindsdb-predict (batched)',
+    def: {
+      project: 'mindsdb',
+      projectType: 'str',
+      model: 'home_rentals',
+      modelType: 'str',
+      params: '',
+      paramsType: 'json',
+      batch: true,
+      batchSize: 4,
+      batchWindow: 10,
+      keepExplainString: false,
+    },
+    msg: () => ({ payload: { sqft: 1 } }),
+  },
+  {
+    type: 'mindsdb-database',
+    def: {
+      operation: 'msg',
+      dbName: '',
+      dbNameType: 'str',
+      engine: '',
+      host: '',
+      port: '',
+      user: '',
+      database: '',
+      extraParams: '',
+      checkConnection: false,
+    },
+    msg: () => ({ operation: 'list' }),
+  },
+  {
+    type: 'mindsdb-chatbot',
+    def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str' },
+    msg: () => ({ operation: 'list' }),
+  },
+  {
+    type: 'mindsdb-skill',
+    def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', agent: '' },
+    msg: () => ({ operation: 'list' }),
+  },
+  {
+    type: 'mindsdb-agent',
+    def: {
+      operation: 'msg',
+      project: 'mindsdb',
+      projectType: 'str',
+      itemName: '',
+      itemNameType: 'str',
+      streamMode: 'final',
+    },
+    msg: () => ({ operation: 'list' }),
+  },
+  {
+    type: 'mindsdb-agent',
+    label: 'mindsdb-agent (completions)',
+    setup: withAgent,
+    def: {
+      operation: 'completions',
+      project: 'mindsdb',
+      projectType: 'str',
+      itemName: 'a1',
+      itemNameType: 'str',
+      streamMode: 'final',
+    },
+    msg: () => ({ payload: 'How warm is it?' }),
+  },
+  {
+    type: 'mindsdb-agent',
+    label: 'mindsdb-agent (completions, streamed in chunks)',
+    setup: withAgent,
+    def: {
+      operation: 'completions',
+      project: 'mindsdb',
+      projectType: 'str',
+      itemName: 'a1',
+      itemNameType: 'str',
+      streamMode: 'chunks',
+    },
+    msg: () => ({ payload: 'How warm is it?' }),
+  },
   // a fresh name per message: every upload can succeed, faults or not
-  { type: 'mindsdb-file', def: { operation: 'msg', fileName: '', fileNameType: 'str', format: 'csv', replace: false, maxSizeMB: 100 }, msg: () => ({ operation: 'upload', name: `f${++uploads}`, payload: [{ a: 1, b: 'x' }] }) },
-  { type: 'mindsdb-job', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', query: '', schedule: '', startAt: '', endAt: '', ifQuery: '' }, msg: () => ({ operation: 'create', name: `j${++uploads}`, payload: { query: 'SELECT 1', schedule: 'every 1 day' } }) },
-  { type: 'mindsdb-model', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', model: '', modelType: 'str', modelVersion: '', statement: '', database: '', select: '', predict: '', engine: '', using: '', wait: false, waitTimeout: 600 }, msg: () => ({ operation: 'get', model: 'home_rentals' }) },
-  { type: 'mindsdb-model', label: 'mindsdb-model (train and wait)', def: { operation: 'train', project: 'mindsdb', projectType: 'str', model: '', modelType: 'str', modelVersion: '', statement: '', database: 'files', select: 'SELECT * FROM r', predict: 'y', engine: 'linear', using: '', wait: true, waitTimeout: 5 }, msg: () => ({ model: `m${++uploads}` }) },
-  // The create's own POST meets the fault: the node lists the data sources first (a failed create's default store is removed, issue 32).
-  { type: 'mindsdb-knowledge-base', faultOn: (entry) => entry.method === 'POST', def: { operation: 'msg', project: 'mindsdb', projectType: 'str', itemName: '', itemNameType: 'str', provider: 'openai', embeddingModel: 'e', baseUrl: '', storageDatabase: '', storageTable: '', contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: 10, threshold: '' }, msg: () => ({ operation: 'create', name: `kb${++uploads}` }) },
+  {
+    type: 'mindsdb-file',
+    def: { operation: 'msg', fileName: '', fileNameType: 'str', format: 'csv', replace: false, maxSizeMB: 100 },
+    msg: () => ({ operation: 'upload', name: `f${++uploads}`, payload: [{ a: 1, b: 'x' }] }),
+  },
+  {
+    type: 'mindsdb-job',
+    def: {
+      operation: 'msg',
+      project: 'mindsdb',
+      projectType: 'str',
+      itemName: '',
+      itemNameType: 'str',
+      query: '',
+      schedule: '',
+      startAt: '',
+      endAt: '',
+      ifQuery: '',
+    },
+    msg: () => ({
+      operation: 'create',
+      name: `j${++uploads}`,
+      payload: { query: 'SELECT 1', schedule: 'every 1 day' },
+    }),
+  },
+  {
+    type: 'mindsdb-model',
+    def: {
+      operation: 'msg',
+      project: 'mindsdb',
+      projectType: 'str',
+      model: '',
+      modelType: 'str',
+      modelVersion: '',
+      statement: '',
+      database: '',
+      select: '',
+      predict: '',
+      engine: '',
+      using: '',
+      wait: false,
+      waitTimeout: 600,
+    },
+    msg: () => ({ operation: 'get', model: 'home_rentals' }),
+  },
+  {
+    type: 'mindsdb-model',
+    label: 'mindsdb-model (train and wait)',
+    def: {
+      operation: 'train',
+      project: 'mindsdb',
+      projectType: 'str',
+      model: '',
+      modelType: 'str',
+      modelVersion: '',
+      statement: '',
+      database: 'files',
+      select: 'SELECT * FROM r',
+      predict: 'y',
+      engine: 'linear',
+      using: '',
+      wait: true,
+      waitTimeout: 5,
+    },
+    msg: () => ({ model: `m${++uploads}` }),
+  },
+  // The create's own POST meets the fault: the node lists the data sources first (a failed create's default store is
+  // removed, issue 32).
+  {
+    type: 'mindsdb-knowledge-base',
+    faultOn: (entry) => entry.method === 'POST',
+    def: {
+      operation: 'msg',
+      project: 'mindsdb',
+      projectType: 'str',
+      itemName: '',
+      itemNameType: 'str',
+      provider: 'openai',
+      embeddingModel: 'e',
+      baseUrl: '',
+      storageDatabase: '',
+      storageTable: '',
+      contentColumns: '',
+      metadataColumns: '',
+      idColumn: '',
+      insertQuery: '',
+      limit: 10,
+      threshold: '',
+    },
+    msg: () => ({ operation: 'create', name: `kb${++uploads}` }),
+  },
   // rows into a PostgreSQL-like table of the stand-in: a fresh id per message, so every insert can succeed
-  { type: 'mindsdb-table', label: 'mindsdb-table (insert)', setup: withTable, stored: storedRows, def: { operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: false, batchSize: 100, batchWindow: 50 }, msg: () => ({ payload: { id: ++uploads, note: 'x' } }) },
-  { type: 'mindsdb-table', label: 'mindsdb-table (insert, batched)', setup: withTable, stored: storedRows, def: { operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: true, batchSize: 4, batchWindow: 10 }, msg: () => ({ payload: { id: ++uploads, note: 'x' } }) },
-  { type: 'mindsdb-project', def: { operation: 'msg', itemName: '', itemNameType: 'str' }, msg: () => ({ operation: 'list' }) },
+  {
+    type: 'mindsdb-table',
+    label: 'mindsdb-table (insert)',
+    setup: withTable,
+    stored: storedRows,
+    def: {
+      operation: 'insert',
+      database: 'pg',
+      databaseType: 'str',
+      table: 'readings',
+      tableType: 'str',
+      select: '',
+      replace: false,
+      batch: false,
+      batchSize: 100,
+      batchWindow: 50,
+    },
+    msg: () => ({ payload: { id: ++uploads, note: 'x' } }),
+  },
+  {
+    type: 'mindsdb-table',
+    label: 'mindsdb-table (insert, batched)',
+    setup: withTable,
+    stored: storedRows,
+    def: {
+      operation: 'insert',
+      database: 'pg',
+      databaseType: 'str',
+      table: 'readings',
+      tableType: 'str',
+      select: '',
+      replace: false,
+      batch: true,
+      batchSize: 4,
+      batchWindow: 10,
+    },
+    msg: () => ({ payload: { id: ++uploads, note: 'x' } }),
+  },
+  {
+    type: 'mindsdb-project',
+    def: { operation: 'msg', itemName: '', itemNameType: 'str' },
+    msg: () => ({ operation: 'list' }),
+  },
   { type: 'mindsdb-view', def: { ...VIEW_DEF }, msg: () => ({ operation: 'list' }) },
-  { type: 'mindsdb-view', label: 'mindsdb-view (query)', setup: withView, def: { ...VIEW_DEF, operation: 'query', itemName: 'v1' }, msg: () => ({}) },
-  { type: 'mindsdb-view', label: 'mindsdb-view (query, split, flow control, tick wired back)', ticks: true, setup: withView, def: { ...VIEW_DEF, operation: 'query', itemName: 'v1', rowFormat: 'arrays', split: true, rowsPerMsg: 2, flowControl: true, partsAhead: 1, wires: [['out', 'ticker']] }, extra: [TICK_BACK], msg: () => ({}) },
-  { type: 'mindsdb-ml-engine', def: { operation: 'msg', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' }, msg: () => ({ operation: 'create', name: `e${++uploads}`, payload: { handler: 'openai', settings: { api_base: 'http://127.0.0.1:9/v1' } } }) },
-  { type: 'mindsdb-ml-engine', label: 'mindsdb-ml-engine (handlers)', def: { operation: 'handlers', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' }, msg: () => ({}) },
+  {
+    type: 'mindsdb-view',
+    label: 'mindsdb-view (query)',
+    setup: withView,
+    def: { ...VIEW_DEF, operation: 'query', itemName: 'v1' },
+    msg: () => ({}),
+  },
+  {
+    type: 'mindsdb-view',
+    label: 'mindsdb-view (query, split, flow control, tick wired back)',
+    ticks: true,
+    setup: withView,
+    def: {
+      ...VIEW_DEF,
+      operation: 'query',
+      itemName: 'v1',
+      rowFormat: 'arrays',
+      split: true,
+      rowsPerMsg: 2,
+      flowControl: true,
+      partsAhead: 1,
+      wires: [['out', 'ticker']],
+    },
+    extra: [TICK_BACK],
+    msg: () => ({}),
+  },
+  {
+    type: 'mindsdb-ml-engine',
+    def: { operation: 'msg', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' },
+    msg: () => ({
+      operation: 'create',
+      name: `e${++uploads}`,
+      payload: { handler: 'openai', settings: { api_base: 'http://127.0.0.1:9/v1' } },
+    }),
+  },
+  {
+    type: 'mindsdb-ml-engine',
+    label: 'mindsdb-ml-engine (handlers)',
+    def: { operation: 'handlers', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' },
+    msg: () => ({}),
+  },
 ];
 
 /** A data source `pg` with a table `readings` in the stand-in (test/support/fake-mindsdb.js). */
 function withTable(fake) {
-  fake.state.databases.set('pg', { id: 7, name: 'pg', type: 'data', engine: 'postgres', class_type: 'sql', connection_data: {} });
-  fake.state.tables.set('pg/readings', { name: 'readings', columns: [{ name: 'id', type: 'int' }, { name: 'note', type: 'text' }], rows: [] });
+  fake.state.databases.set('pg', {
+    id: 7,
+    name: 'pg',
+    type: 'data',
+    engine: 'postgres',
+    class_type: 'sql',
+    connection_data: {},
+  });
+  fake.state.tables.set('pg/readings', {
+    name: 'readings',
+    columns: [
+      { name: 'id', type: 'int' },
+      { name: 'note', type: 'text' },
+    ],
+    rows: [],
+  });
 }
 /** How many times the row of an insert message is in the stand-in's table. */
 function storedRows(fake, msg) {
@@ -61,14 +378,102 @@ function storedRows(fake, msg) {
  * Used by the fault matrix beside NODE_CASES.
  */
 const WRITE_CASES = [
-  { type: 'mindsdb-knowledge-base', label: 'mindsdb-knowledge-base (insert)', setup: withKnowledgeBase, def: { operation: 'insert', project: 'mindsdb', projectType: 'str', itemName: 'kb1', itemNameType: 'str', provider: 'openai', embeddingModel: 'e', baseUrl: '', storageDatabase: '', storageTable: '', contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', limit: 10, threshold: '' }, msg: () => ({ payload: [{ content: `row ${++uploads}` }] }) },
-  { type: 'mindsdb-table', label: 'mindsdb-table (delete)', setup: withTable, def: { operation: 'delete', database: 'pg', databaseType: 'str', table: '', tableType: 'str', select: '', replace: false, batch: false, batchSize: 100, batchWindow: 50 }, msg: (fake) => { const table = `t${++uploads}`; fake.state.tables.set(`pg/${table}`, { name: table, columns: [], rows: [] }); return { table }; } },
-  { type: 'mindsdb-database', label: 'mindsdb-database (delete)', def: { operation: 'delete', dbName: '', dbNameType: 'str', engine: '', host: '', port: '', user: '', database: '', extraParams: '', checkConnection: false }, msg: (fake) => { const name = `d${++uploads}`; fake.state.databases.set(name, { id: uploads, name, type: 'data', engine: 'postgres', connection_data: {} }); return { name }; } },
+  {
+    type: 'mindsdb-knowledge-base',
+    label: 'mindsdb-knowledge-base (insert)',
+    setup: withKnowledgeBase,
+    def: {
+      operation: 'insert',
+      project: 'mindsdb',
+      projectType: 'str',
+      itemName: 'kb1',
+      itemNameType: 'str',
+      provider: 'openai',
+      embeddingModel: 'e',
+      baseUrl: '',
+      storageDatabase: '',
+      storageTable: '',
+      contentColumns: '',
+      metadataColumns: '',
+      idColumn: '',
+      insertQuery: '',
+      limit: 10,
+      threshold: '',
+    },
+    msg: () => ({ payload: [{ content: `row ${++uploads}` }] }),
+  },
+  {
+    type: 'mindsdb-table',
+    label: 'mindsdb-table (delete)',
+    setup: withTable,
+    def: {
+      operation: 'delete',
+      database: 'pg',
+      databaseType: 'str',
+      table: '',
+      tableType: 'str',
+      select: '',
+      replace: false,
+      batch: false,
+      batchSize: 100,
+      batchWindow: 50,
+    },
+    msg: (fake) => {
+      const table = `t${++uploads}`;
+      fake.state.tables.set(`pg/${table}`, { name: table, columns: [], rows: [] });
+      return { table };
+    },
+  },
+  {
+    type: 'mindsdb-database',
+    label: 'mindsdb-database (delete)',
+    def: {
+      operation: 'delete',
+      dbName: '',
+      dbNameType: 'str',
+      engine: '',
+      host: '',
+      port: '',
+      user: '',
+      database: '',
+      extraParams: '',
+      checkConnection: false,
+    },
+    msg: (fake) => {
+      const name = `d${++uploads}`;
+      fake.state.databases.set(name, { id: uploads, name, type: 'data', engine: 'postgres', connection_data: {} });
+      return { name };
+    },
+  },
   // CREATE PROJECT meets the fault: the node reads /databases/ first (a system database's name is refused, issue 32).
-  { type: 'mindsdb-project', label: 'mindsdb-project (create)', faultOn: (entry) => entry.method === 'POST', def: { operation: 'create', itemName: '', itemNameType: 'str' }, msg: () => ({ name: `p${++uploads}` }) },
-  { type: 'mindsdb-view', label: 'mindsdb-view (delete)', def: { ...VIEW_DEF, operation: 'delete' }, msg: (fake) => { const name = `v${++uploads}`; fake.state.views.set(`mindsdb/${name}`, { id: uploads, name, query: 'SELECT 1', project: 'mindsdb' }); return { name }; } },
+  {
+    type: 'mindsdb-project',
+    label: 'mindsdb-project (create)',
+    faultOn: (entry) => entry.method === 'POST',
+    def: { operation: 'create', itemName: '', itemNameType: 'str' },
+    msg: () => ({ name: `p${++uploads}` }),
+  },
+  {
+    type: 'mindsdb-view',
+    label: 'mindsdb-view (delete)',
+    def: { ...VIEW_DEF, operation: 'delete' },
+    msg: (fake) => {
+      const name = `v${++uploads}`;
+      fake.state.views.set(`mindsdb/${name}`, { id: uploads, name, query: 'SELECT 1', project: 'mindsdb' });
+      return { name };
+    },
+  },
   // DROP ML_ENGINE is SQL (a POST): never repeated.
-  { type: 'mindsdb-ml-engine', label: 'mindsdb-ml-engine (delete)', def: { operation: 'delete', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' }, msg: (fake) => { const name = `e${++uploads}`; fake.state.mlEngines.set(name, { name, handler: 'openai', settings: {} }); return { name }; } },
+  {
+    type: 'mindsdb-ml-engine',
+    label: 'mindsdb-ml-engine (delete)',
+    def: { operation: 'delete', engineName: '', engineNameType: 'str', handler: '', apiKeyParam: '', settings: '' },
+    msg: (fake) => {
+      const name = `e${++uploads}`;
+      fake.state.mlEngines.set(name, { name, handler: 'openai', settings: {} });
+      return { name };
+    },
+  },
 ];
 
 /** The view the query cases read (the fake answers five rows). */
@@ -87,7 +492,13 @@ function flowFor(nodeCase, serverOverrides = {}) {
 
 /** The agent the completions cases ask (the fake, like the real server, answers 404 for unknown agents). */
 function withAgent(fake) {
-  fake.state.agents.set('mindsdb/a1', { id: 1, name: 'a1', project: 'mindsdb', model_name: 'gpt-4o', provider: 'openai' });
+  fake.state.agents.set('mindsdb/a1', {
+    id: 1,
+    name: 'a1',
+    project: 'mindsdb',
+    model_name: 'gpt-4o',
+    provider: 'openai',
+  });
 }
 
 /**
@@ -119,15 +530,25 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
   const records = new Map();
   const record = (marker) => {
     let r = records.get(marker);
-    if (!r) { r = { outputs: [], done: 0, errors: [], tickDone: 0, tickErrors: [] }; records.set(marker, r); }
+    if (!r) {
+      r = { outputs: [], done: 0, errors: [], tickDone: 0, tickErrors: [] };
+      records.set(marker, r);
+    }
     return r;
   };
   // Only what the verdict needs is kept (a fuzz sends 10,000 messages, some of them large);
   // `inspect(kind, msg)` sees each whole message as it arrives.
-  const output = (msg) => ({ parts: msg.parts && { id: msg.parts.id, index: msg.parts.index, count: msg.parts.count }, complete: msg.complete });
+  const output = (msg) => ({
+    parts: msg.parts && { id: msg.parts.id, index: msg.parts.index, count: msg.parts.count },
+    complete: msg.complete,
+  });
   const failure = (msg) => {
     const m = msg.mindsdb && typeof msg.mindsdb === 'object' ? msg.mindsdb : {};
-    return { error: { message: msg.error && msg.error.message }, mindsdb: { partsId: m.partsId, partsSent: m.partsSent, sequence: m.sequence }, mindsdbError: msg.mindsdbError };
+    return {
+      error: { message: msg.error?.message },
+      mindsdb: { partsId: m.partsId, partsSent: m.partsSent, sequence: m.sequence },
+      mindsdbError: msg.mindsdbError,
+    };
   };
   /** Markers whose input was itself a tick (set by the test that sends them). */
   const tickInputs = new Set();
@@ -136,22 +557,32 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
   // keeps a window of messages open. A tick wired back ends a part, not its query.
   let endedCount = 0;
   const countEnd = (marker, r, isTick) => {
-    if (tickInputs.has(marker)) { if (r.tickDone + r.tickErrors.length === 1) endedCount++; return; }
+    if (tickInputs.has(marker)) {
+      if (r.tickDone + r.tickErrors.length === 1) endedCount++;
+      return;
+    }
     if (!isTick && r.done + r.errors.length === 1) endedCount++;
   };
-  helper.getNode('out').on('input', (msg) => { if (inspect) inspect('output', msg); record(msg.marker).outputs.push(output(msg)); events++; });
+  helper.getNode('out').on('input', (msg) => {
+    if (inspect) inspect('output', msg);
+    record(msg.marker).outputs.push(output(msg));
+    events++;
+  });
   const completed = (msg) => {
     if (inspect) inspect('done', msg);
     const r = record(msg.marker);
     const isTick = Boolean(ticks && msg.tick);
-    if (isTick) r.tickDone++; else r.done++;
+    if (isTick) r.tickDone++;
+    else r.done++;
     countEnd(msg.marker, r, isTick);
     events++;
   };
   let hookName;
   if (doneVia === 'hook') {
     hookName = `onComplete.observeOutcomes${++hooked}`;
-    runtimeHooks().add(hookName, (event) => { if (event.node.id === 'n1' && !event.error) completed(event.msg); });
+    runtimeHooks().add(hookName, (event) => {
+      if (event.node.id === 'n1' && !event.error) completed(event.msg);
+    });
   } else {
     helper.getNode('completed').on('input', completed);
   }
@@ -159,7 +590,8 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
     if (inspect) inspect('error', msg);
     const r = record(msg.marker);
     const isTick = Boolean(ticks && msg.tick);
-    if (isTick) r.tickErrors.push(failure(msg)); else r.errors.push(failure(msg));
+    if (isTick) r.tickErrors.push(failure(msg));
+    else r.errors.push(failure(msg));
     countEnd(msg.marker, r, isTick);
     events++;
   });
@@ -174,7 +606,7 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
     const r = records.get(marker);
     if (!r) return `message ${marker}: nothing (no output, no done(), no error)`;
     const parts = r.outputs.filter((m) => m.parts);
-    return `message ${marker}: ${r.outputs.length - parts.length} output(s), ${parts.length} part(s)${parts.length ? ` [${parts.map((m) => `${m.parts.index}${m.parts.count !== undefined ? `/${m.parts.count}` : ''}`).join(',')}]` : ''}, done() ×${r.done}, error ×${r.errors.length}${r.errors.length ? ` (${r.errors.map((e) => e.error && e.error.message).join(' | ')})` : ''}${ticks ? `, tick done() ×${r.tickDone}, tick error ×${r.tickErrors.length}` : ''}`;
+    return `message ${marker}: ${r.outputs.length - parts.length} output(s), ${parts.length} part(s)${parts.length ? ` [${parts.map((m) => `${m.parts.index}${m.parts.count !== undefined ? `/${m.parts.count}` : ''}`).join(',')}]` : ''}, done() ×${r.done}, error ×${r.errors.length}${r.errors.length ? ` (${r.errors.map((e) => e.error?.message).join(' | ')})` : ''}${ticks ? `, tick done() ×${r.tickDone}, tick error ×${r.tickErrors.length}` : ''}`;
   }
 
   /** Why this message did not end exactly once, or null. */
@@ -184,9 +616,23 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
     const parts = r.outputs.filter((m) => m.parts);
     const singles = r.outputs.filter((m) => !m.parts);
     if (tickInputs.has(marker)) {
-      if (r.tickDone === 1 && r.tickErrors.length === 0 && r.outputs.length === 0 && r.done === 0 && r.errors.length === 0) return null;
+      if (
+        r.tickDone === 1 &&
+        r.tickErrors.length === 0 &&
+        r.outputs.length === 0 &&
+        r.done === 0 &&
+        r.errors.length === 0
+      )
+        return null;
       // a tick refused (flow control off, or nothing to acknowledge) is an error with no output
-      if (r.tickDone === 0 && r.tickErrors.length === 1 && r.outputs.length === 0 && r.done === 0 && r.errors.length === 0) return null;
+      if (
+        r.tickDone === 0 &&
+        r.tickErrors.length === 1 &&
+        r.outputs.length === 0 &&
+        r.done === 0 &&
+        r.errors.length === 0
+      )
+        return null;
       return `${describe(marker)}: a msg.tick must end once, with done() or one error, and no output`;
     }
     if (r.done + r.errors.length !== 1) return `${describe(marker)}: not exactly one done()/error`;
@@ -196,7 +642,8 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
       if (singles.length === 0 && parts.length > 0) {
         const bad = sequenceProblem(parts, true);
         if (bad) return `${describe(marker)}: ${bad}`;
-        if (ticks && r.tickDone !== parts.length) return `${describe(marker)}: ${parts.length} parts but ${r.tickDone} ticks ended`;
+        if (ticks && r.tickDone !== parts.length)
+          return `${describe(marker)}: ${parts.length} parts but ${r.tickDone} ticks ended`;
         return null;
       }
       return `${describe(marker)}: done() needs exactly one output (or one whole sequence)`;
@@ -207,9 +654,15 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
     const bad = sequenceProblem(parts, false);
     if (bad) return `${describe(marker)}: ${bad}`;
     const m = r.errors[0].mindsdb || {};
-    const named = m.partsId !== undefined ? { id: m.partsId, n: m.partsSent } : m.sequence ? { id: m.sequence.id, n: m.sequence.chunks } : null;
+    const named =
+      m.partsId !== undefined
+        ? { id: m.partsId, n: m.partsSent }
+        : m.sequence
+          ? { id: m.sequence.id, n: m.sequence.chunks }
+          : null;
     if (!named) return `${describe(marker)}: parts were sent, and the error does not name the broken sequence`;
-    if (named.id !== parts[0].parts.id || named.n !== parts.length) return `${describe(marker)}: the error names ${named.n} parts of ${named.id}, ${parts.length} of ${parts[0].parts.id} arrived`;
+    if (named.id !== parts[0].parts.id || named.n !== parts.length)
+      return `${describe(marker)}: the error names ${named.n} parts of ${named.id}, ${parts.length} of ${parts[0].parts.id} arrived`;
     return null;
   }
 
@@ -221,7 +674,8 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
     if (!indexes.every((x, i) => x === i)) return `part indexes ${indexes.join(',')}`;
     const counted = parts.filter((m) => m.parts.count !== undefined);
     if (!whole) return counted.length ? 'an error after the last part' : null;
-    if (counted.length !== 1 || counted[0].parts.count !== parts.length || counted[0].parts.index !== parts.length - 1) return 'the sequence does not end with one part carrying parts.count';
+    if (counted.length !== 1 || counted[0].parts.count !== parts.length || counted[0].parts.index !== parts.length - 1)
+      return 'the sequence does not end with one part carrying parts.count';
     if (counted[0].complete !== true) return 'the last part lacks msg.complete';
     return null;
   }
@@ -229,13 +683,22 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
   const api = {
     records,
     /** Removes the onComplete hook of a `doneVia: 'hook'` observer. */
-    dispose() { if (hookName) runtimeHooks().remove(hookName); hookName = undefined; },
+    dispose() {
+      if (hookName) runtimeHooks().remove(hookName);
+      hookName = undefined;
+    },
     /** Marks markers whose input carries a truthy msg.tick (an acknowledgement, not a request). */
-    tickInput(marker) { tickInputs.add(marker); },
+    tickInput(marker) {
+      tickInputs.add(marker);
+    },
     /** Messages that have ended so far (each counted at its first done() or error). */
-    get ended() { return endedCount; },
+    get ended() {
+      return endedCount;
+    },
     /** Outcome events seen so far (outputs, done()s and errors). */
-    get events() { return events; },
+    get events() {
+      return events;
+    },
     /** marker → its outcomes in order of kind: 'out' (done() with its output), 'error', 'done without output'. */
     get seen() {
       const m = new Map();
@@ -270,7 +733,9 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
       await flushDeliveries();
     },
     problem,
-    problems(markers) { return markers.map(problem).filter(Boolean); },
+    problems(markers) {
+      return markers.map(problem).filter(Boolean);
+    },
     /**
      * Fails with every message of `markers` that did not end exactly once (the first 10
      * described), and with outcomes for messages not in `allSent` (default: `markers`).
@@ -281,7 +746,9 @@ function observeOutcomes(helper, { ticks = false, inspect, doneVia = 'complete' 
       const sent = new Set(typeof allSent === 'number' ? list : allSent);
       const strays = [...records.keys()].filter((m) => !sent.has(m));
       if (bad.length || strays.length) {
-        throw new Error(`${bad.length} of ${list.length} messages did not end exactly once${strays.length ? `, and outcomes for messages never sent: ${strays.slice(0, 5).join(', ')}` : ''}:\n  ${bad.slice(0, 10).join('\n  ')}`);
+        throw new Error(
+          `${bad.length} of ${list.length} messages did not end exactly once${strays.length ? `, and outcomes for messages never sent: ${strays.slice(0, 5).join(', ')}` : ''}:\n  ${bad.slice(0, 10).join('\n  ')}`,
+        );
       }
     },
   };
@@ -297,15 +764,25 @@ function secretsIn(value, secrets) {
   const found = new Set();
   const seen = new Set();
   const visit = (v, depth) => {
-    if (typeof v === 'string') { for (const s of secrets) if (v.includes(s)) found.add(s); return; }
+    if (typeof v === 'string') {
+      for (const s of secrets) if (v.includes(s)) found.add(s);
+      return;
+    }
     if (v === null || typeof v !== 'object' || depth > 50 || seen.has(v)) return;
     seen.add(v);
     if (v instanceof Error) visit(v.message, depth + 1);
-    if (Buffer.isBuffer(v)) { visit(v.toString('latin1'), depth + 1); return; }
+    if (Buffer.isBuffer(v)) {
+      visit(v.toString('latin1'), depth + 1);
+      return;
+    }
     for (const k of Reflect.ownKeys(v)) {
       if (typeof k === 'string') visit(k, depth + 1);
       let child;
-      try { child = v[k]; } catch { continue; }
+      try {
+        child = v[k];
+      } catch {
+        continue;
+      }
       visit(child, depth + 1);
     }
   };
@@ -320,9 +797,17 @@ function secretsIn(value, secrets) {
 function watchProcessProblems() {
   const problems = [];
   const onProblem = (err) => problems.push(err);
-  before(() => { process.on('unhandledRejection', onProblem); process.on('uncaughtException', onProblem); });
-  beforeEach(() => { problems.length = 0; });
-  after(() => { process.removeListener('unhandledRejection', onProblem); process.removeListener('uncaughtException', onProblem); });
+  before(() => {
+    process.on('unhandledRejection', onProblem);
+    process.on('uncaughtException', onProblem);
+  });
+  beforeEach(() => {
+    problems.length = 0;
+  });
+  after(() => {
+    process.removeListener('unhandledRejection', onProblem);
+    process.removeListener('uncaughtException', onProblem);
+  });
   return problems;
 }
 

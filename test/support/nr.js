@@ -31,12 +31,33 @@ const completeNode = coreNode('common/24-complete.js');
 const changeNode = coreNode('function/15-change.js');
 
 const node = (name) => require(path.join(NODES_DIR, `${name}.js`));
-const ALL = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict', 'mindsdb-database', 'mindsdb-chatbot', 'mindsdb-skill', 'mindsdb-agent', 'mindsdb-file', 'mindsdb-job', 'mindsdb-model', 'mindsdb-knowledge-base', 'mindsdb-table', 'mindsdb-project', 'mindsdb-view', 'mindsdb-ml-engine'];
+const ALL = [
+  'mindsdb-server',
+  'mindsdb-sql',
+  'mindsdb-predict',
+  'mindsdb-database',
+  'mindsdb-chatbot',
+  'mindsdb-skill',
+  'mindsdb-agent',
+  'mindsdb-file',
+  'mindsdb-job',
+  'mindsdb-model',
+  'mindsdb-knowledge-base',
+  'mindsdb-table',
+  'mindsdb-project',
+  'mindsdb-view',
+  'mindsdb-ml-engine',
+];
 
 /** Every node module of the package that has been built. */
 function allNodes() {
   const fs = require('node:fs');
-  return [...ALL.filter((n) => fs.existsSync(path.join(NODES_DIR, `${n}.js`))).map(node), catchNode, completeNode, changeNode];
+  return [
+    ...ALL.filter((n) => fs.existsSync(path.join(NODES_DIR, `${n}.js`))).map(node),
+    catchNode,
+    completeNode,
+    changeNode,
+  ];
 }
 
 /**
@@ -47,7 +68,20 @@ function allNodes() {
 function flowWith(nodeDef, serverOverrides = {}, extra = []) {
   return [
     { id: 'f1', type: 'tab', label: 'test' },
-    { id: 'srv', type: 'mindsdb-server', name: 'test server', url: 'http://127.0.0.1:1', apiPrefix: '/api', authMode: 'none', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64, ...serverOverrides },
+    {
+      id: 'srv',
+      type: 'mindsdb-server',
+      name: 'test server',
+      url: 'http://127.0.0.1:1',
+      apiPrefix: '/api',
+      authMode: 'none',
+      timeout: 5000,
+      retries: 0,
+      maxInFlight: 8,
+      maxQueue: 1000,
+      maxResponseMB: 64,
+      ...serverOverrides,
+    },
     { id: 'n1', z: 'f1', server: 'srv', wires: [['out']], name: '', outputProperty: 'payload', version: 1, ...nodeDef },
     { id: 'out', z: 'f1', type: 'helper' },
     { id: 'catcher', z: 'f1', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
@@ -69,7 +103,10 @@ function collect(id, count, timeoutMs = 8000) {
   const n = helper.getNode(id);
   const got = [];
   const all = new Promise((resolve) => {
-    n.on('input', (msg) => { got.push(msg); if (got.length === count) resolve(got); });
+    n.on('input', (msg) => {
+      got.push(msg);
+      if (got.length === count) resolve(got);
+    });
   });
   return deadline(all, timeoutMs, () => `${count} messages at ${id} (${got.length} arrived)`);
 }
@@ -81,9 +118,29 @@ function collect(id, count, timeoutMs = 8000) {
  */
 function userDirEachCase(prefix = 'mindsdb-userdir-') {
   const at = { dir: '' };
-  beforeEach(() => { at.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix)); helper.settings({ userDir: at.dir }); });
-  afterEach(() => { helper.settings({}); fs.rmSync(at.dir, { recursive: true, force: true }); });
+  beforeEach(() => {
+    at.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    helper.settings({ userDir: at.dir });
+  });
+  afterEach(() => {
+    helper.settings({});
+    fs.rmSync(at.dir, { recursive: true, force: true });
+  });
   return at;
 }
 
-module.exports = { helper, userDirEachCase, runtimeHooks, node, coreNode, catchNode, completeNode, changeNode, allNodes, flowWith, nextMessage, collect, ALL };
+module.exports = {
+  helper,
+  userDirEachCase,
+  runtimeHooks,
+  node,
+  coreNode,
+  catchNode,
+  completeNode,
+  changeNode,
+  allNodes,
+  flowWith,
+  nextMessage,
+  collect,
+  ALL,
+};

@@ -14,7 +14,9 @@ function ephemeralLow() {
   try {
     const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
     if (Number.isInteger(low) && low > 2048) return low;
-  } catch { /* not Linux: the IANA range's start below */ }
+  } catch {
+    /* not Linux: the IANA range's start below */
+  }
   return 32768;
 }
 

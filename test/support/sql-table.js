@@ -21,29 +21,44 @@ function value(node, row, params) {
     case 'Parameter':
       if (!(node.value in params)) throw new Error(`Parameter is not set: ${node.value}`);
       return params[node.value];
-    case 'Constant': return node.value;
-    case 'NullConstant': return null;
+    case 'Constant':
+      return node.value;
+    case 'NullConstant':
+      return null;
     case 'BinaryOperation': {
       const [a, b] = node.args.map((x) => value(x, row, params));
       switch (node.op) {
-        case 'and': return a === null || b === null ? (a === false || b === false ? false : null) : Boolean(a && b);
-        case 'or': return a === true || b === true ? true : (a === null || b === null ? null : false);
-        case 'is': return b === null ? a === null : a === b;
-        case 'is not': return b === null ? a !== null : a !== b;
+        case 'and':
+          return a === null || b === null ? (a === false || b === false ? false : null) : Boolean(a && b);
+        case 'or':
+          return a === true || b === true ? true : a === null || b === null ? null : false;
+        case 'is':
+          return b === null ? a === null : a === b;
+        case 'is not':
+          return b === null ? a !== null : a !== b;
         default:
           if (a === null || b === null) return null;
           switch (node.op) {
-            case '=': return a === b;
-            case '<>': case '!=': return a !== b;
-            case '>': return a > b;
-            case '>=': return a >= b;
-            case '<': return a < b;
-            case '<=': return a <= b;
-            default: throw new Error(`the stand-in does not evaluate ${node.op}`);
+            case '=':
+              return a === b;
+            case '<>':
+            case '!=':
+              return a !== b;
+            case '>':
+              return a > b;
+            case '>=':
+              return a >= b;
+            case '<':
+              return a < b;
+            case '<=':
+              return a <= b;
+            default:
+              throw new Error(`the stand-in does not evaluate ${node.op}`);
           }
       }
     }
-    default: throw new Error(`the stand-in does not evaluate ${node.node}`);
+    default:
+      throw new Error(`the stand-in does not evaluate ${node.node}`);
   }
 }
 
@@ -81,7 +96,11 @@ function select(ast, tables, params) {
   }
   if (ast.limit) rows = rows.slice(0, Number(ast.limit.value));
   if (!ast.targets.every((t) => t.node === 'Star')) {
-    rows = rows.map((r) => Object.fromEntries(ast.targets.map((t) => [t.alias ? t.alias.parts.at(-1) : t.parts.at(-1), value(t, r, params)])));
+    rows = rows.map((r) =>
+      Object.fromEntries(
+        ast.targets.map((t) => [t.alias ? t.alias.parts.at(-1) : t.parts.at(-1), value(t, r, params)]),
+      ),
+    );
   }
   return rows;
 }
@@ -92,14 +111,19 @@ function select(ast, tables, params) {
  * left to the stand-in. An error in the statement is MindsDB's SQL error answer.
  */
 function selectFrom(tables, columns) {
-  const innermost = (ast) => (ast.from_table && ast.from_table.node === 'Select' ? innermost(ast.from_table) : ast.from_table);
+  const innermost = (ast) =>
+    ast.from_table && ast.from_table.node === 'Select' ? innermost(ast.from_table) : ast.from_table;
   return (body, ast) => {
-    if (!ast || ast.node !== 'Select' || !ast.from_table) return undefined;
+    if (ast?.node !== 'Select' || !ast.from_table) return undefined;
     const from = innermost(ast);
-    if (!from || from.node !== 'Identifier' || !(from.parts.join('.') in tables)) return undefined;
+    if (from?.node !== 'Identifier' || !(from.parts.join('.') in tables)) return undefined;
     try {
       const rows = select(ast, tables, body.params || {});
-      return { type: 'table', column_names: columns, data: rows.map((r) => columns.map((c) => (c in r ? r[c] : null))) };
+      return {
+        type: 'table',
+        column_names: columns,
+        data: rows.map((r) => columns.map((c) => (c in r ? r[c] : null))),
+      };
     } catch (err) {
       return { type: 'error', error_code: 0, error_message: err.message };
     }

@@ -30,7 +30,8 @@ async function waitFor(condition, { timeoutMs = 5000, what = 'the condition', in
 async function holdsFor(condition, { forMs, what = 'the condition', intervalMs = 5 }) {
   const until = Date.now() + forMs;
   for (;;) {
-    if (!(await condition())) throw new Error(`${typeof what === 'function' ? what() : what} stopped holding within ${forMs} ms`);
+    if (!(await condition()))
+      throw new Error(`${typeof what === 'function' ? what() : what} stopped holding within ${forMs} ms`);
     if (Date.now() >= until) return;
     await new Promise((r) => setTimeout(r, intervalMs)); // poll interval of holdsFor, bounded by forMs
   }
@@ -40,7 +41,10 @@ async function holdsFor(condition, { forMs, what = 'the condition', intervalMs =
 function deadline(promise, timeoutMs, what) {
   let timer;
   const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`waited ${timeoutMs} ms for ${typeof what === 'function' ? what() : what}`)), timeoutMs); // deadline
+    timer = setTimeout(
+      () => reject(new Error(`waited ${timeoutMs} ms for ${typeof what === 'function' ? what() : what}`)),
+      timeoutMs,
+    ); // deadline
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
@@ -48,7 +52,10 @@ function deadline(promise, timeoutMs, what) {
 /** The next `event` from `emitter` (its first argument), within `timeoutMs`. */
 function nextEvent(emitter, event, { timeoutMs = 5000, what = `the ${event} event` } = {}) {
   let listener;
-  const p = new Promise((resolve) => { listener = resolve; emitter.once(event, listener); });
+  const p = new Promise((resolve) => {
+    listener = resolve;
+    emitter.once(event, listener);
+  });
   return deadline(p, timeoutMs, what).finally(() => emitter.removeListener(event, listener));
 }
 

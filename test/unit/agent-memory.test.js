@@ -15,7 +15,20 @@ const { leaseStore } = require('../../nodes/store');
 const { waitFor } = require('../support/wait');
 
 const nodes = ['mindsdb-server', 'mindsdb-agent'].map(node).concat([catchNode, completeNode]);
-const AGENT = { type: 'mindsdb-agent', operation: 'completions', project: 'mindsdb', projectType: 'str', itemName: 'a1', itemNameType: 'str', streamMode: 'final', memory: true, conversationKey: 'topic', maxTurns: 20, idleMinutes: 60, historyOut: false };
+const AGENT = {
+  type: 'mindsdb-agent',
+  operation: 'completions',
+  project: 'mindsdb',
+  projectType: 'str',
+  itemName: 'a1',
+  itemNameType: 'str',
+  streamMode: 'final',
+  memory: true,
+  conversationKey: 'topic',
+  maxTurns: 20,
+  idleMinutes: 60,
+  historyOut: false,
+};
 
 for (const version of ['25.14.1', '26.1.0']) {
   describe(`agent memory: conversations kept per msg.topic (MindsDB ${version})`, function () {
@@ -62,7 +75,10 @@ for (const version of ['25.14.1', '26.1.0']) {
       assert.equal(fake.requests.length, before, 'the reset made no request');
       await ask('chat-a', 'a2');
       await ask('chat-b', 'b2');
-      assert.deepEqual(sent().slice(-2), [[{ question: 'a2', answer: null }], [...turns('b1'), { question: 'b2', answer: null }]]);
+      assert.deepEqual(sent().slice(-2), [
+        [{ question: 'a2', answer: null }],
+        [...turns('b1'), { question: 'b2', answer: null }],
+      ]);
     });
 
     it('the history survives a restart (it is in the store, not in memory)', async () => {
@@ -90,7 +106,10 @@ for (const version of ['25.14.1', '26.1.0']) {
       lease.release();
       await ask('c', 'new');
       await ask('d', 'again');
-      assert.deepEqual(sent().slice(-2), [[{ question: 'new', answer: null }], [...turns('recent'), { question: 'again', answer: null }]]);
+      assert.deepEqual(sent().slice(-2), [
+        [{ question: 'new', answer: null }],
+        [...turns('recent'), { question: 'again', answer: null }],
+      ]);
     });
 
     it('questions of one conversation take turns: the second waits for the first answer and carries it', async () => {
@@ -100,7 +119,10 @@ for (const version of ['25.14.1', '26.1.0']) {
       helper.getNode('n1').receive({ topic: 'c', payload: 'first' });
       helper.getNode('n1').receive({ topic: 'c', payload: 'second' });
       await waitFor(() => outs.length === 2, { what: () => `two answers (${outs.length})` });
-      assert.deepEqual(sent(), [[{ question: 'first', answer: null }], [...turns('first'), { question: 'second', answer: null }]]);
+      assert.deepEqual(sent(), [
+        [{ question: 'first', answer: null }],
+        [...turns('first'), { question: 'second', answer: null }],
+      ]);
     });
 
     it('the history never leaves the node unless asked, and never goes into a log', async () => {
@@ -119,20 +141,29 @@ for (const version of ['25.14.1', '26.1.0']) {
       outs.length = 0;
       const last = await askAll('now');
       assert.equal(last.payload, 'answer to: now');
-      for (const m of outs) assert.ok(!JSON.stringify(m).includes('SECRET-EARLIER'), `an output carried the history: ${JSON.stringify(m)}`);
+      for (const m of outs)
+        assert.ok(!JSON.stringify(m).includes('SECRET-EARLIER'), `an output carried the history: ${JSON.stringify(m)}`);
       assert.equal(last.mindsdb.conversation, undefined);
       // A failure of a later question: its error says nothing of the history either.
       fake.state.completionsFail = true;
-      fake.fault((req, res) => { res.writeHead(500, { 'content-type': 'application/json' }); res.end('{"title":"Internal","detail":"boom"}'); });
+      fake.fault((_req, res) => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"title":"Internal","detail":"boom"}');
+      });
       const caught = nextMessage('caught');
       n1.receive({ topic: 'c', payload: 'fails' });
       const err = await caught;
       assert.ok(!JSON.stringify(err).includes('SECRET-EARLIER'), JSON.stringify(err));
       // What the node said (its log methods are spies) and what Node-RED's log got.
-      const said = ['log', 'warn', 'error', 'debug', 'trace'].flatMap((level) => (n1[level].args || []).map((a) => JSON.stringify(a)));
+      const said = ['log', 'warn', 'error', 'debug', 'trace'].flatMap((level) =>
+        (n1[level].args || []).map((a) => JSON.stringify(a)),
+      );
       const nodeRedLog = helper.log().args.map((a) => JSON.stringify(a));
       assert.ok(said.length + nodeRedLog.length > 0, 'the logs were watched');
-      assert.ok(![...said, ...nodeRedLog].some((l) => l.includes('SECRET-EARLIER')), 'nothing logged carries the history');
+      assert.ok(
+        ![...said, ...nodeRedLog].some((l) => l.includes('SECRET-EARLIER')),
+        'nothing logged carries the history',
+      );
     });
 
     it('with "Add the conversation" ticked, msg.mindsdb.conversation has the turns so far', async () => {
@@ -151,7 +182,11 @@ for (const version of ['25.14.1', '26.1.0']) {
 
     const bad = [
       ['a message without its conversation', { payload: 'q' }, /memory is on: msg\.topic must name the conversation/],
-      ['a conversation of the flow\'s own (an array) while the node keeps it', { topic: 'c', payload: [{ question: 'q' }] }, /memory is on: msg\.payload must be the question as text/],
+      [
+        "a conversation of the flow's own (an array) while the node keeps it",
+        { topic: 'c', payload: [{ question: 'q' }] },
+        /memory is on: msg\.payload must be the question as text/,
+      ],
       ['a msg.reset without its conversation', { reset: true }, /memory is on: msg\.topic must name the conversation/],
     ];
     for (const [what, msg, pattern] of bad) {
@@ -168,7 +203,12 @@ for (const version of ['25.14.1', '26.1.0']) {
       await ask('c', 'kept?');
       // The next answer is slow: the reset comes first.
       let release;
-      fake.fault(() => new Promise((resolve) => { release = () => resolve(false); })); // held until the reset was taken
+      fake.fault(
+        () =>
+          new Promise((resolve) => {
+            release = () => resolve(false);
+          }),
+      ); // held until the reset was taken
       const caught = nextMessage('caught');
       helper.getNode('n1').receive({ topic: 'c', payload: 'slow' });
       await waitFor(() => release !== undefined, { what: 'the slow question at the server' });

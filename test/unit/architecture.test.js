@@ -18,7 +18,10 @@ function readRooms() {
   assert.ok(table, 'docs/architecture.md has no rooms table between <!-- rooms --> markers');
   const rooms = new Map();
   for (const line of table[1].split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (cells.length !== 3 || !cells[0].startsWith('`')) continue;
     const name = cells[0].replace(/`/g, '');
     const allowed = cells[2] === '' ? [] : cells[2].split(',').map((c) => c.trim().replace(/`/g, ''));
@@ -49,9 +52,9 @@ function tsFiles(dir, out = []) {
 function importsOf(text) {
   const specs = [];
   const re = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,]+?\s+from\s+)?['"]([^'"]+)['"]/g;
-  for (let m; (m = re.exec(text));) specs.push(m[1]);
+  for (let m; (m = re.exec(text)); ) specs.push(m[1]);
   const dynamic = /\brequire\(\s*['"]([^'"]+)['"]\s*\)|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
-  for (let m; (m = dynamic.exec(text));) specs.push(m[1] ?? m[2]);
+  for (let m; (m = dynamic.exec(text)); ) specs.push(m[1] ?? m[2]);
   return specs;
 }
 
@@ -67,7 +70,10 @@ function violations(files, rooms) {
   for (const { file, text } of files) {
     const room = roomOf(file, rooms);
     const where = path.relative(root, file);
-    if (room === undefined) { found.push(`${where} is in no room of docs/architecture.md`); continue; }
+    if (room === undefined) {
+      found.push(`${where} is in no room of docs/architecture.md`);
+      continue;
+    }
     for (const spec of importsOf(text)) {
       if ((room.startsWith('client') || room === 'store') && /^(node-red|@node-red\/)/.test(spec)) {
         found.push(`${where} imports ${spec}: the ${room === 'store' ? 'store' : 'client'} knows nothing of Node-RED`);
@@ -75,11 +81,16 @@ function violations(files, rooms) {
       }
       if (!spec.startsWith('.')) continue;
       const target = resolveLocal(file, spec);
-      if (!target) { found.push(`${where} imports ${spec}, which is not a file under src/`); continue; }
+      if (!target) {
+        found.push(`${where} imports ${spec}, which is not a file under src/`);
+        continue;
+      }
       const targetRoom = roomOf(target, rooms);
       if (targetRoom === room) continue;
       if (!rooms.get(room).includes(targetRoom)) {
-        found.push(`${where} (${room}) imports ${spec} (${targetRoom}): ${room} may import ${rooms.get(room).join(', ') || 'nothing'}`);
+        found.push(
+          `${where} (${room}) imports ${spec} (${targetRoom}): ${room} may import ${rooms.get(room).join(', ') || 'nothing'}`,
+        );
       } else if (hasDoor(targetRoom) && path.basename(target) !== 'index.ts') {
         found.push(`${where} imports ${spec}: another room is entered through its index.ts`);
       }
@@ -113,35 +124,85 @@ function circles(edges) {
 }
 
 /** A string that starts with one of MindsDB's REST routes (below the API prefix). */
-const REST_PATH = /['"`]\/(projects|databases|files|sql|status|login|logout|handlers|integrations|tree|config|models|agents|skills|chatbots|jobs|knowledge_bases|ml_engines|views)\b/;
+const REST_PATH =
+  /['"`]\/(projects|databases|files|sql|status|login|logout|handlers|integrations|tree|config|models|agents|skills|chatbots|jobs|knowledge_bases|ml_engines|views)\b/;
 
 describe('architecture: imports run one way between the rooms of docs/architecture.md', () => {
   const rooms = readRooms();
 
   it('the rooms table names each room of src/client/ and what it may import', () => {
-    for (const r of ['client/shared', 'client/exchange', 'client/answers', 'client/connection', 'client/resources', 'client', 'store', 'runtime/node', 'runtime/status', 'runtime/message', 'runtime/outbox', 'runtime/sql-answers', 'runtime/incremental', 'runtime/agent', 'runtime/writers', 'runtime/editor', 'nodes']) {
+    for (const r of [
+      'client/shared',
+      'client/exchange',
+      'client/answers',
+      'client/connection',
+      'client/resources',
+      'client',
+      'store',
+      'runtime/node',
+      'runtime/status',
+      'runtime/message',
+      'runtime/outbox',
+      'runtime/sql-answers',
+      'runtime/incremental',
+      'runtime/agent',
+      'runtime/writers',
+      'runtime/editor',
+      'nodes',
+    ]) {
       assert.ok(rooms.has(r), `room ${r} is missing from docs/architecture.md`);
     }
-    for (const dir of fs.readdirSync(path.join(src, 'client'), { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    for (const dir of fs
+      .readdirSync(path.join(src, 'client'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())) {
       assert.ok(rooms.has(`client/${dir.name}`), `src/client/${dir.name}/ is not a room of docs/architecture.md`);
-      assert.ok(fs.existsSync(path.join(src, 'client', dir.name, 'index.ts')), `src/client/${dir.name}/ has no index.ts (its door)`);
+      assert.ok(
+        fs.existsSync(path.join(src, 'client', dir.name, 'index.ts')),
+        `src/client/${dir.name}/ has no index.ts (its door)`,
+      );
     }
     for (const dir of fs.readdirSync(path.join(src, 'runtime'), { withFileTypes: true })) {
       assert.ok(dir.isDirectory(), `src/runtime/${dir.name} is a file: runtime/ holds only its rooms (folders)`);
       assert.ok(rooms.has(`runtime/${dir.name}`), `src/runtime/${dir.name}/ is not a room of docs/architecture.md`);
     }
-    for (const allowed of rooms.values()) for (const r of allowed) assert.ok(rooms.has(r), `unknown room ${r} in a may-import column`);
+    for (const allowed of rooms.values())
+      for (const r of allowed) assert.ok(rooms.has(r), `unknown room ${r} in a may-import column`);
   });
 
   it('no source file of src/ is over 300 lines (a file that grows past it holds more than one job)', () => {
-    const long = tsFiles(src).map((file) => [path.relative(root, file), fs.readFileSync(file, 'utf8').split('\n').length - 1]).filter(([, n]) => n > 300);
+    const long = tsFiles(src)
+      .map((file) => [path.relative(root, file), fs.readFileSync(file, 'utf8').split('\n').length - 1])
+      .filter(([, n]) => n > 300);
+    assert.deepEqual(long, []);
+  });
+
+  it('no line of src/ is over 120 characters (the formatter wraps code; text and comments are wrapped by hand)', () => {
+    const long = [];
+    for (const file of tsFiles(src)) {
+      fs.readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (line.length > 120) long.push(`${path.relative(root, file)}:${i + 1} (${line.length})`);
+        });
+    }
     assert.deepEqual(long, []);
   });
 
   it('no file of src/ imports itself through a circle of others', () => {
     const files = tsFiles(src);
-    const edges = new Map(files.map((file) => [file, importsOf(fs.readFileSync(file, 'utf8')).filter((s) => s.startsWith('.')).map((s) => resolveLocal(file, s)).filter(Boolean)]));
-    assert.deepEqual(circles(edges).map((c) => c.map((f) => path.relative(src, f)).join(' -> ')), []);
+    const edges = new Map(
+      files.map((file) => [
+        file,
+        importsOf(fs.readFileSync(file, 'utf8'))
+          .filter((s) => s.startsWith('.'))
+          .map((s) => resolveLocal(file, s))
+          .filter(Boolean),
+      ]),
+    );
+    assert.deepEqual(
+      circles(edges).map((c) => c.map((f) => path.relative(src, f)).join(' -> ')),
+      [],
+    );
   });
 
   it('every import in src/ follows the table', () => {
@@ -161,18 +222,25 @@ describe('architecture: imports run one way between the rooms of docs/architectu
       });
     }
     assert.deepEqual(found, [], 'call the resource in src/client/resources that has the route');
-    assert.ok(REST_PATH.test("await c.request('GET', `/projects/${p}/models`)") && REST_PATH.test("request('GET', '/databases/')"), 'the check sees a route');
+    assert.ok(
+      REST_PATH.test("await c.request('GET', `/projects/${p}/models`)") &&
+        REST_PATH.test("request('GET', '/databases/')"),
+      'the check sees a route',
+    );
   });
 
   it('catches an import up a floor, one that skips a door, and Node-RED in the client', () => {
     const at = (rel, text) => ({ file: path.join(src, rel), text });
-    const found = violations([
-      at('client/exchange/transport.ts', "import { MindsDBClient } from '../connection';\n"),
-      at('client/resources/files.ts', "import { discard } from '../exchange';\n"),
-      at('client/resources/models.ts', "import { MindsDBError } from '../shared/errors';\n"),
-      at('client/answers/rows.ts', "import type { Node } from 'node-red';\n"),
-      at('runtime/node/server.ts', "import { HttpTransport } from '../../client/exchange';\n"),
-    ], rooms);
+    const found = violations(
+      [
+        at('client/exchange/transport.ts', "import { MindsDBClient } from '../connection';\n"),
+        at('client/resources/files.ts', "import { discard } from '../exchange';\n"),
+        at('client/resources/models.ts', "import { MindsDBError } from '../shared/errors';\n"),
+        at('client/answers/rows.ts', "import type { Node } from 'node-red';\n"),
+        at('runtime/node/server.ts', "import { HttpTransport } from '../../client/exchange';\n"),
+      ],
+      rooms,
+    );
     assert.equal(found.length, 5, found.join('\n'));
     assert.match(found[0], /client\/exchange may import client\/shared/);
     assert.match(found[1], /client\/resources may import/);

@@ -21,7 +21,15 @@ let root;
 let nodesDir;
 
 /** Output of sources that no longer exist, one per kind of file tsc or an older build wrote. */
-const STALE = ['client/stale.js', 'runtime/stale.js.map', 'runtime/stale.d.ts', 'mindsdb-removed.js', 'gone/old.js', 'icons/mindsdb-removed.svg', 'locales/en-US/mindsdb-removed.html'];
+const STALE = [
+  'client/stale.js',
+  'runtime/stale.js.map',
+  'runtime/stale.d.ts',
+  'mindsdb-removed.js',
+  'gone/old.js',
+  'icons/mindsdb-removed.svg',
+  'locales/en-US/mindsdb-removed.html',
+];
 /** The help the build writes from src/help/ into nodes/locales/<lang>/ (scripts/help.mjs). */
 const GENERATED_HELP = /^locales\/[\w-]+\/[\w-]+\.html$/;
 
@@ -59,15 +67,23 @@ describe('the build', function () {
       fs.writeFileSync(path.join(nodesDir, f), '// left over from a source that was removed\n');
     }
     const before = sources(nodesDir);
-    assert.ok(Object.keys(before).some((f) => f.endsWith('.html')), 'the editor sources are there to keep');
+    assert.ok(
+      Object.keys(before).some((f) => f.endsWith('.html')),
+      'the editor sources are there to keep',
+    );
 
     execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'pipe' });
 
-    assert.deepEqual(STALE.filter((f) => fs.existsSync(path.join(nodesDir, f))), [], 'stale output survived the build');
+    assert.deepEqual(
+      STALE.filter((f) => fs.existsSync(path.join(nodesDir, f))),
+      [],
+      'stale output survived the build',
+    );
     assert.ok(!fs.existsSync(path.join(nodesDir, 'gone')), 'a folder that only held stale output is removed');
     assert.deepEqual(sources(nodesDir), before, 'the editor .html files and locales are untouched');
     const pkg = require(path.join(root, 'package.json'));
-    for (const js of Object.values(pkg['node-red'].nodes)) assert.ok(fs.existsSync(path.join(root, js)), `${js} is built`);
+    for (const js of Object.values(pkg['node-red'].nodes))
+      assert.ok(fs.existsSync(path.join(root, js)), `${js} is built`);
     assert.ok(fs.existsSync(path.join(nodesDir, 'icons', 'mindsdb-sql.svg')), 'the icons are copied');
     for (const type of Object.keys(pkg['node-red'].nodes)) {
       const help = fs.readFileSync(path.join(nodesDir, 'locales', 'en-US', `${type}.html`), 'utf8');

@@ -56,7 +56,10 @@ describe('client under faults', function () {
     t.make({ baseUrl: `http://127.0.0.1:${port}`, retries: 6, retryBaseDelayMs: 150 });
     const pending = sql(t.client, { query: 'SELECT 1' });
     let back;
-    setTimeout(() => { t.fake = createFakeMindsDB(); back = t.fake.listen(port); }, 60); // fault: the server comes after the first attempts were refused
+    setTimeout(() => {
+      t.fake = createFakeMindsDB();
+      back = t.fake.listen(port);
+    }, 60); // fault: the server comes after the first attempts were refused
     assert.equal((await pending).type, 'table');
     await back;
     assert.equal(t.fake.requests.length, 1);
@@ -66,7 +69,10 @@ describe('client under faults', function () {
     t.make({ retries: 0 });
     t.fake.fault(FAULTS.stall, 2);
     const t0 = Date.now();
-    await assert.rejects(t.client.request('GET', '/projects/', undefined, { timeoutMs: 100 }), (e) => e.kind === 'timeout');
+    await assert.rejects(
+      t.client.request('GET', '/projects/', undefined, { timeoutMs: 100 }),
+      (e) => e.kind === 'timeout',
+    );
     // Bounds here leave room for a loaded CI machine; the stall would end only at 3000 ms (as a network error).
     assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms for a 100 ms budget`);
   });
@@ -75,7 +81,10 @@ describe('client under faults', function () {
     t.make({ maxInFlight: 1, maxQueue: 2, retries: 0 });
     t.fake.fault(() => new Promise((r) => setTimeout(() => r(false), 100)), 5); // fault: each answer 100 ms late
     const results = await Promise.allSettled([1, 2, 3, 4, 5].map(() => t.client.request('GET', '/projects/')));
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected'],
+    );
     assert.ok(results.slice(3).every((r) => r.reason.kind === 'queue-full'));
     assert.equal(t.fake.requests.length, 3);
   });
@@ -90,12 +99,18 @@ describe('client under faults', function () {
     t.make({ maxInFlight: 1, retries: 0 });
     t.fake.fault(() => new Promise((r) => setTimeout(() => r(false), 100)), 3); // fault: each answer 100 ms late
     const a = t.client.request('GET', '/projects/');
-    const b = t.client.request('GET', '/projects/').then(() => 'sent', (e) => e);
+    const b = t.client.request('GET', '/projects/').then(
+      () => 'sent',
+      (e) => e,
+    );
     await waitFor(() => t.fake.requests.length === 1, { what: 'the first request at the server' });
     await t.client.close(2000);
     assert.deepEqual(await a, [{ name: 'mindsdb' }]);
     assert.equal((await b).kind, 'closed');
     // the server sees the socket close a moment later
-    await waitFor(() => t.fake.state.openConnections === 0, { timeoutMs: 5000, what: () => `every socket closed (${t.fake.state.openConnections} open)` });
+    await waitFor(() => t.fake.state.openConnections === 0, {
+      timeoutMs: 5000,
+      what: () => `every socket closed (${t.fake.state.openConnections} open)`,
+    });
   });
 });

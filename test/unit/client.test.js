@@ -7,13 +7,12 @@ const { MindsDBClient, MindsDBError, segment, positionalToNamed, rowsToObjects }
 describe('REST client', function () {
   const t = fakeClient({ retryBaseDelayMs: 1 });
 
-  const make = (extra = {}) => (t.make({ retryBaseDelayMs: 1, ...extra }));
-
   it('sends Content-Type: application/json on every request, GETs included', async () => {
     t.make();
     await t.client.request('GET', '/projects/');
     await sql(t.client, { query: 'SELECT 1' });
-    for (const r of t.fake.requests) assert.equal(r.headers['content-type'], 'application/json', `${r.method} ${r.path}`);
+    for (const r of t.fake.requests)
+      assert.equal(r.headers['content-type'], 'application/json', `${r.method} ${r.path}`);
   });
 
   it('runs SQL and returns the table answer with its context', async () => {
@@ -21,9 +20,15 @@ describe('REST client', function () {
     const a = await sql(t.client, { query: 'SELECT * FROM rentals', context: { db: 'files' } });
     assert.equal(a.type, 'table');
     assert.deepEqual(a.column_names, ['sqft', 'rental_price']);
-    assert.deepEqual(a.data, [[917, 3901], [194, 2042]]);
+    assert.deepEqual(a.data, [
+      [917, 3901],
+      [194, 2042],
+    ]);
     assert.equal(a.context.db, 'files');
-    assert.deepEqual(t.fake.requestsTo('/sql/query')[0].body, { query: 'SELECT * FROM rentals', context: { db: 'files' } });
+    assert.deepEqual(t.fake.requestsTo('/sql/query')[0].body, {
+      query: 'SELECT * FROM rentals',
+      context: { db: 'files' },
+    });
   });
 
   it('turns an SQL answer of type "error" into a MindsDBError of kind sql with the server message', async () => {
@@ -82,21 +87,29 @@ describe('REST client', function () {
     assert.equal(t.fake.requests.length, 0);
   });
 
-  it('follows the server\'s 308 for a slashless collection on the same host', async () => {
+  it("follows the server's 308 for a slashless collection on the same host", async () => {
     t.make();
     const list = await t.client.request('GET', '/databases');
     assert.ok(Array.isArray(list));
-    assert.deepEqual(t.fake.requests.map((r) => r.path), ['/api/databases', '/api/databases/']);
+    assert.deepEqual(
+      t.fake.requests.map((r) => r.path),
+      ['/api/databases', '/api/databases/'],
+    );
   });
 
   it('does not follow a redirect to another host, so cookies never leave', async () => {
     const other = await createFakeMindsDB().listen();
     try {
       t.make({ auth: { mode: 'session', session: 'sekrit-cookie' } });
-      t.fake.fault((req, res) => { res.writeHead(308, { location: `${other.url}/api/projects/` }); res.end(); });
+      t.fake.fault((_req, res) => {
+        res.writeHead(308, { location: `${other.url}/api/projects/` });
+        res.end();
+      });
       await assert.rejects(t.client.request('GET', '/projects/'), /another host/);
       assert.equal(other.requests.length, 0);
-    } finally { await other.close(); }
+    } finally {
+      await other.close();
+    }
   });
 
   it('uses an API prefix other than /api', async () => {
@@ -166,7 +179,8 @@ describe('REST client', function () {
     t.fake.restart();
     // All ten leave with the dead token; their 401s come back spread over 300 ms, most of them
     // after the first one has already logged in again.
-    for (let i = 0; i < 10; i++) t.fake.fault(() => new Promise((r) => setTimeout(() => r(false), 30 * i))); // fault: answers late, each later than the one before
+    // fault: answers late, each later than the one before
+    for (let i = 0; i < 10; i++) t.fake.fault(() => new Promise((r) => setTimeout(() => r(false), 30 * i)));
     const lists = await Promise.all(Array.from({ length: 10 }, () => t.client.request('GET', '/projects/')));
     for (const list of lists) assert.deepEqual(list, [{ name: 'mindsdb' }]);
     assert.equal(t.fake.requestsTo('/login').length, 2, 'one login at start, one after the restart');
@@ -192,12 +206,18 @@ describe('REST client', function () {
 
   it('reports an unreachable server as a network error', async () => {
     t.make({ baseUrl: 'http://127.0.0.1:1', retries: 0 });
-    await assert.rejects(sql(t.client, { query: 'SELECT 1' }), (err) => err.kind === 'network' && /connection refused/.test(err.message));
+    await assert.rejects(
+      sql(t.client, { query: 'SELECT 1' }),
+      (err) => err.kind === 'network' && /connection refused/.test(err.message),
+    );
   });
 
   it('reports a body that is not JSON as an invalid-response error', async () => {
     t.make();
-    t.fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>proxy</html>'); });
+    t.fake.fault((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>proxy</html>');
+    });
     await assert.rejects(sql(t.client, { query: 'SELECT 1' }), (err) => err.kind === 'invalid-response');
   });
 
@@ -206,8 +226,8 @@ describe('REST client', function () {
   });
 
   it('rewrites ? placeholders to named ones, leaving literals and comments alone', () => {
-    const r = positionalToNamed("SELECT '?', \"a?\" FROM t WHERE a = ? -- ?\n AND b = ? /* ? */", [1, 'x']);
-    assert.equal(r.query, "SELECT '?', \"a?\" FROM t WHERE a = :p1 -- ?\n AND b = :p2 /* ? */");
+    const r = positionalToNamed('SELECT \'?\', "a?" FROM t WHERE a = ? -- ?\n AND b = ? /* ? */', [1, 'x']);
+    assert.equal(r.query, 'SELECT \'?\', "a?" FROM t WHERE a = :p1 -- ?\n AND b = :p2 /* ? */');
     assert.deepEqual(r.params, { p1: 1, p2: 'x' });
     assert.throws(() => positionalToNamed('SELECT ?', []), /1 "\?" placeholder/);
   });
@@ -216,14 +236,37 @@ describe('REST client', function () {
     const rows = rowsToObjects(['__proto__', 'a'], [[{ polluted: true }, 1]]);
     assert.equal(Object.getPrototypeOf(rows[0]), Object.prototype);
     assert.deepEqual(Object.keys(rows[0]), ['__proto__', 'a']);
-    assert.equal(({}).polluted, undefined);
+    assert.equal({}.polluted, undefined);
   });
 
   it('builds rows with a maker per column list that gives the same plain objects as a loop, whatever the names', () => {
-    const odd = ['a', '"', '\\', '\u2028x', "'); throw 1; ('", '0', '1e3', 'constructor', 'toString', 'a', '', '😀', '${x}', '*/ /*'];
-    const loop = (cols, data) => data.map((v) => { const o = {}; cols.forEach((c, j) => { o[c] = v[j]; }); return o; });
+    const odd = [
+      'a',
+      '"',
+      '\\',
+      '\u2028x',
+      "'); throw 1; ('",
+      '0',
+      '1e3',
+      'constructor',
+      'toString',
+      'a',
+      '',
+      '😀',
+      '${x}',
+      '*/ /*',
+    ];
+    const loop = (cols, data) =>
+      data.map((v) => {
+        const o = {};
+        cols.forEach((c, j) => {
+          o[c] = v[j];
+        });
+        return o;
+      });
     const data = [odd.map((_, j) => j), odd.map((c) => `v-${c}`)];
-    for (let round = 0; round < 3; round++) { // first use builds the maker, later ones reuse it
+    for (let round = 0; round < 3; round++) {
+      // first use builds the maker, later ones reuse it
       const rows = rowsToObjects(odd, data);
       assert.deepEqual(rows, loop(odd, data));
       assert.ok(rows.every((r) => Object.getPrototypeOf(r) === Object.prototype));
@@ -234,6 +277,21 @@ describe('REST client', function () {
       const cols = [`c${i}`, 'x'];
       assert.deepEqual(rowsToObjects(cols, [[i, 'y']], 0, 1), [{ [`c${i}`]: i, x: 'y' }]);
     }
-    assert.deepEqual(rowsToObjects(['a', 'b'], [[1, 2], [3, 4], [5, 6]], 1, 3), [{ a: 3, b: 4 }, { a: 5, b: 6 }]);
+    assert.deepEqual(
+      rowsToObjects(
+        ['a', 'b'],
+        [
+          [1, 2],
+          [3, 4],
+          [5, 6],
+        ],
+        1,
+        3,
+      ),
+      [
+        { a: 3, b: 4 },
+        { a: 5, b: 6 },
+      ],
+    );
   });
 });

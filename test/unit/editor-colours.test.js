@@ -15,8 +15,15 @@ const COLOUR = /#[0-9a-f]{3,8}\b|\b(?:rgba?|hsla?)\(/gi;
 const PALETTE_COLOUR = /^\s*color:\s*(["'])#[0-9a-f]{3,8}\1,?\s*$/i;
 
 function editorFiles() {
-  const html = (dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.html')).map((f) => path.join(dir, f));
-  const js = fs.readdirSync(path.join(root, 'resources')).filter((f) => f.endsWith('.js')).map((f) => path.join('resources', f));
+  const html = (dir) =>
+    fs
+      .readdirSync(path.join(root, dir))
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => path.join(dir, f));
+  const js = fs
+    .readdirSync(path.join(root, 'resources'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => path.join('resources', f));
   const locales = path.join('nodes', 'locales');
   const help = fs.readdirSync(path.join(root, locales)).flatMap((lang) => html(path.join(locales, lang)));
   return [...html('nodes'), ...help, ...js];
@@ -29,7 +36,7 @@ function fixedColours(text) {
     if (PALETTE_COLOUR.test(line)) return;
     // A theme variable's fallback only shows on a Node-RED without that variable.
     const bare = line.replace(/var\(--red-ui-[\w-]+\s*,[^)]*\)/g, 'var()');
-    for (const m of bare.matchAll(COLOUR)) found.push(`line ${i + 1}: ${line.trim()}`);
+    for (const _m of bare.matchAll(COLOUR)) found.push(`line ${i + 1}: ${line.trim()}`);
   });
   return found;
 }
@@ -45,7 +52,9 @@ describe('editor colours', function () {
   it('uses only theme colours in every editor file', function () {
     const files = editorFiles();
     assert.ok(files.length >= 15, `${files.length} editor files found`);
-    const fixed = files.flatMap((f) => fixedColours(fs.readFileSync(path.join(root, f), 'utf8')).map((c) => `${f} ${c}`));
+    const fixed = files.flatMap((f) =>
+      fixedColours(fs.readFileSync(path.join(root, f), 'utf8')).map((c) => `${f} ${c}`),
+    );
     assert.deepEqual(fixed, []);
   });
 });

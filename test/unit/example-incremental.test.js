@@ -14,13 +14,24 @@ const { helper, node, coreNode, catchNode, userDirEachCase } = require('../suppo
 const { waitFor, holdsFor } = require('../support/wait');
 
 const ROOT = path.join(__dirname, '..', '..');
-const example = (name, map) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8')).map(map);
-const CORE = ['common/20-inject.js', 'common/21-debug.js', 'common/90-comment.js', 'storage/10-file.js', 'parsers/70-CSV.js', 'function/15-change.js', 'function/10-switch.js'].map(coreNode);
+const example = (name, map) =>
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8')).map(map);
+const CORE = [
+  'common/20-inject.js',
+  'common/21-debug.js',
+  'common/90-comment.js',
+  'storage/10-file.js',
+  'parsers/70-CSV.js',
+  'function/15-change.js',
+  'function/10-switch.js',
+].map(coreNode);
 
 describe('examples: incremental report, chat that remembers', function () {
   this.timeout(20000);
   let fake;
-  beforeEach(async () => { await new Promise((r) => helper.startServer(r)); });
+  beforeEach(async () => {
+    await new Promise((r) => helper.startServer(r));
+  });
   afterEach(async () => {
     await helper.unload();
     await new Promise((r) => helper.stopServer(r));
@@ -32,7 +43,17 @@ describe('examples: incremental report, chat that remembers', function () {
     fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
     const readings = [];
     fake.state.sql = selectFrom({ 'iot_pg.iot_readings': readings }, ['sensor', 'read_at', 'temperature', 'humidity']);
-    const add = (n) => { for (let i = 0; i < n; i++) { const k = readings.length; readings.push({ sensor: `s${k % 3}`, read_at: `2026-01-01T00:${String(Math.floor(k / 3)).padStart(2, '0')}:00.000Z`, temperature: k, humidity: 40 }); } };
+    const add = (n) => {
+      for (let i = 0; i < n; i++) {
+        const k = readings.length;
+        readings.push({
+          sensor: `s${k % 3}`,
+          read_at: `2026-01-01T00:${String(Math.floor(k / 3)).padStart(2, '0')}:00.000Z`,
+          temperature: k,
+          humidity: 40,
+        });
+      }
+    };
     const file = path.join(userDir.dir, 'report.csv');
     const flow = example('incremental-report', (n) => {
       if (n.type === 'mindsdb-server') return { ...n, url: fake.url };
@@ -41,7 +62,15 @@ describe('examples: incremental report, chat that remembers', function () {
       return n;
     });
     const types = [node('mindsdb-server'), node('mindsdb-sql'), catchNode, ...CORE];
-    const temperatures = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => Number(l.split(',')[2])) : []);
+    const temperatures = () =>
+      fs.existsSync(file)
+        ? fs
+            .readFileSync(file, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => Number(l.split(',')[2]))
+        : [];
     const errors = [];
     const start = async () => {
       await helper.load(types, flow);
@@ -49,7 +78,10 @@ describe('examples: incremental report, chat that remembers', function () {
     };
     const report = async (expected) => {
       helper.getNode('incr-now').receive({});
-      await waitFor(() => errors.length || temperatures().length === expected, { timeoutMs: 10000, what: () => `${expected} lines (${temperatures().length}; ${errors})` });
+      await waitFor(() => errors.length || temperatures().length === expected, {
+        timeoutMs: 10000,
+        what: () => `${expected} lines (${temperatures().length}; ${errors})`,
+      });
       await holdsFor(() => temperatures().length === expected, { forMs: 100, what: 'no more lines' });
     };
 
@@ -63,11 +95,23 @@ describe('examples: incremental report, chat that remembers', function () {
     add(2);
     await start(); // a restart: the position is on disk
     await report(17);
-    assert.deepEqual(temperatures(), Array.from({ length: 17 }, (_, i) => i), 'every reading once, in (read_at, sensor) order');
+    assert.deepEqual(
+      temperatures(),
+      Array.from({ length: 17 }, (_, i) => i),
+      'every reading once, in (read_at, sensor) order',
+    );
     // The status spy is shared by every node of the helper: this node's own calls.
     const sqlNode = helper.getNode('incr-sql');
-    const shown = () => sqlNode.status.getCalls().filter((c) => c.thisValue === sqlNode).map((c) => c.args[0].text).at(-1);
-    await waitFor(() => shown() === '2 new rows, after 2026-01-01T00:05:00.000Z / s1', { timeoutMs: 2000, what: () => `the status (${shown()})` });
+    const shown = () =>
+      sqlNode.status
+        .getCalls()
+        .filter((c) => c.thisValue === sqlNode)
+        .map((c) => c.args[0].text)
+        .at(-1);
+    await waitFor(() => shown() === '2 new rows, after 2026-01-01T00:05:00.000Z / s1', {
+      timeoutMs: 2000,
+      what: () => `the status (${shown()})`,
+    });
     helper.getNode('incr-reset').receive({ reset: true });
     await report(34);
     assert.deepEqual(errors, []);
@@ -85,7 +129,10 @@ describe('examples: incremental report, chat that remembers', function () {
     const click = async (id) => {
       const before = answers.length;
       helper.getNode(id).receive({});
-      await waitFor(() => errors.length || answers.length === before + 1, { timeoutMs: 5000, what: () => `an answer to ${id} (${errors})` });
+      await waitFor(() => errors.length || answers.length === before + 1, {
+        timeoutMs: 5000,
+        what: () => `an answer to ${id} (${errors})`,
+      });
     };
     helper.getNode('chatm-setup').receive({});
     await waitFor(() => fake.state.agents.size === 1 || errors.length, { what: () => `the agent created (${errors})` });
@@ -95,7 +142,9 @@ describe('examples: incremental report, chat that remembers', function () {
     helper.getNode('chatm-forget').receive({});
     await holdsFor(() => answers.length === 3, { forMs: 100, what: 'the reset sends nothing' });
     await click('chatm-alice-2');
-    const sent = fake.requests.filter((r) => r.path.endsWith('/completions')).map((r) => r.body.messages.map((m) => m.question));
+    const sent = fake.requests
+      .filter((r) => r.path.endsWith('/completions'))
+      .map((r) => r.body.messages.map((m) => m.question));
     assert.deepEqual(sent, [
       ['Hello, my name is Alice and I look after greenhouse 3.'],
       ['Hello, my name is Alice and I look after greenhouse 3.', 'Which greenhouse do I look after?'],

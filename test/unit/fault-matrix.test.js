@@ -26,7 +26,15 @@ function readMatrix() {
   const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'fault-matrix.md'), 'utf8');
   const block = /<!-- fault-matrix:[^>]*-->([\s\S]*?)<!-- \/fault-matrix -->/.exec(doc);
   assert.ok(block, 'docs/fault-matrix.md has no table between <!-- fault-matrix --> markers');
-  const lines = block[1].trim().split('\n').map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  const lines = block[1]
+    .trim()
+    .split('\n')
+    .map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   const faults = lines[0].slice(1);
   const rows = new Map();
   for (const cells of lines.slice(2)) {
@@ -62,14 +70,20 @@ describe('fault matrix (docs/fault-matrix.md)', function () {
       await new Promise((r) => helper.startServer(r));
       try {
         if (c.setup) c.setup(fake);
-        await helper.load(allNodes(), flowWith({ type: c.type, ...c.def }, { url: fake.url, ...SERVER }, c.extra || []));
+        await helper.load(
+          allNodes(),
+          flowWith({ type: c.type, ...c.def }, { url: fake.url, ...SERVER }, c.extra || []),
+        );
         const outcomes = watchOutcomes();
         const n1 = helper.getNode('n1');
         for (const [fault, want] of expected) {
           const marker = `${fault} #${Math.random()}`;
           const msg = { ...c.msg(fake), marker, ...(want.outcome === 'timeout' ? { timeout: TIMEOUT_CELL_MS } : {}) };
           let hit;
-          faultOn(fake, c.faultOn || notStatus, (req, res, entry) => { hit = entry; return FAULT_HANDLERS[fault](req, res, entry); });
+          faultOn(fake, c.faultOn || notStatus, (req, res, entry) => {
+            hit = entry;
+            return FAULT_HANDLERS[fault](req, res, entry);
+          });
           const before = fake.requests.length;
           n1.receive(msg);
           const got = await outcomes.of(marker);
@@ -80,7 +94,9 @@ describe('fault matrix (docs/fault-matrix.md)', function () {
           const sent = fake.requests.slice(before).filter((r) => r.method === hit.method && r.path === hit.path).length;
           assert.equal(sent, want.requests, `${cell}: the request reached the server ${sent} times`);
           if (fault === 'lost answer to a write' && c.def.operation === 'insert') {
-            const stored = c.stored ? c.stored(fake, msg) : fake.state.kbs.get('mindsdb/kb1').rows.filter((r) => r.content === msg.payload[0].content).length;
+            const stored = c.stored
+              ? c.stored(fake, msg)
+              : fake.state.kbs.get('mindsdb/kb1').rows.filter((r) => r.content === msg.payload[0].content).length;
             assert.equal(stored, 1, `${cell}: the rows were stored once`);
           }
           // the next message finds the one slot free and the node working
@@ -112,20 +128,33 @@ function watchOutcomes() {
     list.push(outcome);
     seen.set(marker, list);
     const w = waiting.get(marker);
-    if (w) { waiting.delete(marker); w(outcome); }
+    if (w) {
+      waiting.delete(marker);
+      w(outcome);
+    }
   };
   helper.getNode('out').on('input', (m) => {
     if (m.parts && m.parts.count === undefined) return; // a part that does not end its sequence
     record(m.marker, { outcome: 'ok', text: 'output' });
   });
-  helper.getNode('caught').on('input', (m) => record(m.marker, { outcome: m.mindsdbError ? m.mindsdbError.kind : 'error', text: m.error && m.error.message }));
+  helper
+    .getNode('caught')
+    .on('input', (m) =>
+      record(m.marker, { outcome: m.mindsdbError ? m.mindsdbError.kind : 'error', text: m.error?.message }),
+    );
   return {
     of(marker, ms = 5000) {
       const done = seen.get(marker);
       if (done) return Promise.resolve(done[0]);
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => { waiting.delete(marker); reject(new Error(`no outcome for "${marker}" within ${ms} ms`)); }, ms); // deadline: no outcome for this message
-        waiting.set(marker, (o) => { clearTimeout(t); resolve(o); });
+        const t = setTimeout(() => {
+          waiting.delete(marker);
+          reject(new Error(`no outcome for "${marker}" within ${ms} ms`));
+        }, ms); // deadline: no outcome for this message
+        waiting.set(marker, (o) => {
+          clearTimeout(t);
+          resolve(o);
+        });
       });
     },
     assertEachOnce() {

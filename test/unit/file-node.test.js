@@ -5,20 +5,56 @@ const { helper, node, catchNode, flowWith, nextMessage } = require('../support/n
 const { toCsv, fileContent, checkFileName } = require('../../nodes/client');
 
 const nodes = [node('mindsdb-server'), node('mindsdb-file'), catchNode];
-const base = { type: 'mindsdb-file', operation: 'msg', fileName: '', fileNameType: 'str', format: 'csv', replace: false, maxSizeMB: 100 };
+const base = {
+  type: 'mindsdb-file',
+  operation: 'msg',
+  fileName: '',
+  fileNameType: 'str',
+  format: 'csv',
+  replace: false,
+  maxSizeMB: 100,
+};
 
 describe('mindsdb-file node', function () {
   let fake;
-  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
-  const load = (def = {}, server = {}) => helper.load(nodes, flowWith({ ...base, ...def }, { url: fake.url, ...server }));
-  const run = async (msg) => { const got = nextMessage('out'); helper.getNode('n1').receive(msg); return got; };
-  const fail = async (msg) => { const got = nextMessage('caught'); helper.getNode('n1').receive(msg); return got; };
+  beforeEach(async () => {
+    fake = await createFakeMindsDB().listen();
+    await new Promise((r) => helper.startServer(r));
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+    await fake.close();
+  });
+  const load = (def = {}, server = {}) =>
+    helper.load(nodes, flowWith({ ...base, ...def }, { url: fake.url, ...server }));
+  const run = async (msg) => {
+    const got = nextMessage('out');
+    helper.getNode('n1').receive(msg);
+    return got;
+  };
+  const fail = async (msg) => {
+    const got = nextMessage('caught');
+    helper.getNode('n1').receive(msg);
+    return got;
+  };
 
   it('uploads rows as CSV in a multipart body with only file, source_type and original_file_name', async () => {
     await load({ operation: 'upload', fileName: 'readings' });
-    const m = await run({ payload: [{ t: 20, note: 'a, "b"' }, { t: 21, extra: null }] });
-    assert.deepEqual(m.payload, { uploaded: true, name: 'readings', table: 'files.readings', bytes: m.payload.bytes, rows: 2, replaced: false });
+    const m = await run({
+      payload: [
+        { t: 20, note: 'a, "b"' },
+        { t: 21, extra: null },
+      ],
+    });
+    assert.deepEqual(m.payload, {
+      uploaded: true,
+      name: 'readings',
+      table: 'files.readings',
+      bytes: m.payload.bytes,
+      rows: 2,
+      replaced: false,
+    });
     const put = fake.requests.find((r) => r.method === 'PUT');
     assert.equal(put.path, '/api/files/readings');
     assert.match(put.headers['content-type'], /^multipart\/form-data; boundary=/);
@@ -61,7 +97,10 @@ describe('mindsdb-file node', function () {
     // list, upload the new content as a temporary copy, delete the stored `r`, upload `R`, read back
     // the name MindsDB stored it under, delete the copy
     const steps = fake.requests.slice(-6).map((r) => `${r.method} ${decodeURIComponent(r.path)}`);
-    assert.match(steps.join('\n'), /^GET \/api\/files\/\nPUT \/api\/files\/r__replacing_[0-9a-f]{8}\nDELETE \/api\/files\/r\nPUT \/api\/files\/R\nGET \/api\/files\/\nDELETE \/api\/files\/r__replacing_[0-9a-f]{8}$/);
+    assert.match(
+      steps.join('\n'),
+      /^GET \/api\/files\/\nPUT \/api\/files\/r__replacing_[0-9a-f]{8}\nDELETE \/api\/files\/r\nPUT \/api\/files\/R\nGET \/api\/files\/\nDELETE \/api\/files\/r__replacing_[0-9a-f]{8}$/,
+    );
     assert.deepEqual([...fake.state.files.keys()], ['r'], 'the temporary copy is gone');
     assert.equal(m.payload.table, 'files.r');
   });
@@ -69,7 +108,10 @@ describe('mindsdb-file node', function () {
   it('lists and deletes files; a missing file is a clear error', async () => {
     await load();
     await run({ operation: 'upload', name: 'f1', payload: [{ a: 1 }] });
-    assert.deepEqual((await run({ operation: 'list' })).payload.map((f) => f.name), ['f1']);
+    assert.deepEqual(
+      (await run({ operation: 'list' })).payload.map((f) => f.name),
+      ['f1'],
+    );
     assert.deepEqual((await run({ operation: 'delete', name: 'f1' })).payload, { deleted: true, name: 'f1' });
     assert.match((await fail({ operation: 'delete', name: 'f1' })).error.message, /file "f1" does not exist/);
   });
@@ -77,24 +119,59 @@ describe('mindsdb-file node', function () {
   it('node fields win over msg.name', async () => {
     await load({ operation: 'delete', fileName: 'mine' });
     await fail({ name: 'theirs' });
-    assert.deepEqual(fake.requests.filter((r) => r.method === 'DELETE').map((r) => r.path), ['/api/files/mine']);
+    assert.deepEqual(
+      fake.requests.filter((r) => r.method === 'DELETE').map((r) => r.path),
+      ['/api/files/mine'],
+    );
   });
 
   it('never repeats an upload after a dropped connection (the server may have stored it)', async () => {
     await load({ operation: 'upload', fileName: 'once' }, { retries: 3 });
-    fake.fault((req) => { req.socket.destroy(); }, 1);
+    fake.fault((req) => {
+      req.socket.destroy();
+    }, 1);
     await fail({ payload: 'a\n1\n' });
     assert.equal(fake.requests.filter((r) => r.method === 'PUT').length, 1);
   });
 
   for (const [what, def, msg, pattern] of [
-    ['a name with an extension', { operation: 'upload' }, { name: 'readings.csv', payload: 'a\n1\n' }, /has an extension.*use "readings"/],
-    ['a body over the size limit', { operation: 'upload', maxSizeMB: 1 }, { name: 'big', payload: 'a\n' + 'x\n'.repeat(600000) }, /over the upload limit of 1\.0 MB/],
-    ['a Buffer without msg.filename', { operation: 'upload' }, { name: 'b', payload: Buffer.from('a') }, /set msg.filename/],
-    ['a JSON string that does not parse', { operation: 'upload' }, { name: 'b', payload: '[{"a": 1' }, /does not parse/],
-    ['rows that are not objects', { operation: 'upload' }, { name: 'b', payload: [1, 2] }, /msg.payload\[0\] must be a row object/],
+    [
+      'a name with an extension',
+      { operation: 'upload' },
+      { name: 'readings.csv', payload: 'a\n1\n' },
+      /has an extension.*use "readings"/,
+    ],
+    [
+      'a body over the size limit',
+      { operation: 'upload', maxSizeMB: 1 },
+      { name: 'big', payload: `a\n${'x\n'.repeat(600000)}` },
+      /over the upload limit of 1\.0 MB/,
+    ],
+    [
+      'a Buffer without msg.filename',
+      { operation: 'upload' },
+      { name: 'b', payload: Buffer.from('a') },
+      /set msg.filename/,
+    ],
+    [
+      'a JSON string that does not parse',
+      { operation: 'upload' },
+      { name: 'b', payload: '[{"a": 1' },
+      /does not parse/,
+    ],
+    [
+      'rows that are not objects',
+      { operation: 'upload' },
+      { name: 'b', payload: [1, 2] },
+      /msg.payload\[0\] must be a row object/,
+    ],
     ['an empty array', { operation: 'upload' }, { name: 'b', payload: [] }, /no rows/],
-    ['a number payload', { operation: 'upload' }, { name: 'b', payload: 42 }, /must be an array of row objects, a CSV or JSON string, or a Buffer/],
+    [
+      'a number payload',
+      { operation: 'upload' },
+      { name: 'b', payload: 42 },
+      /must be an array of row objects, a CSV or JSON string, or a Buffer/,
+    ],
     ['no name', { operation: 'upload' }, { payload: 'a\n1\n' }, /no file name/],
     ['a bad operation', {}, { operation: 'rename' }, /must be one of upload, list, delete/],
   ]) {
@@ -110,11 +187,16 @@ describe('mindsdb-file node', function () {
   describe('content helpers', () => {
     it('CSV: columns in first-seen order, quoting, dates and objects', () => {
       const d = new Date('2026-01-02T03:04:05Z');
-      assert.equal(toCsv([{ a: 1, b: ' x' }, { c: { k: [1] }, a: d, b: 'line\nbreak' }]),
-        'a,b,c\r\n1," x",\r\n2026-01-02T03:04:05.000Z,"line\nbreak","{""k"":[1]}"\r\n');
+      assert.equal(
+        toCsv([
+          { a: 1, b: ' x' },
+          { c: { k: [1] }, a: d, b: 'line\nbreak' },
+        ]),
+        'a,b,c\r\n1," x",\r\n2026-01-02T03:04:05.000Z,"line\nbreak","{""k"":[1]}"\r\n',
+      );
       assert.throws(() => toCsv([{}]), /no columns/);
     });
-    it('file names: the server\'s extension rule', () => {
+    it("file names: the server's extension rule", () => {
       assert.equal(checkFileName('readings'), 'readings');
       assert.equal(checkFileName('.hidden'), '.hidden');
       assert.throws(() => checkFileName('v1.2'), /extension/);

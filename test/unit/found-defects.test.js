@@ -19,7 +19,12 @@ const byLabel = (label) => NODE_CASES.find((c) => (c.label || c.type) === label)
 describe('defects found by the stricter suites, held fixed', function () {
   this.timeout(20000);
   let fake;
-  afterEach(async () => { if (fake) await fake.close(); fake = undefined; await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  afterEach(async () => {
+    if (fake) await fake.close();
+    fake = undefined;
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+  });
 
   it('a streamed query whose error body stalls ends with a timeout and frees its slot (issue 21 #1)', async () => {
     fake = await createFakeMindsDB().listen();
@@ -30,7 +35,8 @@ describe('defects found by the stricter suites, held fixed', function () {
     await helper.load(allNodes(), flowFor(nodeCase, { url: fake.url, timeout: 3000, retries: 0, maxInFlight: 1 }));
     const outcomes = observeOutcomes(helper);
     let stalled = 0;
-    fake.state.faultPlan = (entry) => (entry.path.startsWith('/api/sql/query') && stalled++ === 0 ? FAULTS['stall in an error body'] : null);
+    fake.state.faultPlan = (entry) =>
+      entry.path.startsWith('/api/sql/query') && stalled++ === 0 ? FAULTS['stall in an error body'] : null;
     helper.getNode('n1').receive({ ...nodeCase.msg(), marker: 0, timeout: 300 });
     helper.getNode('n1').receive({ ...nodeCase.msg(), marker: 1, timeout: 300 });
     await outcomes.settled([0, 1], 5000);
@@ -68,21 +74,36 @@ describe('defects found by the stricter suites, held fixed', function () {
     process.on('unhandledRejection', onRejection);
     const client = new MindsDBClient({ baseUrl: fake.url, auth: { mode: 'login', username: 'u', password: 'wrong' } });
     try {
-      await Promise.all([1, 2, 3].map(() => assert.rejects(sql(client, { query: 'SELECT 1' }), /login to MindsDB as "u" failed \(HTTP 401\)/)));
+      await Promise.all(
+        [1, 2, 3].map(() =>
+          assert.rejects(sql(client, { query: 'SELECT 1' }), /login to MindsDB as "u" failed \(HTTP 401\)/),
+        ),
+      );
       // Node reports an unhandled rejection after the turn's microtasks: none may come.
-      await holdsFor(() => unhandled.length === 0, { forMs: 300, what: () => `no unhandled rejection (got: ${unhandled.map((e) => e.message).join(' | ')})` });
+      await holdsFor(() => unhandled.length === 0, {
+        forMs: 300,
+        what: () => `no unhandled rejection (got: ${unhandled.map((e) => e.message).join(' | ')})`,
+      });
     } finally {
       process.removeListener('unhandledRejection', onRejection);
       await client.close(0);
     }
   });
 
-  it('a login answered by a proxy\'s 502 is not blamed on the password', async () => {
+  it("a login answered by a proxy's 502 is not blamed on the password", async () => {
     fake = await createFakeMindsDB({ auth: { username: 'u', password: 'right' } }).listen();
-    const client = new MindsDBClient({ baseUrl: fake.url, retries: 2, retryBaseDelayMs: 1, auth: { mode: 'login', username: 'u', password: 'right' } });
+    const client = new MindsDBClient({
+      baseUrl: fake.url,
+      retries: 2,
+      retryBaseDelayMs: 1,
+      auth: { mode: 'login', username: 'u', password: 'right' },
+    });
     try {
       fake.state.faultPlan = (entry) => (entry.path.endsWith('/login') ? FAULTS['HTTP 502'] : null);
-      const err = await sql(client, { query: 'SELECT 1' }).then(() => null, (e) => e);
+      const err = await sql(client, { query: 'SELECT 1' }).then(
+        () => null,
+        (e) => e,
+      );
       assert.ok(err, 'the request fails');
       assert.equal(err.kind, 'http');
       assert.equal(err.status, 502);
@@ -99,10 +120,18 @@ describe('defects found by the stricter suites, held fixed', function () {
     process.on('unhandledRejection', onRejection);
     try {
       let fail;
-      const login = new Promise((_resolve, reject) => { fail = reject; });
-      await assert.rejects(within(login, Date.now() - 1, () => new MindsDBError('expired', { kind: 'timeout' })), /expired/);
+      const login = new Promise((_resolve, reject) => {
+        fail = reject;
+      });
+      await assert.rejects(
+        within(login, Date.now() - 1, () => new MindsDBError('expired', { kind: 'timeout' })),
+        /expired/,
+      );
       fail(new MindsDBError('login failed', { kind: 'auth' }));
-      await holdsFor(() => unhandled.length === 0, { forMs: 100, what: () => `no unhandled rejection (got: ${unhandled.map((e) => e.message).join(' | ')})` });
+      await holdsFor(() => unhandled.length === 0, {
+        forMs: 100,
+        what: () => `no unhandled rejection (got: ${unhandled.map((e) => e.message).join(' | ')})`,
+      });
     } finally {
       process.removeListener('unhandledRejection', onRejection);
     }

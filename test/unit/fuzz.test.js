@@ -45,13 +45,57 @@ const CREDENTIALS = { username: 'fuzz-user', password: 'pw-FUZZ-secret-4711' };
 const nasty = fc.oneof(
   fc.anything({ maxDepth: 3, withNullPrototype: true, withObjectString: true }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('', ' ', '__proto__', 'constructor', 'prototype', '../..', '%2e%2e', 'a/b?c#d', 'DROP TABLE x; --', 'SELECT 1', 'list', 'get', 'create', 'update', 'delete', 'completions', 'home_rentals', 'mindsdb', '\u0000', '😀'),
-  fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
+  fc.constantFrom(
+    '',
+    ' ',
+    '__proto__',
+    'constructor',
+    'prototype',
+    '../..',
+    '%2e%2e',
+    'a/b?c#d',
+    'DROP TABLE x; --',
+    'SELECT 1',
+    'list',
+    'get',
+    'create',
+    'update',
+    'delete',
+    'completions',
+    'home_rentals',
+    'mindsdb',
+    '\u0000',
+    '😀',
+  ),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
   fc.constant('x'.repeat(100_000)),
   fc.array(fc.record({ sqft: fc.oneof(fc.integer(), fc.string()) }), { maxLength: 5 }),
-  fc.object({ key: fc.constantFrom('__proto__', 'constructor', 'sqft', 'name', 'engine', 'parameters', 'polluted'), maxDepth: 2 }),
+  fc.object({
+    key: fc.constantFrom('__proto__', 'constructor', 'sqft', 'name', 'engine', 'parameters', 'polluted'),
+    maxDepth: 2,
+  }),
 );
-const MSG_KEYS = ['payload', 'query', 'params', 'database', 'timeout', 'project', 'model', 'predictParams', 'operation', 'name', 'agent', 'version', 'filename', 'limit', 'threshold', 'tick'];
+const MSG_KEYS = [
+  'payload',
+  'query',
+  'params',
+  'database',
+  'timeout',
+  'project',
+  'model',
+  'predictParams',
+  'operation',
+  'name',
+  'agent',
+  'version',
+  'filename',
+  'limit',
+  'threshold',
+  'tick',
+];
 // A Node-RED message is always a plain object (Node-RED's own error routing calls
 // msg.hasOwnProperty); what is inside it can be anything.
 // A msg.timeout the node accepts is capped at 1 s: under a stall, the message waits as long as
@@ -61,37 +105,69 @@ const capTimeout = (m) => {
   if (typeof t === 'number' && Number.isFinite(t) && t > 1000) m.timeout = 1000;
   return m;
 };
-const message = fc.dictionary(fc.constantFrom(...MSG_KEYS), nasty, { maxKeys: 6 }).map((d) => capTimeout(Object.assign({}, d)));
+const message = fc
+  .dictionary(fc.constantFrom(...MSG_KEYS), nasty, { maxKeys: 6 })
+  .map((d) => capTimeout(Object.assign({}, d)));
 
 describe(`fuzz under faults: ${PER_NODE.toLocaleString('en')} generated messages per node${SEED_SHIFT ? `, seeds shifted by ${SEED_SHIFT}` : ''}`, function () {
   this.timeout(300000);
   let fake;
   const problems = watchProcessProblems();
-  beforeEach(async () => { fake = await createFakeMindsDB({ auth: CREDENTIALS }).listen(); await new Promise((r) => helper.startServer(r)); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+  beforeEach(async () => {
+    fake = await createFakeMindsDB({ auth: CREDENTIALS }).listen();
+    await new Promise((r) => helper.startServer(r));
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+    await fake.close();
+  });
 
   NODE_CASES.forEach((nodeCase, k) => {
     it(`${nodeCase.label || nodeCase.type}: every generated message ends exactly once, faults or not`, async function () {
       if (nodeCase.setup) nodeCase.setup(fake);
-      await helper.load(allNodes(), flowFor(nodeCase, { url: fake.url, authMode: 'login', timeout: 300, retries: 2, maxQueue: 100000, maxResponseMB: 1 }), { srv: CREDENTIALS });
+      await helper.load(
+        allNodes(),
+        flowFor(nodeCase, {
+          url: fake.url,
+          authMode: 'login',
+          timeout: 300,
+          retries: 2,
+          maxQueue: 100000,
+          maxResponseMB: 1,
+        }),
+        { srv: CREDENTIALS },
+      );
       const leaks = [];
       const secrets = () => [CREDENTIALS.password, ...fake.state.tokens, ...fake.state.sessions];
-      const leaked = (where, value) => { for (const s of secretsIn(value, secrets())) leaks.push(`${where}: ${s.slice(0, 6)}…`); };
-      const outcomes = observeOutcomes(helper, { ticks: nodeCase.ticks, inspect: (kind, msg) => leaked(`a msg at ${kind}`, msg) });
+      const leaked = (where, value) => {
+        for (const s of secretsIn(value, secrets())) leaks.push(`${where}: ${s.slice(0, 6)}…`);
+      };
+      const outcomes = observeOutcomes(helper, {
+        ticks: nodeCase.ticks,
+        inspect: (kind, msg) => leaked(`a msg at ${kind}`, msg),
+      });
       const n1 = helper.getNode('n1');
       const skipped = faultsToSkip(nodeCase);
-      const plan = faultPlan(Object.keys(FAULTS).filter((f) => !skipped.includes(f)), { rate: FAULT_RATE, seed: SEED_SHIFT + 2121 + k });
+      const plan = faultPlan(
+        Object.keys(FAULTS).filter((f) => !skipped.includes(f)),
+        { rate: FAULT_RATE, seed: SEED_SHIFT + 2121 + k },
+      );
       fake.state.faultPlan = plan;
       const samples = fc.sample(message, { numRuns: PER_NODE, seed: SEED_SHIFT + 4242 + k });
       const markers = [];
-      const send = (msg, marker) => { markers.push(marker); n1.receive(msg); };
+      const send = (msg, marker) => {
+        markers.push(marker);
+        n1.receive(msg);
+      };
       for (let i = 0; i < PER_NODE; i++) {
         // At most WINDOW messages open at once: a slow one (a stall, a retry after Retry-After)
         // holds up only itself, not a whole batch.
         if (markers.length - outcomes.ended >= WINDOW) {
           await waitFor(() => markers.length - outcomes.ended < WINDOW / 2, {
             timeoutMs: PROGRESS_DEADLINE_MS,
-            what: () => `the open messages to drop below ${WINDOW / 2} (${markers.length - outcomes.ended} open; ${markers.length} sent)`,
+            what: () =>
+              `the open messages to drop below ${WINDOW / 2} (${markers.length - outcomes.ended} open; ${markers.length} sent)`,
           });
         }
         const msg = samples[i];
@@ -127,16 +203,47 @@ describe(`fuzz under faults: ${PER_NODE.toLocaleString('en')} generated messages
         return !defect;
       });
       outcomes.assertEachOnce(judged, [...markers, ...after]);
-      assert.equal(outcomes.records.get(after.at(-1)).done, 1, `after the faults: ${after.map((m) => outcomes.records.get(m).errors.map((e) => e.error.message).join(' | ')).join(' ; ')}`);
-      if (FAULT_RATE > 0) assert.ok(Object.values(plan.injected).reduce((a, b) => a + b, 0) > 0, `faults were injected (${fake.requests.length} requests: ${[...new Set(fake.requests.map((r) => r.method + ' ' + r.path))].slice(0, 8).join(', ')})`);
-      assert.equal(({}).polluted, undefined, 'Object.prototype was polluted');
-      assert.deepEqual(unknownProcessProblems(problems).map((e) => `${e && e.name} ${e && e.kind} ${e && e.path}: ${e && e.message}`), [], 'no unhandled rejection or uncaught exception');
+      assert.equal(
+        outcomes.records.get(after.at(-1)).done,
+        1,
+        `after the faults: ${after
+          .map((m) =>
+            outcomes.records
+              .get(m)
+              .errors.map((e) => e.error.message)
+              .join(' | '),
+          )
+          .join(' ; ')}`,
+      );
+      if (FAULT_RATE > 0)
+        assert.ok(
+          Object.values(plan.injected).reduce((a, b) => a + b, 0) > 0,
+          `faults were injected (${fake.requests.length} requests: ${[...new Set(fake.requests.map((r) => `${r.method} ${r.path}`))].slice(0, 8).join(', ')})`,
+        );
+      assert.equal({}.polluted, undefined, 'Object.prototype was polluted');
+      assert.deepEqual(
+        unknownProcessProblems(problems).map((e) => `${e?.name} ${e?.kind} ${e?.path}: ${e?.message}`),
+        [],
+        'no unhandled rejection or uncaught exception',
+      );
       // Nothing a flow, the log or the editor sees carries a secret.
-      leaked('the log', helper.log().args.map((a) => a[0]));
-      for (const spy of ['status', 'warn', 'error']) leaked(`n1.${spy}()`, n1[spy].args.map((a) => a.map((x) => (x instanceof Error ? x.message : x))));
+      leaked(
+        'the log',
+        helper.log().args.map((a) => a[0]),
+      );
+      for (const spy of ['status', 'warn', 'error'])
+        leaked(
+          `n1.${spy}()`,
+          n1[spy].args.map((a) => a.map((x) => (x instanceof Error ? x.message : x))),
+        );
       assert.deepEqual(leaks.slice(0, 10), [], 'a secret leaked');
-      const tolerated = [...known].map(([id, n]) => `${id} ×${n}`).concat(problems.length ? [`login-unhandled-rejection ×${problems.length}`] : []);
-      this.test.title += ` [${fake.requests.length} requests; faults: ${Object.entries(plan.injected).filter(([, n]) => n).map(([f, n]) => `${f} ×${n}`).join(', ')}${tolerated.length ? `; known defects seen: ${tolerated.join(', ')}` : ''}]`;
+      const tolerated = [...known]
+        .map(([id, n]) => `${id} ×${n}`)
+        .concat(problems.length ? [`login-unhandled-rejection ×${problems.length}`] : []);
+      this.test.title += ` [${fake.requests.length} requests; faults: ${Object.entries(plan.injected)
+        .filter(([, n]) => n)
+        .map(([f, n]) => `${f} ×${n}`)
+        .join(', ')}${tolerated.length ? `; known defects seen: ${tolerated.join(', ')}` : ''}]`;
     });
   });
 });

@@ -18,9 +18,47 @@ const nodes = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-predict'].map(node).con
 function flow(port) {
   return [
     { id: 'f1', type: 'tab', label: 'health' },
-    { id: 'srv', type: 'mindsdb-server', name: 'local MindsDB', url: `http://127.0.0.1:${port}`, apiPrefix: '/api', authMode: 'none', timeout: 30000, retries: 0, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64 },
-    { id: 'sql', z: 'f1', type: 'mindsdb-sql', server: 'srv', query: '', database: '', databaseType: 'str', outputProperty: 'payload', version: 1, wires: [['out']] },
-    { id: 'predict', z: 'f1', type: 'mindsdb-predict', server: 'srv', project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: false, outputProperty: 'payload', version: 1, wires: [['out']] },
+    {
+      id: 'srv',
+      type: 'mindsdb-server',
+      name: 'local MindsDB',
+      url: `http://127.0.0.1:${port}`,
+      apiPrefix: '/api',
+      authMode: 'none',
+      timeout: 30000,
+      retries: 0,
+      maxInFlight: 8,
+      maxQueue: 1000,
+      maxResponseMB: 64,
+    },
+    {
+      id: 'sql',
+      z: 'f1',
+      type: 'mindsdb-sql',
+      server: 'srv',
+      query: '',
+      database: '',
+      databaseType: 'str',
+      outputProperty: 'payload',
+      version: 1,
+      wires: [['out']],
+    },
+    {
+      id: 'predict',
+      z: 'f1',
+      type: 'mindsdb-predict',
+      server: 'srv',
+      project: 'mindsdb',
+      projectType: 'str',
+      model: 'home_rentals',
+      modelType: 'str',
+      params: '',
+      paramsType: 'json',
+      batch: false,
+      outputProperty: 'payload',
+      version: 1,
+      wires: [['out']],
+    },
     { id: 'out', z: 'f1', type: 'helper' },
     { id: 'catcher', z: 'f1', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
     { id: 'caught', z: 'f1', type: 'helper' },
@@ -32,7 +70,11 @@ function flow(port) {
 describe('server health on every node', function () {
   this.timeout(20000);
   let fake;
-  afterEach(async () => { await helper.unload(); await fake?.close(); fake = undefined; });
+  afterEach(async () => {
+    await helper.unload();
+    await fake?.close();
+    fake = undefined;
+  });
 
   it('shows on every node since when MindsDB is unreachable, fails messages at once meanwhile, and shows it back', async () => {
     const port = await portBelowEphemeral();
@@ -49,9 +91,19 @@ describe('server health on every node', function () {
     await waitFor(() => caught.length === 1, { timeoutMs: 5000, what: 'the refused message at Catch' });
     assert.equal(caught[0].mindsdbError.code, 'ECONNREFUSED', 'the first message met the refused connection itself');
     // The watcher confirms with one probe (~0.5 s later); then both nodes show it, red ring.
-    await waitFor(() => ['sql', 'predict'].every((id) => rings.some((r) => r.node === id && r.fill === 'red' && /^MindsDB unreachable since \d\d:\d\d:\d\d$/.test(r.text))),
-      { timeoutMs: 5000, what: () => `a red "unreachable since" ring on both nodes (${JSON.stringify(rings)})` });
-    assert.ok(rings.filter((r) => /MindsDB/.test(r.text)).every((r) => r.shape === 'ring'), "the health is a ring (a node's own work is a dot)");
+    await waitFor(
+      () =>
+        ['sql', 'predict'].every((id) =>
+          rings.some(
+            (r) => r.node === id && r.fill === 'red' && /^MindsDB unreachable since \d\d:\d\d:\d\d$/.test(r.text),
+          ),
+        ),
+      { timeoutMs: 5000, what: () => `a red "unreachable since" ring on both nodes (${JSON.stringify(rings)})` },
+    );
+    assert.ok(
+      rings.filter((r) => /MindsDB/.test(r.text)).every((r) => r.shape === 'ring'),
+      "the health is a ring (a node's own work is a dot)",
+    );
 
     const t0 = Date.now();
     helper.getNode('predict').receive({ payload: { sqft: 900 } });
@@ -66,8 +118,13 @@ describe('server health on every node', function () {
     assert.match(second.error.message, /connection refused/);
 
     fake = await createFakeMindsDB().listen(port);
-    await waitFor(() => ['sql', 'predict'].every((id) => rings.some((r) => r.node === id && r.fill === 'green' && r.text === 'mindsdb-' + id + '.status.serverUp')),
-      { timeoutMs: 5000, what: () => `a green "reachable" ring on both nodes (${JSON.stringify(rings.slice(-4))})` });
+    await waitFor(
+      () =>
+        ['sql', 'predict'].every((id) =>
+          rings.some((r) => r.node === id && r.fill === 'green' && r.text === `mindsdb-${id}.status.serverUp`),
+        ),
+      { timeoutMs: 5000, what: () => `a green "reachable" ring on both nodes (${JSON.stringify(rings.slice(-4))})` },
+    );
     helper.getNode('sql').receive({ query: 'SELECT 1' });
     await waitFor(() => outs.length === 1, { timeoutMs: 3000, what: 'an answer once MindsDB is back' });
     assert.equal(caught.length, 2);

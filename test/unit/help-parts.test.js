@@ -32,9 +32,11 @@ describe('help parts', function () {
 
   const expand = (text, lang = 'en-US') => expandParts(text, { helpDir, lang, where: 'x.html' });
 
-  it('puts the language\'s own part in place, indented like the line, with its values', function () {
-    assert.equal(expand('<h3>A</h3>\n    <!-- part greeting who="flow builder" -->\n<h3>B</h3>'),
-      '<h3>A</h3>\n    <p>Hello flow builder,</p>\n        <p>indented</p>\n<h3>B</h3>');
+  it("puts the language's own part in place, indented like the line, with its values", function () {
+    assert.equal(
+      expand('<h3>A</h3>\n    <!-- part greeting who="flow builder" -->\n<h3>B</h3>'),
+      '<h3>A</h3>\n    <p>Hello flow builder,</p>\n        <p>indented</p>\n<h3>B</h3>',
+    );
   });
 
   it('falls back to the part every language shares, and expands parts inside parts', function () {

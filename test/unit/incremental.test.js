@@ -10,13 +10,33 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { selectFrom } = require('../support/sql-table');
-const { helper, node, catchNode, completeNode, flowWith, nextMessage, collect, userDirEachCase } = require('../support/nr');
+const {
+  helper,
+  node,
+  catchNode,
+  completeNode,
+  flowWith,
+  nextMessage,
+  collect,
+  userDirEachCase,
+} = require('../support/nr');
 const { waitFor, holdsFor } = require('../support/wait');
 const { leaseStore } = require('../../nodes/store');
 
 const nodes = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-view'].map(node).concat([catchNode, completeNode]);
 const COLUMNS = ['ts', 'id', 'v'];
-const SQL = { type: 'mindsdb-sql', query: 'SELECT * FROM pg.readings', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100, incremental: true, watermarkColumn: 'ts', keyColumn: 'id' };
+const SQL = {
+  type: 'mindsdb-sql',
+  query: 'SELECT * FROM pg.readings',
+  database: '',
+  databaseType: 'str',
+  rowFormat: 'objects',
+  split: false,
+  rowsPerMsg: 100,
+  incremental: true,
+  watermarkColumn: 'ts',
+  keyColumn: 'id',
+};
 const T = (s) => `2024-01-01 10:00:${String(s).padStart(2, '0')}.000000`;
 
 describe('incremental mode: new rows since the last run', function () {
@@ -36,7 +56,9 @@ describe('incremental mode: new rows since the last run', function () {
   });
   const userDir = userDirEachCase('mindsdb-incr-');
   const load = (def = {}, extra = []) => helper.load(nodes, flowWith({ ...SQL, ...def }, { url: fake.url }, extra));
-  const add = (...rows) => { for (const [s, id] of rows) table.push({ ts: T(s), id, v: `r${id}` }); };
+  const add = (...rows) => {
+    for (const [s, id] of rows) table.push({ ts: T(s), id, v: `r${id}` });
+  };
   /** Runs the node once (an inject's message) and resolves with the rows it sent, by id. */
   const runOnce = async (id = 'n1') => {
     const got = nextMessage('out');
@@ -46,7 +68,14 @@ describe('incremental mode: new rows since the last run', function () {
   const queries = () => fake.requestsTo('/sql/query').map((r) => r.body);
   const stored = () => {
     const lease = leaseStore(path.join(userDir.dir, 'node-red-mindsdb.sqlite'));
-    try { return lease.store.statement('SELECT node, watermark, tie_key, rows_sent FROM incremental_position ORDER BY node').all().map((r) => ({ ...r })); } finally { lease.release(); }
+    try {
+      return lease.store
+        .statement('SELECT node, watermark, tie_key, rows_sent FROM incremental_position ORDER BY node')
+        .all()
+        .map((r) => ({ ...r }));
+    } finally {
+      lease.release();
+    }
   };
 
   it('sends every row on the first run, in (watermark, key) order, then only the rows added since', async () => {
@@ -57,8 +86,16 @@ describe('incremental mode: new rows since the last run', function () {
     add([4, 2], [3, 7]);
     assert.deepEqual(await runOnce(), [7, 2]);
     const sent = queries();
-    assert.equal(sent[0].query, 'SELECT * FROM (\nSELECT * FROM pg.readings\n) AS incremental_rows WHERE `ts` IS NOT NULL AND `id` IS NOT NULL ORDER BY `ts`, `id`', 'the user\'s query stays as written, inside parentheses');
-    assert.deepEqual(sent[2].params, { incremental_watermark: T(3), incremental_key: 1 }, 'the position is bound by the server, not written into the text');
+    assert.equal(
+      sent[0].query,
+      'SELECT * FROM (\nSELECT * FROM pg.readings\n) AS incremental_rows WHERE `ts` IS NOT NULL AND `id` IS NOT NULL ORDER BY `ts`, `id`',
+      "the user's query stays as written, inside parentheses",
+    );
+    assert.deepEqual(
+      sent[2].params,
+      { incremental_watermark: T(3), incremental_key: 1 },
+      'the position is bound by the server, not written into the text',
+    );
   });
 
   it('rows that share the last watermark are neither lost nor sent twice', async () => {
@@ -81,16 +118,36 @@ describe('incremental mode: new rows since the last run', function () {
 
   it('keeps the position on disk per node, shows it in the status, and goes on from it after a restart', async () => {
     add([1, 1], [2, 2]);
-    const second = { ...SQL, id: 'n2', z: 'f1', server: 'srv', wires: [['out']], name: '', outputProperty: 'payload', version: 1 };
+    const second = {
+      ...SQL,
+      id: 'n2',
+      z: 'f1',
+      server: 'srv',
+      wires: [['out']],
+      name: '',
+      outputProperty: 'payload',
+      version: 1,
+    };
     await load({}, [second]);
     assert.deepEqual(await runOnce('n1'), [1, 2]);
-    assert.deepEqual(stored(), [{ node: 'n1', watermark: JSON.stringify(T(2)), tie_key: '2', rows_sent: 2 }], 'n2 has no position yet');
-    await waitFor(() => helper.getNode('n1').status.lastCall.args[0].text === `2 new rows, after ${T(2)} / 2`, { timeoutMs: 2000, what: () => helper.getNode('n1').status.lastCall.args[0].text });
+    assert.deepEqual(
+      stored(),
+      [{ node: 'n1', watermark: JSON.stringify(T(2)), tie_key: '2', rows_sent: 2 }],
+      'n2 has no position yet',
+    );
+    await waitFor(() => helper.getNode('n1').status.lastCall.args[0].text === `2 new rows, after ${T(2)} / 2`, {
+      timeoutMs: 2000,
+      what: () => helper.getNode('n1').status.lastCall.args[0].text,
+    });
     assert.deepEqual(await runOnce('n2'), [1, 2], 'each node has its own position');
     add([3, 3]);
     await helper.unload();
     await load({}, [second]); // a restart: the same user directory
-    assert.equal(helper.getNode('n1').status.lastCall.args[0].text, `after ${T(2)} / 2`, 'the status says where it stands from the start');
+    assert.equal(
+      helper.getNode('n1').status.lastCall.args[0].text,
+      `after ${T(2)} / 2`,
+      'the status says where it stands from the start',
+    );
     assert.deepEqual(await runOnce('n1'), [3]);
   });
 
@@ -122,7 +179,12 @@ describe('incremental mode: new rows since the last run', function () {
     await load();
     const n1 = helper.getNode('n1');
     assert.equal(n1.status.lastCall.args[0].fill, 'red');
-    assert.ok(n1.error.args.some((a) => /incremental mode cannot keep its position: the MindsDB nodes' store .* could not be opened/.test(String(a[0]))), JSON.stringify(n1.error.args));
+    assert.ok(
+      n1.error.args.some((a) =>
+        /incremental mode cannot keep its position: the MindsDB nodes' store .* could not be opened/.test(String(a[0])),
+      ),
+      JSON.stringify(n1.error.args),
+    );
     const caught = nextMessage('caught');
     n1.receive({ payload: 1 });
     assert.match((await caught).error.message, /could not be opened/);
@@ -146,7 +208,10 @@ describe('incremental mode: new rows since the last run', function () {
         helper.getNode('n1').receive({ reset });
         await done;
         assert.equal(queries().length, before, 'no query');
-        assert.equal(helper.getNode('n1').status.lastCall.args[0].text, statusText === 'at the start' ? 'mindsdb-sql.status.start' : statusText);
+        assert.equal(
+          helper.getNode('n1').status.lastCall.args[0].text,
+          statusText === 'at the start' ? 'mindsdb-sql.status.start' : statusText,
+        );
         assert.deepEqual(await runOnce(), rows);
       });
     }
@@ -172,10 +237,18 @@ describe('incremental mode: new rows since the last run', function () {
     fake.state.faultPlan = (entry) => {
       if (broke || !entry.path.includes('/sql/query')) return null;
       broke = true;
-      return (req, res) => {
+      return (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/jsonlines' });
         res.write(`${JSON.stringify({ type: 'table', column_names: COLUMNS })}\n`);
-        res.write(`${JSON.stringify([[T(1), 1, 'r1'], [T(2), 2, 'r2']])}\n${JSON.stringify([[T(3), 3, 'r3'], [T(4), 4, 'r4']])}\n`);
+        res.write(
+          `${JSON.stringify([
+            [T(1), 1, 'r1'],
+            [T(2), 2, 'r2'],
+          ])}\n${JSON.stringify([
+            [T(3), 3, 'r3'],
+            [T(4), 4, 'r4'],
+          ])}\n`,
+        );
         setTimeout(() => res.destroy(), 50); // fault: the answer breaks after two lines
       };
     };
@@ -204,12 +277,15 @@ describe('incremental mode: new rows since the last run', function () {
     assert.deepEqual([a.payload.map((r) => r.id), b.payload.map((r) => r.id)], [[1, 2], []]);
   });
 
-  it('keeps the user\'s query and its own parameters; refuses a parameter named like the node\'s', async () => {
+  it("keeps the user's query and its own parameters; refuses a parameter named like the node's", async () => {
     add([1, 1], [2, 2]);
     await load({ query: 'SELECT * FROM pg.readings WHERE id > :min' });
     const got = nextMessage('out');
     helper.getNode('n1').receive({ params: { min: 1 } });
-    assert.deepEqual((await got).payload.map((r) => r.id), [2]);
+    assert.deepEqual(
+      (await got).payload.map((r) => r.id),
+      [2],
+    );
     assert.deepEqual(queries()[0].params, { min: 1 });
     const caught = nextMessage('caught');
     helper.getNode('n1').receive({ params: { min: 0, incremental_watermark: 'x' } });
@@ -221,7 +297,12 @@ describe('incremental mode: new rows since the last run', function () {
     ['a native query', { nativeQuery: true }, {}, /cannot be used with a native query/],
     ['the same column twice', { keyColumn: 'ts' }, {}, /two different columns/],
     ['a column the rows do not have', { watermarkColumn: 'created' }, {}, /Column "created" not found/],
-    ['a query that would leave its parentheses', { query: 'SELECT 1) UNION (SELECT 2' }, {}, /closes a parenthesis it did not open/],
+    [
+      'a query that would leave its parentheses',
+      { query: 'SELECT 1) UNION (SELECT 2' },
+      {},
+      /closes a parenthesis it did not open/,
+    ],
   ];
   for (const [what, def, msg, pattern] of refused) {
     it(`refuses ${what} with an error at Catch`, async () => {
@@ -248,19 +329,39 @@ describe('incremental mode: new rows since the last run', function () {
     await helper.unload();
     await load({ keyColumn: 'v' });
     const warned = helper.getNode('n1').warn.args.map((a) => String(a[0]));
-    assert.ok(warned.some((w) => /kept position was for watermark "ts" and key "id"/.test(w)), warned.join('\n'));
+    assert.ok(
+      warned.some((w) => /kept position was for watermark "ts" and key "id"/.test(w)),
+      warned.join('\n'),
+    );
     assert.deepEqual(await runOnce(), [1, 2]);
   });
 
-  it('the view node\'s query: the view\'s rows after the position', async () => {
+  it("the view node's query: the view's rows after the position", async () => {
     fake.state.views.set('mindsdb/v1', { id: 1, name: 'v1', query: 'SELECT * FROM pg.readings', project: 'mindsdb' });
     add([1, 1], [2, 2]);
-    const view = { type: 'mindsdb-view', operation: 'query', project: 'mindsdb', projectType: 'str', itemName: 'v1', itemNameType: 'str', query: '', rowFormat: 'objects', split: false, rowsPerMsg: 100, incremental: true, watermarkColumn: 'ts', keyColumn: 'id' };
+    const view = {
+      type: 'mindsdb-view',
+      operation: 'query',
+      project: 'mindsdb',
+      projectType: 'str',
+      itemName: 'v1',
+      itemNameType: 'str',
+      query: '',
+      rowFormat: 'objects',
+      split: false,
+      rowsPerMsg: 100,
+      incremental: true,
+      watermarkColumn: 'ts',
+      keyColumn: 'id',
+    };
     await helper.load(nodes, flowWith(view, { url: fake.url }));
     assert.deepEqual(await runOnce(), [1, 2]);
     add([2, 3]);
     assert.deepEqual(await runOnce(), [3]);
-    assert.match(queries().at(-1).query, /^SELECT \* FROM \(\nSELECT \* FROM `mindsdb`\.`v1`\n\) AS incremental_rows WHERE/);
+    assert.match(
+      queries().at(-1).query,
+      /^SELECT \* FROM \(\nSELECT \* FROM `mindsdb`\.`v1`\n\) AS incremental_rows WHERE/,
+    );
   });
 
   it('msg.reset during a split sequence waiting for its tick stops it (Catch: "reset"), frees its connection, and rewinds', async () => {
@@ -268,27 +369,40 @@ describe('incremental mode: new rows since the last run', function () {
     await load({ split: true, rowsPerMsg: 1, flowControl: true, partsAhead: 1 });
     // The first answer is a long result still coming: two lines, then the server holds the rest.
     let socket;
-    fake.state.faultPlan = (entry) => (entry.path.includes('/sql/query') && !socket ? (req, res) => {
-      socket = req.socket;
-      res.writeHead(200, { 'content-type': 'application/jsonlines' });
-      res.write(`${JSON.stringify({ type: 'table', column_names: COLUMNS })}\n${JSON.stringify([[T(1), 1, 'r1']])}\n${JSON.stringify([[T(2), 2, 'r2']])}\n`);
-    } : null);
+    fake.state.faultPlan = (entry) =>
+      entry.path.includes('/sql/query') && !socket
+        ? (req, res) => {
+            socket = req.socket;
+            res.writeHead(200, { 'content-type': 'application/jsonlines' });
+            res.write(
+              `${JSON.stringify({ type: 'table', column_names: COLUMNS })}\n${JSON.stringify([[T(1), 1, 'r1']])}\n${JSON.stringify([[T(2), 2, 'r2']])}\n`,
+            );
+          }
+        : null;
     let closed = false;
     const first = nextMessage('out');
     const caught = nextMessage('caught');
     helper.getNode('n1').receive({ payload: 1 });
-    assert.deepEqual((await first).payload.map((r) => r.id), [1]);
-    socket.on('close', () => { closed = true; });
+    assert.deepEqual(
+      (await first).payload.map((r) => r.id),
+      [1],
+    );
+    socket.on('close', () => {
+      closed = true;
+    });
     await holdsFor(() => !closed, { forMs: 100, what: 'the paused answer stays open while it waits for a tick' });
     helper.getNode('n1').receive({ reset: true });
     const err = await caught;
     assert.equal(err.mindsdbError.kind, 'reset');
     assert.equal(err.mindsdb.partsSent, 1);
-    await waitFor(() => closed, { timeoutMs: 1000, what: 'the stopped sequence\'s connection closed' });
+    await waitFor(() => closed, { timeoutMs: 1000, what: "the stopped sequence's connection closed" });
     fake.state.faultPlan = null;
     // Rewound: the next run starts at the first row again (flow control: a tick per part).
     const out = [];
-    helper.getNode('out').on('input', (m) => { out.push(...m.payload.map((r) => r.id)); helper.getNode('n1').receive({ tick: true, parts: m.parts }); });
+    helper.getNode('out').on('input', (m) => {
+      out.push(...m.payload.map((r) => r.id));
+      helper.getNode('n1').receive({ tick: true, parts: m.parts });
+    });
     helper.getNode('n1').receive({ payload: 2 });
     await waitFor(() => out.length === 4, { timeoutMs: 3000, what: () => `the whole table again (${out})` });
     assert.deepEqual(out, [1, 2, 3, 4]);
@@ -298,7 +412,11 @@ describe('incremental mode: new rows since the last run', function () {
   describe('under flow control (msg.tick): a part is kept as done when its tick comes back', () => {
     const FC = { split: true, rowsPerMsg: 1, flowControl: true, partsAhead: 2 };
     /** The ids of each part as it comes out. */
-    const watch = () => { const got = []; helper.getNode('out').on('input', (m) => got.push(m)); return got; };
+    const watch = () => {
+      const got = [];
+      helper.getNode('out').on('input', (m) => got.push(m));
+      return got;
+    };
     const tickFor = (m) => helper.getNode('n1').receive({ tick: true, parts: m.parts });
 
     it('parts sent but not acknowledged are sent again after a restart; acknowledged ones are not', async () => {
@@ -310,13 +428,21 @@ describe('incremental mode: new rows since the last run', function () {
       tickFor(got[0]); // the flow has done with row 1 only
       await waitFor(() => got.length === 3, { what: () => `a third part after the tick (${got.length})` });
       await waitFor(() => stored().length === 1, { what: 'the first part kept' });
-      assert.deepEqual(stored().map((r) => r.tie_key), ['1'], 'only the acknowledged part is kept');
+      assert.deepEqual(
+        stored().map((r) => r.tie_key),
+        ['1'],
+        'only the acknowledged part is kept',
+      );
       await helper.unload(); // Node-RED stops (a kill keeps no less: the position is on disk)
       await load(FC);
       const again = watch();
       helper.getNode('n1').receive({ payload: 2 });
       await waitFor(() => again.length === 2, { what: () => `parts again (${again.length})` });
-      assert.deepEqual(again.map((m) => m.payload[0].id), [2, 3], 'from the first part not acknowledged');
+      assert.deepEqual(
+        again.map((m) => m.payload[0].id),
+        [2, 3],
+        'from the first part not acknowledged',
+      );
     });
 
     it('a run ends when every part is acknowledged: the next run waits for it, and reads after it', async () => {
@@ -326,11 +452,17 @@ describe('incremental mode: new rows since the last run', function () {
       helper.getNode('n1').receive({ payload: 1 });
       helper.getNode('n1').receive({ payload: 2 });
       await waitFor(() => got.length === 3, { what: () => `three parts out (${got.length})` });
-      await holdsFor(() => queries().length === 1, { forMs: 150, what: 'the second run waits for the ticks of the first' });
+      await holdsFor(() => queries().length === 1, {
+        forMs: 150,
+        what: 'the second run waits for the ticks of the first',
+      });
       add([4, 4]);
       for (const m of got.slice(0, 3)) tickFor(m);
       await waitFor(() => got.length === 4, { what: () => `the second run's part (${got.length})` });
-      assert.deepEqual(got.map((m) => m.payload[0].id), [1, 2, 3, 4]);
+      assert.deepEqual(
+        got.map((m) => m.payload[0].id),
+        [1, 2, 3, 4],
+      );
       assert.deepEqual(queries()[1].params, { incremental_watermark: T(3), incremental_key: 3 });
     });
 
@@ -340,12 +472,17 @@ describe('incremental mode: new rows since the last run', function () {
       const got = watch();
       const caught = nextMessage('caught');
       helper.getNode('n1').receive({ payload: 1, timeout: 300 });
-      assert.match((await caught).error.message, /no msg\.tick came back within 300 ms for the last 2 part\(s\): their rows were not kept as done/);
+      assert.match(
+        (await caught).error.message,
+        /no msg\.tick came back within 300 ms for the last 2 part\(s\): their rows were not kept as done/,
+      );
       assert.deepEqual(stored(), []);
       helper.getNode('n1').receive({ payload: 2 });
       await waitFor(() => got.length === 4, { what: () => `the two rows again (${got.length})` });
-      assert.deepEqual(got.map((m) => m.payload[0].id), [1, 2, 1, 2]);
+      assert.deepEqual(
+        got.map((m) => m.payload[0].id),
+        [1, 2, 1, 2],
+      );
     });
   });
 });
-

@@ -6,21 +6,19 @@
  * the table must have its test here.
  */
 const assert = require('node:assert/strict');
-const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { FAULTS } = require('../support/faults');
 const { KNOWN_DEFECTS } = require('../support/known-defects');
-const { NODE_CASES, flowFor, observeOutcomes } = require('../support/node-cases');
-const { helper, allNodes } = require('../support/nr');
-const { waitFor } = require('../support/wait');
-const { MindsDBClient } = require('../../nodes/client');
-
-const byLabel = (label) => NODE_CASES.find((c) => (c.label || c.type) === label);
+const { helper } = require('../support/nr');
 
 describe('known defects in src/ (each test fails once its defect is fixed)', function () {
   this.timeout(20000);
   let fake;
   // the fake first: the connections a fault holds end at once, not after the server node's close grace
-  afterEach(async () => { if (fake) await fake.close(); fake = undefined; await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  afterEach(async () => {
+    if (fake) await fake.close();
+    fake = undefined;
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+  });
 
   // id → an async function that reproduces the defect: null while it shows, else what it saw.
   const reproductions = {};
@@ -34,7 +32,10 @@ describe('known defects in src/ (each test fails once its defect is fixed)', fun
       const reproduce = reproductions[defect.id];
       if (!reproduce) return; // the test above names the missing reproduction
       const fixed = await reproduce();
-      if (fixed) assert.fail(`known defect ${defect.id} no longer shows (${fixed}): delete its entry from test/support/known-defects.js`);
+      if (fixed)
+        assert.fail(
+          `known defect ${defect.id} no longer shows (${fixed}): delete its entry from test/support/known-defects.js`,
+        );
     });
   }
 });

@@ -5,11 +5,17 @@ const { startLlmDouble, argumentsFor } = require('../support/llm-double');
 
 describe('LLM double (test support)', () => {
   let llm;
-  before(async () => { llm = await startLlmDouble(); });
+  before(async () => {
+    llm = await startLlmDouble();
+  });
   after(() => llm.close());
 
   const post = async (path, body) => {
-    const res = await fetch(`${llm.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${llm.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, text: await res.text(), res };
   };
 
@@ -22,7 +28,13 @@ describe('LLM double (test support)', () => {
   });
 
   it('echoes the last line of the last user message as plain text and records the call', async () => {
-    const r = await post('/chat/completions', { model: 'gpt-4', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'prefix\nNew input: How warm is it?\n' }] });
+    const r = await post('/chat/completions', {
+      model: 'gpt-4',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'prefix\nNew input: How warm is it?\n' },
+      ],
+    });
     const body = JSON.parse(r.text);
     assert.equal(body.choices[0].message.content, 'Echo: New input: How warm is it?');
     assert.equal(body.choices[0].finish_reason, 'stop');
@@ -30,7 +42,9 @@ describe('LLM double (test support)', () => {
   });
 
   it('answers a bare arithmetic expression with its value, anything else that looks like one with an echo', async () => {
-    const ask = async (content) => JSON.parse((await post('/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content }] })).text).choices[0].message.content;
+    const ask = async (content) =>
+      JSON.parse((await post('/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content }] })).text)
+        .choices[0].message.content;
     assert.equal(await ask('2 * 20 + 0.5 * 40 + 3'), '63');
     assert.equal(await ask('(1 + 2) * -3 / 2'), '-4.5');
     assert.equal(await ask('2 * (3'), 'Echo: 2 * (3');
@@ -38,13 +52,24 @@ describe('LLM double (test support)', () => {
   });
 
   it('streams text as SSE chunks that add up to the answer, then [DONE]', async () => {
-    const r = await post('/chat/completions', { model: 'gpt-4', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'a fairly long question about sensors' }] });
+    const r = await post('/chat/completions', {
+      model: 'gpt-4',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'a fairly long question about sensors' }],
+    });
     assert.match(r.res.headers.get('content-type'), /text\/event-stream/);
-    const lines = r.text.split('\n\n').filter(Boolean).map((l) => l.replace(/^data: /, ''));
+    const lines = r.text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((l) => l.replace(/^data: /, ''));
     assert.equal(lines.at(-1), '[DONE]');
     const chunks = lines.slice(0, -1).map((l) => JSON.parse(l));
     assert.ok(chunks.length > 3);
-    assert.equal(chunks.map((c) => (c.choices[0] && c.choices[0].delta.content) || '').join(''), 'Echo: a fairly long question about sensors');
+    assert.equal(
+      chunks.map((c) => c.choices[0]?.delta.content || '').join(''),
+      'Echo: a fairly long question about sensors',
+    );
     assert.ok(chunks.at(-1).usage.total_tokens > 0);
   });
 
@@ -58,39 +83,97 @@ describe('LLM double (test support)', () => {
         tags: { type: 'array', items: { type: 'string' }, minItems: 2 },
         note: { anyOf: [{ type: 'null' }, { type: 'number', maximum: 0.5 }] },
         nested: { $ref: '#/$defs/Inner' },
-        type: { type: 'string', description: "Type of query: 'exploratory_query' for more, 'final_query' for SQL, 'final_text' to return text" },
+        type: {
+          type: 'string',
+          description:
+            "Type of query: 'exploratory_query' for more, 'final_query' for SQL, 'final_text' to return text",
+        },
         optional: { type: 'string' },
       },
       required: ['plan', 'estimated_steps', 'kind', 'tags', 'note', 'nested', 'type'],
-      $defs: { Kind: { enum: ['a', 'b'] }, Inner: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+      $defs: {
+        Kind: { enum: ['a', 'b'] },
+        Inner: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      },
     };
     const r = await post('/chat/completions', {
-      model: 'gpt-4o', tool_choice: 'required', messages: [{ role: 'user', content: 'Plan it' }],
-      tools: [{ type: 'function', function: { name: 'other', parameters: { type: 'object', properties: {} } } }, { type: 'function', function: { name: 'final_result', parameters } }],
+      model: 'gpt-4o',
+      tool_choice: 'required',
+      messages: [{ role: 'user', content: 'Plan it' }],
+      tools: [
+        { type: 'function', function: { name: 'other', parameters: { type: 'object', properties: {} } } },
+        { type: 'function', function: { name: 'final_result', parameters } },
+      ],
     });
     const call = JSON.parse(r.text).choices[0].message.tool_calls[0];
     assert.equal(call.function.name, 'final_result');
-    assert.deepEqual(JSON.parse(call.function.arguments), { plan: 'Echo: Plan it', estimated_steps: 2, kind: 'a', tags: ['Echo: Plan it', 'Echo: Plan it'], note: 0.5, nested: { ok: true }, type: 'final_text' });
+    assert.deepEqual(JSON.parse(call.function.arguments), {
+      plan: 'Echo: Plan it',
+      estimated_steps: 2,
+      kind: 'a',
+      tags: ['Echo: Plan it', 'Echo: Plan it'],
+      note: 0.5,
+      nested: { ok: true },
+      type: 'final_text',
+    });
   });
 
   it('calls a named tool, streams tool arguments in pieces, and leaves tools alone under "auto"', async () => {
-    const tools = [{ type: 'function', function: { name: 'get_x', parameters: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] } } }];
-    const named = await post('/chat/completions', { model: 'gpt-4o', stream: true, tools, tool_choice: { type: 'function', function: { name: 'get_x' } }, messages: [{ role: 'user', content: 'q' }] });
-    const chunks = named.text.split('\n\n').filter((l) => l && l !== 'data: [DONE]').map((l) => JSON.parse(l.slice(6)));
-    const args = chunks.flatMap((c) => (c.choices[0] && c.choices[0].delta.tool_calls) || []).map((t) => t.function.arguments).join('');
+    const tools = [
+      {
+        type: 'function',
+        function: {
+          name: 'get_x',
+          parameters: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] },
+        },
+      },
+    ];
+    const named = await post('/chat/completions', {
+      model: 'gpt-4o',
+      stream: true,
+      tools,
+      tool_choice: { type: 'function', function: { name: 'get_x' } },
+      messages: [{ role: 'user', content: 'q' }],
+    });
+    const chunks = named.text
+      .split('\n\n')
+      .filter((l) => l && l !== 'data: [DONE]')
+      .map((l) => JSON.parse(l.slice(6)));
+    const args = chunks
+      .flatMap((c) => c.choices[0]?.delta.tool_calls || [])
+      .map((t) => t.function.arguments)
+      .join('');
     assert.deepEqual(JSON.parse(args), { x: 'Echo: q' });
     assert.equal(chunks.at(-1).choices[0].finish_reason, 'tool_calls');
-    const auto = JSON.parse((await post('/chat/completions', { model: 'gpt-4o', tools, tool_choice: 'auto', messages: [{ role: 'user', content: 'q' }] })).text);
+    const auto = JSON.parse(
+      (
+        await post('/chat/completions', {
+          model: 'gpt-4o',
+          tools,
+          tool_choice: 'auto',
+          messages: [{ role: 'user', content: 'q' }],
+        })
+      ).text,
+    );
     assert.equal(auto.choices[0].message.content, 'Echo: q');
   });
 
   it('embeds deterministically, normalised, texts sharing words closer; base64 as float32', async () => {
-    const r = JSON.parse((await post('/embeddings', { model: 'text-embedding-3-small', input: ['warm sensor readings', 'sensor readings in the hall', 'banana bread recipe'] })).text);
+    const r = JSON.parse(
+      (
+        await post('/embeddings', {
+          model: 'text-embedding-3-small',
+          input: ['warm sensor readings', 'sensor readings in the hall', 'banana bread recipe'],
+        })
+      ).text,
+    );
     const [a, b, c] = r.data.map((d) => d.embedding);
     const dot = (x, y) => x.reduce((s, v, i) => s + v * y[i], 0);
     assert.ok(Math.abs(dot(a, a) - 1) < 1e-9);
     assert.ok(dot(a, b) > dot(a, c), `${dot(a, b)} vs ${dot(a, c)}`);
-    const again = JSON.parse((await post('/embeddings', { input: 'warm sensor readings', encoding_format: 'base64', dimensions: 16 })).text);
+    const again = JSON.parse(
+      (await post('/embeddings', { input: 'warm sensor readings', encoding_format: 'base64', dimensions: 16 })).text,
+    );
     const buf = Buffer.from(again.data[0].embedding, 'base64');
     assert.equal(buf.length, 16 * 4);
     const v = Array.from({ length: 16 }, (_, i) => buf.readFloatLE(i * 4));
@@ -98,7 +181,18 @@ describe('LLM double (test support)', () => {
   });
 
   it('argumentsFor honours const, defaults and prefixItems', () => {
-    const tool = { function: { parameters: { type: 'object', properties: { c: { const: 3 }, d: { type: 'string', default: 'dflt' }, p: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'boolean' }] } } } } };
+    const tool = {
+      function: {
+        parameters: {
+          type: 'object',
+          properties: {
+            c: { const: 3 },
+            d: { type: 'string', default: 'dflt' },
+            p: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'boolean' }] },
+          },
+        },
+      },
+    };
     assert.deepEqual(argumentsFor(tool, 'x'), { c: 3, d: 'dflt', p: [1, true] });
   });
 });

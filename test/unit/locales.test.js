@@ -17,7 +17,12 @@ const localesDir = path.join(root, 'nodes', 'locales');
 const REFERENCE = 'en-US';
 /** The languages we promise; any other folder under nodes/locales/ is held to the same rules. */
 const REQUIRED = ['en-US', 'ja', 'zh-CN', 'de'];
-const LANGS = [...new Set([...REQUIRED, ...fs.readdirSync(localesDir).filter((d) => fs.statSync(path.join(localesDir, d)).isDirectory())])];
+const LANGS = [
+  ...new Set([
+    ...REQUIRED,
+    ...fs.readdirSync(localesDir).filter((d) => fs.statSync(path.join(localesDir, d)).isDirectory()),
+  ]),
+];
 const TYPES = Object.keys(pkg['node-red'].nodes);
 
 // ---- message catalogues --------------------------------------------------------------------
@@ -39,7 +44,9 @@ function placeholders(text) {
 
 /** The distinct contents of <code> elements: code, JSON, SQL and msg paths stay as they are. */
 function codes(text) {
-  return [...new Set([...String(text).matchAll(/<code>([\s\S]*?)<\/code>/g)].map((m) => m[1].replace(/\s+/g, ' ').trim()))].sort();
+  return [
+    ...new Set([...String(text).matchAll(/<code>([\s\S]*?)<\/code>/g)].map((m) => m[1].replace(/\s+/g, ' ').trim())),
+  ].sort();
 }
 
 /** What differs between the reference catalogue and another language's. */
@@ -52,11 +59,16 @@ function catalogueDifferences(reference, other) {
   for (const [key, text] of ref) {
     if (!got.has(key)) continue;
     const t = got.get(key);
-    if (typeof t !== typeof text) { problems.push(`${key} is a ${typeof t}, not a ${typeof text}`); continue; }
+    if (typeof t !== typeof text) {
+      problems.push(`${key} is a ${typeof t}, not a ${typeof text}`);
+      continue;
+    }
     if (typeof text !== 'string') continue;
     if (text.trim() !== '' && t.trim() === '') problems.push(`${key} is blank`);
-    if (placeholders(t).join() !== placeholders(text).join()) problems.push(`${key} has placeholders [${placeholders(t)}], ${REFERENCE} [${placeholders(text)}]`);
-    if (codes(t).join('\n') !== codes(text).join('\n')) problems.push(`${key} has code [${codes(t).join(' | ')}], ${REFERENCE} [${codes(text).join(' | ')}]`);
+    if (placeholders(t).join() !== placeholders(text).join())
+      problems.push(`${key} has placeholders [${placeholders(t)}], ${REFERENCE} [${placeholders(text)}]`);
+    if (codes(t).join('\n') !== codes(text).join('\n'))
+      problems.push(`${key} has code [${codes(t).join(' | ')}], ${REFERENCE} [${codes(text).join(' | ')}]`);
   }
   return problems;
 }
@@ -69,19 +81,27 @@ function catalogueDifferences(reference, other) {
  */
 function helpStructure(html) {
   const scripts = [...html.matchAll(/<script type="text\/html" data-help-name="([^"]+)">/g)].map((m) => m[1]);
-  const sections = html.split(/<h3>/).slice(1).map((part) => {
-    const heading = part.slice(0, part.indexOf('</h3>')).trim();
-    const properties = [...part.matchAll(/<dt(\s+class="optional")?>([\s\S]*?)<\/dt>/g)].map((m) => {
-      const type = m[2].match(/<span class="property-type">([\s\S]*?)<\/span>/);
-      return {
-        name: m[2].replace(/<span[\s\S]*?<\/span>/, '').replace(/<[^>]+>/g, '').trim(),
-        type: type ? type[1].replace(/\s+/g, ' ').trim() : '',
-        optional: Boolean(m[1]),
-      };
+  const sections = html
+    .split(/<h3>/)
+    .slice(1)
+    .map((part) => {
+      const heading = part.slice(0, part.indexOf('</h3>')).trim();
+      const properties = [...part.matchAll(/<dt(\s+class="optional")?>([\s\S]*?)<\/dt>/g)].map((m) => {
+        const type = m[2].match(/<span class="property-type">([\s\S]*?)<\/span>/);
+        return {
+          name: m[2]
+            .replace(/<span[\s\S]*?<\/span>/, '')
+            .replace(/<[^>]+>/g, '')
+            .trim(),
+          type: type ? type[1].replace(/\s+/g, ' ').trim() : '',
+          optional: Boolean(m[1]),
+        };
+      });
+      return { heading, properties };
     });
-    return { heading, properties };
-  });
-  const ports = [...html.matchAll(/<ol class="node-ports">([\s\S]*?)<\/ol>/g)].map((m) => (m[1].match(/<li>/g) || []).length);
+  const ports = [...html.matchAll(/<ol class="node-ports">([\s\S]*?)<\/ol>/g)].map(
+    (m) => (m[1].match(/<li>/g) || []).length,
+  );
   return {
     scripts,
     sections,
@@ -102,9 +122,12 @@ function helpDifferences(type, reference, other) {
   const ref = helpStructure(reference);
   const got = helpStructure(other);
   const problems = [];
-  if (got.scripts.join() !== type) problems.push(`the help script must be one data-help-name="${type}", got [${got.scripts}]`);
+  if (got.scripts.join() !== type)
+    problems.push(`the help script must be one data-help-name="${type}", got [${got.scripts}]`);
   if (got.sections.length !== ref.sections.length) {
-    problems.push(`${got.sections.length} <h3> sections, ${REFERENCE} has ${ref.sections.length} (${ref.sections.map((s) => s.heading).join(', ')})`);
+    problems.push(
+      `${got.sections.length} <h3> sections, ${REFERENCE} has ${ref.sections.length} (${ref.sections.map((s) => s.heading).join(', ')})`,
+    );
   }
   ref.sections.forEach((section, i) => {
     const theirs = got.sections[i] || { heading: '(none)', properties: [] };
@@ -117,7 +140,8 @@ function helpDifferences(type, reference, other) {
       const extra = other.filter((p) => !mine.includes(p));
       for (const p of lacking) problems.push(`${where}: msg property ${p} is not documented`);
       for (const p of extra) problems.push(`${where}: msg property ${p} is not in ${REFERENCE}`);
-      if (!lacking.length && !extra.length && mine.join() !== other.join()) problems.push(`${where}: the msg properties are in another order`);
+      if (!lacking.length && !extra.length && mine.join() !== other.join())
+        problems.push(`${where}: the msg properties are in another order`);
     } else {
       // Node properties (dialog fields): the names follow the translated dialog, the types do not.
       const mine = section.properties.map((p) => p.type).join(' / ');
@@ -142,7 +166,10 @@ describe('locales', function () {
 
     it('find a key one language lacks, or has beyond the reference, at any depth', function () {
       const other = { t: { label: { a: 'Zeilen <code>msg.x</code>' }, paletteLabel: 't', extra: { deep: 'x' } } };
-      assert.deepEqual(catalogueDifferences(catalogue, other), ['missing key t.label.b', `key t.extra.deep is not in ${REFERENCE}`]);
+      assert.deepEqual(catalogueDifferences(catalogue, other), [
+        'missing key t.label.b',
+        `key t.extra.deep is not in ${REFERENCE}`,
+      ]);
     });
 
     it('find a placeholder or a piece of code that differs', function () {
@@ -163,8 +190,12 @@ describe('locales', function () {
 
     it('find a msg property one help documents and the other does not, or with another type', function () {
       assert.deepEqual(helpDifferences('t', help(payload + topic), help(payload + topic)), []);
-      assert.deepEqual(helpDifferences('t', help(payload + topic), help(payload)), ['section 1 (Inputs / Inputs): msg property topic (optional): string is not documented']);
-      assert.deepEqual(helpDifferences('t', help(payload), help(payload + topic)), [`section 1 (Inputs / Inputs): msg property topic (optional): string is not in ${REFERENCE}`]);
+      assert.deepEqual(helpDifferences('t', help(payload + topic), help(payload)), [
+        'section 1 (Inputs / Inputs): msg property topic (optional): string is not documented',
+      ]);
+      assert.deepEqual(helpDifferences('t', help(payload), help(payload + topic)), [
+        `section 1 (Inputs / Inputs): msg property topic (optional): string is not in ${REFERENCE}`,
+      ]);
       const retyped = help(payload.replace('string', 'object'));
       assert.equal(helpDifferences('t', help(payload), retyped).length, 2);
     });
@@ -173,13 +204,21 @@ describe('locales', function () {
       const translated = help(payload).replace('Timeout <span', 'Zeitlimit <span');
       assert.deepEqual(helpDifferences('t', help(payload), translated), []);
       const withCode = help(payload, '<p><code>msg.tick</code> <a href="https://x">x</a></p><h4>E</h4>');
-      assert.deepEqual(helpDifferences('t', withCode, help(payload)), ['0 <h4> subsections, en-US has 1', '<code>msg.tick</code> is missing', `links [], ${REFERENCE} [https://x]`]);
-      assert.match(helpDifferences('t', help(payload), help(payload).replace('<h3>Details</h3>', '<h4>Details</h4>'))[0], /1 <h3> sections, en-US has 2/);
+      assert.deepEqual(helpDifferences('t', withCode, help(payload)), [
+        '0 <h4> subsections, en-US has 1',
+        '<code>msg.tick</code> is missing',
+        `links [], ${REFERENCE} [https://x]`,
+      ]);
+      assert.match(
+        helpDifferences('t', help(payload), help(payload).replace('<h3>Details</h3>', '<h4>Details</h4>'))[0],
+        /1 <h3> sections, en-US has 2/,
+      );
     });
   });
 
   it(`are shipped for ${REQUIRED.join(', ')}`, function () {
-    for (const lang of REQUIRED) assert.ok(LANGS.includes(lang) && fs.existsSync(path.join(localesDir, lang)), `nodes/locales/${lang}/`);
+    for (const lang of REQUIRED)
+      assert.ok(LANGS.includes(lang) && fs.existsSync(path.join(localesDir, lang)), `nodes/locales/${lang}/`);
   });
 
   // The editor plugin's texts (the sidebar, completion, preview): one catalogue per language.
@@ -191,7 +230,10 @@ describe('locales', function () {
       for (const lang of LANGS.filter((l) => l !== REFERENCE)) {
         it(`has the same catalogue keys, placeholders and code in ${lang}`, function () {
           assert.ok(exists(lang, `${plugin}.json`), `nodes/locales/${lang}/${plugin}.json is missing`);
-          const problems = catalogueDifferences(JSON.parse(read(REFERENCE, `${plugin}.json`)), JSON.parse(read(lang, `${plugin}.json`)));
+          const problems = catalogueDifferences(
+            JSON.parse(read(REFERENCE, `${plugin}.json`)),
+            JSON.parse(read(lang, `${plugin}.json`)),
+          );
           assert.deepEqual(problems, [], `nodes/locales/${lang}/${plugin}.json:\n  ${problems.join('\n  ')}`);
         });
       }
@@ -203,13 +245,20 @@ describe('locales', function () {
       it(`has a catalogue and help in ${REFERENCE}`, function () {
         assert.ok(exists(REFERENCE, `${type}.json`), `nodes/locales/${REFERENCE}/${type}.json`);
         assert.ok(exists(REFERENCE, `${type}.html`), `nodes/locales/${REFERENCE}/${type}.html`);
-        assert.deepEqual(Object.keys(JSON.parse(read(REFERENCE, `${type}.json`))), [type], 'one namespace, named after the type');
+        assert.deepEqual(
+          Object.keys(JSON.parse(read(REFERENCE, `${type}.json`))),
+          [type],
+          'one namespace, named after the type',
+        );
       });
 
       for (const lang of LANGS.filter((l) => l !== REFERENCE)) {
         it(`has the same catalogue keys, placeholders and code in ${lang}`, function () {
           assert.ok(exists(lang, `${type}.json`), `nodes/locales/${lang}/${type}.json is missing`);
-          const problems = catalogueDifferences(JSON.parse(read(REFERENCE, `${type}.json`)), JSON.parse(read(lang, `${type}.json`)));
+          const problems = catalogueDifferences(
+            JSON.parse(read(REFERENCE, `${type}.json`)),
+            JSON.parse(read(lang, `${type}.json`)),
+          );
           assert.deepEqual(problems, [], `nodes/locales/${lang}/${type}.json:\n  ${problems.join('\n  ')}`);
         });
 

@@ -22,8 +22,16 @@ describe('MindsDB 26.2 from its source', function () {
   this.timeout(20000);
   const fakes = [];
   const clients = [];
-  const fakeOf = async (opts) => { const f = await createFakeMindsDB(opts).listen(); fakes.push(f); return f; };
-  const clientOf = (opts) => { const c = new MindsDBClient({ retries: 0, timeoutMs: 5000, ...opts }); clients.push(c); return c; };
+  const fakeOf = async (opts) => {
+    const f = await createFakeMindsDB(opts).listen();
+    fakes.push(f);
+    return f;
+  };
+  const clientOf = (opts) => {
+    const c = new MindsDBClient({ retries: 0, timeoutMs: 5000, ...opts });
+    clients.push(c);
+    return c;
+  };
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close(0)));
     await Promise.all(fakes.splice(0).map((f) => f.close()));
@@ -42,17 +50,29 @@ describe('MindsDB 26.2 from its source', function () {
 
     it('runs on 26.0.1 too, where the flag came in', async () => {
       const fake = await fakeOf({ version: '26.0.1' });
-      const answer = await sql(clientOf({ baseUrl: fake.url }), { query: POSTGRES_ONLY, context: { db: 'pg' }, native: true });
+      const answer = await sql(clientOf({ baseUrl: fake.url }), {
+        query: POSTGRES_ONLY,
+        context: { db: 'pg' },
+        native: true,
+      });
       assert.deepEqual(answer.data, [[POSTGRES_ONLY]]);
     });
 
-    it('streams a native query on 26.2 (jsonlines) and reads 26.0.1\'s one JSON body', async () => {
+    it("streams a native query on 26.2 (jsonlines) and reads 26.0.1's one JSON body", async () => {
       for (const version of ['26.2.0', '26.0.1']) {
         const fake = await fakeOf({ version });
         fake.state.native = () => ({ type: 'table', column_names: ['n'], data: [[1], [2], [3]] });
-        const stream = await clientOf({ baseUrl: fake.url }).sqlStream({ query: POSTGRES_ONLY, context: { db: 'pg' }, native: true });
+        const stream = await clientOf({ baseUrl: fake.url }).sqlStream({
+          query: POSTGRES_ONLY,
+          context: { db: 'pg' },
+          native: true,
+        });
         const rows = [];
-        try { for (let r = await stream.read(2); r.length; r = await stream.read(2)) rows.push(...r); } finally { stream.close(); }
+        try {
+          for (let r = await stream.read(2); r.length; r = await stream.read(2)) rows.push(...r);
+        } finally {
+          stream.close();
+        }
         assert.deepEqual(rows, [[1], [2], [3]], version);
         const sent = fake.requestsTo('/sql/query')[0];
         assert.equal(sent.body.context.native_query, true, version);
@@ -79,9 +99,13 @@ describe('MindsDB 26.2 from its source', function () {
       });
     }
 
-    it('the double answers 26.1.0\'s native query as the real server does (HTTP 500)', async () => {
+    it("the double answers 26.1.0's native query as the real server does (HTTP 500)", async () => {
       const fake = await fakeOf({ version: '26.1.0' });
-      const res = await fetch(`${fake.url}/api/sql/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'SELECT 1', context: { db: 'pg', native_query: true } }) });
+      const res = await fetch(`${fake.url}/api/sql/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'SELECT 1', context: { db: 'pg', native_query: true } }),
+      });
       assert.equal(res.status, 500);
       assert.match((await res.json()).detail, /'TableResponse' object has no attribute 'error_code'/);
     });
@@ -98,26 +122,58 @@ describe('MindsDB 26.2 from its source', function () {
     it('needs a database and takes no bound parameters (input errors, nothing sent)', async () => {
       const fake = await fakeOf({ version: '26.2.0' });
       const client = clientOf({ baseUrl: fake.url });
-      await assert.rejects(sql(client, { query: 'SELECT 1', native: true }), { kind: 'input', message: /a native query needs a database/ });
-      await assert.rejects(sql(client, { query: 'SELECT :a', params: { a: 1 }, context: { db: 'pg' }, native: true }), { kind: 'input', message: /takes no msg\.params/ });
+      await assert.rejects(sql(client, { query: 'SELECT 1', native: true }), {
+        kind: 'input',
+        message: /a native query needs a database/,
+      });
+      await assert.rejects(sql(client, { query: 'SELECT :a', params: { a: 1 }, context: { db: 'pg' }, native: true }), {
+        kind: 'input',
+        message: /takes no msg\.params/,
+      });
       assert.equal(fake.requestsTo('/sql/query').length, 0);
     });
 
     it('a server whose version cannot be learnt is not guessed at', async () => {
       const fake = await fakeOf({ version: '26.2.0' });
-      fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"environment": "local"}'); });
-      await assert.rejects(sql(clientOf({ baseUrl: fake.url }), { query: 'SELECT 1', context: { db: 'pg' }, native: true }),
-        /a native query needs to know the MindsDB version first/);
+      fake.fault((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"environment": "local"}');
+      });
+      await assert.rejects(
+        sql(clientOf({ baseUrl: fake.url }), { query: 'SELECT 1', context: { db: 'pg' }, native: true }),
+        /a native query needs to know the MindsDB version first/,
+      );
       assert.equal(fake.requestsTo('/sql/query').length, 0);
     });
 
     describe('in the SQL node (Native query option)', () => {
       let fake;
-      beforeEach(async () => { await new Promise((r) => helper.startServer(r)); });
-      afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
-      const load = (def) => helper.load([serverNode, sqlNode, catchNode], flowWith({ type: 'mindsdb-sql', query: '', database: 'pg', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100, ...def }, { url: fake.url }));
+      beforeEach(async () => {
+        await new Promise((r) => helper.startServer(r));
+      });
+      afterEach(async () => {
+        await helper.unload();
+        await new Promise((r) => helper.stopServer(r));
+      });
+      const load = (def) =>
+        helper.load(
+          [serverNode, sqlNode, catchNode],
+          flowWith(
+            {
+              type: 'mindsdb-sql',
+              query: '',
+              database: 'pg',
+              databaseType: 'str',
+              rowFormat: 'objects',
+              split: false,
+              rowsPerMsg: 100,
+              ...def,
+            },
+            { url: fake.url },
+          ),
+        );
 
-      it('sends msg.query to the Database\'s data source as it is', async () => {
+      it("sends msg.query to the Database's data source as it is", async () => {
         fake = await fakeOf({ version: '26.2.0' });
         await load({ nativeQuery: true });
         const got = nextMessage('out');
@@ -126,7 +182,7 @@ describe('MindsDB 26.2 from its source', function () {
         assert.equal(fake.requestsTo('/sql/query')[0].body.context.native_query, true);
       });
 
-      it('without the option, the same statement goes to MindsDB\'s parser (which refuses it)', async () => {
+      it("without the option, the same statement goes to MindsDB's parser (which refuses it)", async () => {
         fake = await fakeOf({ version: '26.2.0' });
         await load({});
         const caught = nextMessage('caught');
@@ -149,7 +205,11 @@ describe('MindsDB 26.2 from its source', function () {
     it('go on every request to that server (status and login too), and only to it', async () => {
       const tenant = await fakeOf({ version: '26.2.0', auth: { username: 'u', password: 'p-1' } });
       const other = await fakeOf({ version: '26.2.0' });
-      const a = clientOf({ baseUrl: tenant.url, auth: { mode: 'login', username: 'u', password: 'p-1' }, tenant: { companyId: 'acme-7', userId: ' 42 ' } });
+      const a = clientOf({
+        baseUrl: tenant.url,
+        auth: { mode: 'login', username: 'u', password: 'p-1' },
+        tenant: { companyId: 'acme-7', userId: ' 42 ' },
+      });
       const b = clientOf({ baseUrl: other.url });
       await a.request('GET', '/projects/');
       await sql(a, { query: 'SELECT 1' });
@@ -172,15 +232,35 @@ describe('MindsDB 26.2 from its source', function () {
       await clientOf({ baseUrl: fake.url, tenant: { companyId: 'c1', userId: '  ' } }).request('GET', '/projects/');
       assert.equal(fake.requests[0].headers['company-id'], 'c1');
       assert.equal('user-id' in fake.requests[0].headers, false);
-      assert.throws(() => clientOf({ baseUrl: fake.url, tenant: { userId: 'a\r\nx-evil: 1' } }), { kind: 'input', message: /user-id must be visible ASCII/ });
-      assert.throws(() => clientOf({ baseUrl: fake.url, tenant: { companyId: 'a b' } }), { kind: 'input', message: /company-id/ });
+      assert.throws(() => clientOf({ baseUrl: fake.url, tenant: { userId: 'a\r\nx-evil: 1' } }), {
+        kind: 'input',
+        message: /user-id must be visible ASCII/,
+      });
+      assert.throws(() => clientOf({ baseUrl: fake.url, tenant: { companyId: 'a b' } }), {
+        kind: 'input',
+        message: /company-id/,
+      });
     });
 
     it('the server node sends its Company ID and User ID', async () => {
       const fake = await fakeOf({ version: '26.2.0' });
       await new Promise((r) => helper.startServer(r));
       try {
-        await helper.load([serverNode, sqlNode, catchNode], flowWith({ type: 'mindsdb-sql', query: 'SELECT 1', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 }, { url: fake.url, companyId: 'acme', userId: 'u-9' }));
+        await helper.load(
+          [serverNode, sqlNode, catchNode],
+          flowWith(
+            {
+              type: 'mindsdb-sql',
+              query: 'SELECT 1',
+              database: '',
+              databaseType: 'str',
+              rowFormat: 'objects',
+              split: false,
+              rowsPerMsg: 100,
+            },
+            { url: fake.url, companyId: 'acme', userId: 'u-9' },
+          ),
+        );
         const got = nextMessage('out');
         helper.getNode('n1').receive({});
         await got;
@@ -228,19 +308,34 @@ describe('MindsDB 26.2 from its source', function () {
   });
 
   describe('Test connection (POST mindsdb/test)', () => {
-    beforeEach(async () => { await new Promise((r) => helper.startServer(r)); await helper.load(allNodes(), []); });
-    afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
-    const test = (body) => helper.request().post('/mindsdb/test').send(body).expect(200).then((res) => res.body);
+    beforeEach(async () => {
+      await new Promise((r) => helper.startServer(r));
+      await helper.load(allNodes(), []);
+    });
+    afterEach(async () => {
+      await helper.unload();
+      await new Promise((r) => helper.stopServer(r));
+    });
+    const test = (body) =>
+      helper
+        .request()
+        .post('/mindsdb/test')
+        .send(body)
+        .expect(200)
+        .then((res) => res.body);
 
     it('lists the data sources 26.2 passes requests through to (GET /integrations/capabilities)', async () => {
       const fake = await fakeOf({ version: '26.2.0' });
       const body = await test({ url: fake.url, apiPrefix: '/api', authMode: 'none' });
       assert.equal(body.ok, true);
-      assert.deepEqual(body.integrations, { ok: true, passthrough: [
-        { engine: 'github', authModes: ['bearer'], operations: ['passthrough'] },
-        { engine: 'salesforce', authModes: ['oauth'], operations: ['passthrough'] },
-        { engine: 'shopify', authModes: ['bearer'], operations: ['passthrough'] },
-      ] });
+      assert.deepEqual(body.integrations, {
+        ok: true,
+        passthrough: [
+          { engine: 'github', authModes: ['bearer'], operations: ['passthrough'] },
+          { engine: 'salesforce', authModes: ['oauth'], operations: ['passthrough'] },
+          { engine: 'shopify', authModes: ['bearer'], operations: ['passthrough'] },
+        ],
+      });
       assert.equal(fake.requestsTo('/integrations/capabilities').length, 1);
     });
 
@@ -248,13 +343,23 @@ describe('MindsDB 26.2 from its source', function () {
       const fake = await fakeOf({ version: '26.1.0' });
       const body = await test({ url: fake.url, apiPrefix: '/api', authMode: 'none' });
       assert.equal(body.ok, true);
-      assert.deepEqual(body.integrations, { ok: false, error: 'MindsDB 26.1.0 has no integration capabilities (GET /integrations/capabilities came with MindsDB 26.2.0)' });
+      assert.deepEqual(body.integrations, {
+        ok: false,
+        error:
+          'MindsDB 26.1.0 has no integration capabilities (GET /integrations/capabilities came with MindsDB 26.2.0)',
+      });
       assert.equal(fake.requestsTo('/integrations/capabilities').length, 0);
     });
 
-    it('reports the server\'s http_auth_type after a login, and sends the dialog\'s tenant', async () => {
+    it("reports the server's http_auth_type after a login, and sends the dialog's tenant", async () => {
       const fake = await fakeOf({ version: '26.2.0', auth: { username: 'u', password: 'p-1', type: 'token' } });
-      const body = await test({ url: fake.url, apiPrefix: '/api', authMode: 'login', companyId: 'acme', credentials: { username: 'u', password: 'p-1' } });
+      const body = await test({
+        url: fake.url,
+        apiPrefix: '/api',
+        authMode: 'login',
+        companyId: 'acme',
+        credentials: { username: 'u', password: 'p-1' },
+      });
       assert.equal(body.ok, true);
       assert.equal(body.authType, 'token');
       assert.equal(body.integrations.ok, true);

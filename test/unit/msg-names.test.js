@@ -13,8 +13,15 @@ const { helper, allNodes, flowWith, nextMessage } = require('../support/nr');
 describe('a msg name field that is not text fails the message, in every node', function () {
   this.timeout(20000);
   let fake;
-  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+  beforeEach(async () => {
+    fake = await createFakeMindsDB().listen();
+    await new Promise((r) => helper.startServer(r));
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+    await fake.close();
+  });
 
   const cases = NODE_CASES.filter((c) => c.def.project !== undefined || c.type === 'mindsdb-file');
   for (const nodeCase of cases) {
@@ -29,13 +36,20 @@ describe('a msg name field that is not text fails the message, in every node', f
       const m = await caught;
       assert.equal(m.marker, 1);
       assert.match(m.error.message, new RegExp(`msg\\.${key} must be a string`));
-      assert.equal(fake.requests.slice(before).filter((r) => !r.path.endsWith('/status')).length, 0, 'nothing was sent');
+      assert.equal(
+        fake.requests.slice(before).filter((r) => !r.path.endsWith('/status')).length,
+        0,
+        'nothing was sent',
+      );
     });
   }
 
   it('blank text in msg.project fills nothing, like a missing field (the default project is used)', async () => {
     const agentList = NODE_CASES.find((c) => c.type === 'mindsdb-agent' && !c.setup);
-    await helper.load(allNodes(), flowWith({ type: agentList.type, ...agentList.def, project: '' }, { url: fake.url, retries: 0 }));
+    await helper.load(
+      allNodes(),
+      flowWith({ type: agentList.type, ...agentList.def, project: '' }, { url: fake.url, retries: 0 }),
+    );
     const out = nextMessage('out');
     helper.getNode('n1').receive({ ...agentList.msg(), project: '   ' });
     assert.equal((await out).mindsdb.project, 'mindsdb');

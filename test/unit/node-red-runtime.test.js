@@ -15,13 +15,22 @@ const { version, engines } = fromRuntime('./package.json');
 
 describe(`the Node-RED runtime under test: ${runtime} ${version} on Node.js ${process.versions.node}`, function () {
   before(() => new Promise((r) => helper.startServer(r)));
-  after(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  after(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+  });
 
   it('is the one NODE_RED_PACKAGE names, on a Node.js that it supports', async function () {
-    await helper.load([node('mindsdb-server'), node('mindsdb-sql')], flowWith({ type: 'mindsdb-sql', query: 'SELECT 1' }));
+    await helper.load(
+      [node('mindsdb-server'), node('mindsdb-sql')],
+      flowWith({ type: 'mindsdb-sql', query: 'SELECT 1' }),
+    );
     const NodeClass = fromRuntime('@node-red/runtime/lib/nodes/Node');
     assert.ok(helper.getNode('n1') instanceof NodeClass, `the sql node is a Node of ${runtime} ${version}`);
     const semver = require(require.resolve('semver', { paths: [require.resolve('node-red-node-test-helper')] }));
-    assert.ok(semver.satisfies(process.versions.node, engines.node), `Node-RED ${version} needs Node ${engines.node}, this is ${process.versions.node}`);
+    assert.ok(
+      semver.satisfies(process.versions.node, engines.node),
+      `Node-RED ${version} needs Node ${engines.node}, this is ${process.versions.node}`,
+    );
   });
 });

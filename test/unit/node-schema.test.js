@@ -24,7 +24,12 @@ const pkg = require(path.join(root, 'package.json'));
 function registered(type) {
   const html = fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8');
   const definitions = {};
-  const noJquery = () => ({ each() {}, val() { return undefined; } }); // no open dialog, no template to build
+  const noJquery = () => ({
+    each() {},
+    val() {
+      return undefined;
+    },
+  }); // no open dialog, no template to build
   const RED = {
     nodes: {
       registerType(t, def) {
@@ -39,8 +44,10 @@ function registered(type) {
   const context = vm.createContext({ RED, $: noJquery, console });
   context.window = context;
   const run = (file) => vm.runInContext(fs.readFileSync(path.join(root, file), 'utf8'), context, { filename: file });
-  for (const [, src] of html.matchAll(/<script[^>]+src="resources\/[^/]+\/[^/]+\/([^"]+)"/g)) run(path.join('resources', src));
-  for (const [, code] of html.matchAll(/<script type="text\/javascript">([\s\S]*?)<\/script>/g)) vm.runInContext(code, context, { filename: `nodes/${type}.html` });
+  for (const [, src] of html.matchAll(/<script[^>]+src="resources\/[^/]+\/[^/]+\/([^"]+)"/g))
+    run(path.join('resources', src));
+  for (const [, code] of html.matchAll(/<script type="text\/javascript">([\s\S]*?)<\/script>/g))
+    vm.runInContext(code, context, { filename: `nodes/${type}.html` });
   assert.ok(definitions[type], `nodes/${type}.html registers ${type}`);
   return definitions[type];
 }
@@ -49,8 +56,47 @@ function registered(type) {
  * Values a saved flow may hold for a field (text from a dialog, numbers and junk from hand-written
  * flows). An absent value (undefined, null) reads as the default: the tests below read those.
  */
-const PROBES = ['0', '1', '2', '7', ' 7 ', '10', '100', '65535', '65536', '-1', '2.5', '.5', '0.5', '1.', '1e3', '0x10', 'abc', '', ' ',
-  0, 1, 2.5, -3, 65535, 1000000, true, 'true', 'list', 'create', 'msg', 'objects', 'arrays', 'csv', 'json', 'final', 'chunks', 'none', 'login', 'bogus'];
+const PROBES = [
+  '0',
+  '1',
+  '2',
+  '7',
+  ' 7 ',
+  '10',
+  '100',
+  '65535',
+  '65536',
+  '-1',
+  '2.5',
+  '.5',
+  '0.5',
+  '1.',
+  '1e3',
+  '0x10',
+  'abc',
+  '',
+  ' ',
+  0,
+  1,
+  2.5,
+  -3,
+  65535,
+  1000000,
+  true,
+  'true',
+  'list',
+  'create',
+  'msg',
+  'objects',
+  'arrays',
+  'csv',
+  'json',
+  'final',
+  'chunks',
+  'none',
+  'login',
+  'bogus',
+];
 
 describe('node declarations: one source for the dialog and the runtime', function () {
   this.timeout(20000);
@@ -63,30 +109,50 @@ describe('node declarations: one source for the dialog and the runtime', functio
   for (const type of types) {
     describe(type, function () {
       let def;
-      before(function () { def = registered(type); });
+      before(function () {
+        def = registered(type);
+      });
 
       it('registers the declared defaults (values, config node types, required) and credentials', function () {
         const declared = schema.editorDefaults(schema.SCHEMAS[type]);
-        assert.deepEqual(Object.keys(def.defaults), declared.map(([key]) => key), 'the same properties, in the same order');
+        assert.deepEqual(
+          Object.keys(def.defaults),
+          declared.map(([key]) => key),
+          'the same properties, in the same order',
+        );
         for (const [key, entry] of declared) {
           const dialog = def.defaults[key];
           // As saved (JSON): an array made in the editor's context is not this context's Array.
-          assert.deepEqual(JSON.parse(JSON.stringify(dialog.value)), entry.value, `${key}: the dialog's default is the runtime's`);
+          assert.deepEqual(
+            JSON.parse(JSON.stringify(dialog.value)),
+            entry.value,
+            `${key}: the dialog's default is the runtime's`,
+          );
           assert.equal(dialog.type, entry.type, `${key}: config node type`);
           assert.equal(dialog.required, entry.required, `${key}: required`);
-          assert.equal(typeof dialog.validate === 'function', entry.check !== undefined, `${key}: checked in the dialog as declared`);
+          assert.equal(
+            typeof dialog.validate === 'function',
+            entry.check !== undefined,
+            `${key}: checked in the dialog as declared`,
+          );
         }
         const credentials = schema.SCHEMAS[type].credentials;
         assert.deepEqual(JSON.parse(JSON.stringify(def.credentials ?? {})), credentials, 'credentials');
       });
 
-      it('reads every default the dialog saves as the runtime\'s own default, with nothing to warn about', function () {
-        const saved = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(def.defaults).map(([k, d]) => [k, d.value]))));
+      it("reads every default the dialog saves as the runtime's own default, with nothing to warn about", function () {
+        const saved = JSON.parse(
+          JSON.stringify(Object.fromEntries(Object.entries(def.defaults).map(([k, d]) => [k, d.value]))),
+        );
         const fromDialog = schema.parseConfig(schema.SCHEMAS[type], saved);
         const absent = schema.parseConfig(schema.SCHEMAS[type], {});
         assert.deepEqual(fromDialog.problems, []);
         assert.deepEqual(absent.problems, []);
-        assert.deepEqual(fromDialog.config, absent.config, 'a new node from the dialog and a flow without the fields read alike');
+        assert.deepEqual(
+          fromDialog.config,
+          absent.config,
+          'a new node from the dialog and a flow without the fields read alike',
+        );
       });
 
       it('judges every value as the runtime does: a number or a choice the dialog accepts is one the runtime uses', function () {
@@ -95,11 +161,15 @@ describe('node declarations: one source for the dialog and the runtime', functio
         for (const [key, field] of Object.entries(fields)) {
           const [, entry] = field.editor(key)[0];
           const kind = entry.check && Object.keys(entry.check)[0];
-          if (kind !== 'number' && kind !== 'oneOf') continue; // the kinds the runtime parses; text formats are checked where they are used
+          // the kinds the runtime parses; text formats are checked where they are used
+          if (kind !== 'number' && kind !== 'oneOf') continue;
           for (const v of PROBES) {
             const dialog = def.defaults[key].validate.call({}, v, false) === true;
             const runtime = field.read({ [key]: v }, key).problem === undefined;
-            if (dialog !== runtime) disagree.push(`${key} = ${JSON.stringify(v)}: dialog ${dialog ? 'accepts' : 'refuses'}, runtime ${runtime ? 'uses' : 'refuses'}`);
+            if (dialog !== runtime)
+              disagree.push(
+                `${key} = ${JSON.stringify(v)}: dialog ${dialog ? 'accepts' : 'refuses'}, runtime ${runtime ? 'uses' : 'refuses'}`,
+              );
           }
         }
         assert.deepEqual(disagree, []);
@@ -112,7 +182,8 @@ describe('node declarations: one source for the dialog and the runtime', functio
     for (const file of fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.json'))) {
       for (const node of JSON.parse(fs.readFileSync(path.join(root, 'examples', file), 'utf8'))) {
         const declared = schema.SCHEMAS[node.type];
-        if (declared) problems.push(...schema.parseConfig(declared, node).problems.map((p) => `${file} ${node.type}: ${p}`));
+        if (declared)
+          problems.push(...schema.parseConfig(declared, node).problems.map((p) => `${file} ${node.type}: ${p}`));
       }
     }
     assert.deepEqual(problems, []);
@@ -122,11 +193,21 @@ describe('node declarations: one source for the dialog and the runtime', functio
 describe('reading a saved config', function () {
   const warned = [];
   const node = { warn: (m) => warned.push(m) };
-  beforeEach(() => { warned.length = 0; });
+  beforeEach(() => {
+    warned.length = 0;
+  });
 
   it('gives an old flow that lacks newer fields the declared defaults', function () {
     // A sql node saved before flow control existed, with the dialog's text for numbers.
-    const config = readConfig(node, schema.SQL_NODE, { server: 'srv', query: 'SELECT 1', database: 'files', databaseType: 'str', rowFormat: 'arrays', split: true, rowsPerMsg: '250' });
+    const config = readConfig(node, schema.SQL_NODE, {
+      server: 'srv',
+      query: 'SELECT 1',
+      database: 'files',
+      databaseType: 'str',
+      rowFormat: 'arrays',
+      split: true,
+      rowsPerMsg: '250',
+    });
     assert.equal(config.rowsPerMsg, 250);
     assert.equal(config.flowControl, false);
     assert.equal(config.partsAhead, 1);
@@ -143,7 +224,14 @@ describe('reading a saved config', function () {
       flowControl: schema.SQL_NODE.fields.flowControl,
     });
     // Version 2 renamed "chunk" to "rowsPerMsg" and added flowControl.
-    const steps = { 'mindsdb-example': { 1: (c) => { c.rowsPerMsg = c.chunk; delete c.chunk; } } };
+    const steps = {
+      'mindsdb-example': {
+        1: (c) => {
+          c.rowsPerMsg = c.chunk;
+          delete c.chunk;
+        },
+      },
+    };
     const saved = { server: 'srv', chunk: '40' };
     const config = readConfig(node, v2, saved, steps);
     assert.deepEqual(config, { server: 'srv', rowsPerMsg: 40, flowControl: false, version: 2 });
@@ -153,7 +241,13 @@ describe('reading a saved config', function () {
   });
 
   it('uses the declared default for a value the declaration refuses, and says so once', function () {
-    const config = readConfig(node, schema.PREDICT_NODE, { batch: 'false', batchSize: 'lots', batchWindow: '2.5', paramsType: 'yaml', project: 2024 });
+    const config = readConfig(node, schema.PREDICT_NODE, {
+      batch: 'false',
+      batchSize: 'lots',
+      batchWindow: '2.5',
+      paramsType: 'yaml',
+      project: 2024,
+    });
     assert.equal(config.batch, false, 'the text "false" is the boolean');
     assert.equal(config.batchSize, 100);
     assert.equal(config.batchWindow, 50);
@@ -170,19 +264,44 @@ describe('reading a saved config', function () {
 describe('a deployed node with a refused value', function () {
   this.timeout(20000);
   let fake;
-  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => { helper.startServer(r); }); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => { helper.stopServer(r); }); await fake.close(); });
+  beforeEach(async () => {
+    fake = await createFakeMindsDB().listen();
+    await new Promise((r) => {
+      helper.startServer(r);
+    });
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => {
+      helper.stopServer(r);
+    });
+    await fake.close();
+  });
 
   it('warns once when it starts and runs with the declared default', async function () {
     fake.state.sql = () => ({ type: 'table', column_names: ['i'], data: Array.from({ length: 150 }, (_, i) => [i]) });
-    await helper.load(allNodes(), flowWith({ type: 'mindsdb-sql', query: 'SELECT i', split: true, rowsPerMsg: 'ten', partsAhead: 0 }, { url: fake.url }));
-    const warns = helper.log().args.map((a) => a[0]).filter((e) => e.level === 30 && e.id === 'n1').map((e) => String(e.msg));
+    await helper.load(
+      allNodes(),
+      flowWith(
+        { type: 'mindsdb-sql', query: 'SELECT i', split: true, rowsPerMsg: 'ten', partsAhead: 0 },
+        { url: fake.url },
+      ),
+    );
+    const warns = helper
+      .log()
+      .args.map((a) => a[0])
+      .filter((e) => e.level === 30 && e.id === 'n1')
+      .map((e) => String(e.msg));
     assert.deepEqual(warns, [
       'the node\'s rowsPerMsg: "ten" is not a whole number from 1; using 100',
-      'the node\'s partsAhead: 0 is not a whole number from 1; using 1',
+      "the node's partsAhead: 0 is not a whole number from 1; using 1",
     ]);
     const parts = collect('out', 2);
     helper.getNode('n1').receive({});
-    assert.deepEqual((await parts).map((m) => m.payload.length), [100, 50], 'parts of the declared 100 rows');
+    assert.deepEqual(
+      (await parts).map((m) => m.payload.length),
+      [100, 50],
+      'parts of the declared 100 rows',
+    );
   });
 });

@@ -17,8 +17,34 @@ const { waitFor } = require('../support/wait');
 
 const nodes = [node('mindsdb-server'), node('mindsdb-sql'), node('mindsdb-knowledge-base'), catchNode, completeNode];
 const OUTBOX = { outbox: true, outboxSizeMB: 10, outboxMaxAgeH: 24 };
-const sqlDef = { type: 'mindsdb-sql', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100, ...OUTBOX };
-const kbDef = { type: 'mindsdb-knowledge-base', operation: 'insert', project: 'mindsdb', projectType: 'str', itemName: 'docs', itemNameType: 'str', provider: '', embeddingModel: '', baseUrl: '', storageDatabase: '', storageTable: '', contentColumns: '', metadataColumns: '', idColumn: '', insertQuery: '', ...OUTBOX };
+const sqlDef = {
+  type: 'mindsdb-sql',
+  query: '',
+  database: '',
+  databaseType: 'str',
+  rowFormat: 'objects',
+  split: false,
+  rowsPerMsg: 100,
+  ...OUTBOX,
+};
+const kbDef = {
+  type: 'mindsdb-knowledge-base',
+  operation: 'insert',
+  project: 'mindsdb',
+  projectType: 'str',
+  itemName: 'docs',
+  itemNameType: 'str',
+  provider: '',
+  embeddingModel: '',
+  baseUrl: '',
+  storageDatabase: '',
+  storageTable: '',
+  contentColumns: '',
+  metadataColumns: '',
+  idColumn: '',
+  insertQuery: '',
+  ...OUTBOX,
+};
 
 describe('the outbox of the sql and knowledge-base nodes', function () {
   this.timeout(20000);
@@ -42,9 +68,17 @@ describe('the outbox of the sql and knowledge-base nodes', function () {
   async function load(def) {
     await helper.load(nodes, flowWith(def, { url: `http://127.0.0.1:${port}`, retries: 0 }));
     got = { out: [], caught: [], completed: [] };
-    for (const [id, list] of [['out', got.out], ['caught', got.caught], ['completed', got.completed]]) helper.getNode(id).on('input', (m) => list.push(m));
+    for (const [id, list] of [
+      ['out', got.out],
+      ['caught', got.caught],
+      ['completed', got.completed],
+    ])
+      helper.getNode(id).on('input', (m) => list.push(m));
   }
-  const lostOnce = (match) => { let n = 1; fake.state.faultPlan = (e) => (match(e) && n-- > 0 ? FAULTS['answer lost after the write'] : null); };
+  const lostOnce = (match) => {
+    let n = 1;
+    fake.state.faultPlan = (e) => (match(e) && n-- > 0 ? FAULTS['answer lost after the write'] : null);
+  };
   const kbRows = () => fake.state.kbs.get('mindsdb/docs').rows.map((r) => r.id);
 
   it('sql: a write kept while MindsDB is away goes when it is back, its answer the output', async () => {
@@ -78,15 +112,29 @@ describe('the outbox of the sql and knowledge-base nodes', function () {
     await fake.listen(port);
     await waitFor(() => got.out.length === 1, { timeoutMs: 8000, what: 'the insert sent once MindsDB is back' });
     assert.deepEqual(kbRows(), ['a']);
-    assert.deepEqual(got.out[0].mindsdb, { resource: 'knowledge_base', operation: 'insert', project: 'mindsdb', name: 'docs', replayed: true });
+    assert.deepEqual(got.out[0].mindsdb, {
+      resource: 'knowledge_base',
+      operation: 'insert',
+      project: 'mindsdb',
+      name: 'docs',
+      replayed: true,
+    });
   });
 
   it('knowledge base with an ID column: an insert whose answer was lost goes again, and is stored once', async () => {
     await fake.listen(port);
     await load({ ...kbDef, idColumn: 'id' });
     lostOnce((e) => e.method === 'PUT');
-    helper.getNode('n1').receive({ payload: [{ id: 'a', content: 'pump overheats' }, { id: 'b', content: 'fan' }] });
-    await waitFor(() => got.out.length === 1, { timeoutMs: 8000, what: () => `the insert stored (caught ${got.caught.length})` });
+    helper.getNode('n1').receive({
+      payload: [
+        { id: 'a', content: 'pump overheats' },
+        { id: 'b', content: 'fan' },
+      ],
+    });
+    await waitFor(() => got.out.length === 1, {
+      timeoutMs: 8000,
+      what: () => `the insert stored (caught ${got.caught.length})`,
+    });
     assert.equal(fake.requests.filter((r) => r.method === 'PUT').length, 2, 'sent again once');
     assert.deepEqual(kbRows(), ['a', 'b'], 'each row once: MindsDB replaces a row by its id');
   });

@@ -36,8 +36,22 @@ describe('the outbox (table node)', function () {
     helper.settings({ userDir: dir });
     port = await portBelowEphemeral();
     fake = createFakeMindsDB();
-    fake.state.databases.set('pg', { id: 7, name: 'pg', type: 'data', engine: 'postgres', class_type: 'sql', connection_data: {} });
-    fake.state.tables.set('pg/readings', { name: 'readings', columns: [{ name: 'id', type: 'int' }, { name: 'temp', type: 'float' }], rows: [] });
+    fake.state.databases.set('pg', {
+      id: 7,
+      name: 'pg',
+      type: 'data',
+      engine: 'postgres',
+      class_type: 'sql',
+      connection_data: {},
+    });
+    fake.state.tables.set('pg/readings', {
+      name: 'readings',
+      columns: [
+        { name: 'id', type: 'int' },
+        { name: 'temp', type: 'float' },
+      ],
+      rows: [],
+    });
   });
   afterEach(async () => {
     await helper.unload();
@@ -46,31 +60,79 @@ describe('the outbox (table node)', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const table = (def = {}) => ({ type: 'mindsdb-table', operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str', select: '', replace: false, batch: true, batchSize: 100, batchWindow: 20, keyColumn: 'id', outbox: true, outboxSizeMB: 10, outboxMaxAgeH: 24, ...def });
+  const table = (def = {}) => ({
+    type: 'mindsdb-table',
+    operation: 'insert',
+    database: 'pg',
+    databaseType: 'str',
+    table: 'readings',
+    tableType: 'str',
+    select: '',
+    replace: false,
+    batch: true,
+    batchSize: 100,
+    batchWindow: 20,
+    keyColumn: 'id',
+    outbox: true,
+    outboxSizeMB: 10,
+    outboxMaxAgeH: 24,
+    ...def,
+  });
   async function load(def, server = {}) {
     await helper.load(nodes, [
       { id: 'f1', type: 'tab', label: 'outbox' },
-      { id: 'srv', type: 'mindsdb-server', name: 'local MindsDB', url: `http://127.0.0.1:${port}`, apiPrefix: '/api', authMode: 'none', timeout: 5000, retries: 0, maxInFlight: 8, maxQueue: 1000, maxResponseMB: 64, ...server },
-      { id: 'n1', z: 'f1', server: 'srv', wires: [['out']], name: '', outputProperty: 'payload', version: 1, ...table(def) },
+      {
+        id: 'srv',
+        type: 'mindsdb-server',
+        name: 'local MindsDB',
+        url: `http://127.0.0.1:${port}`,
+        apiPrefix: '/api',
+        authMode: 'none',
+        timeout: 5000,
+        retries: 0,
+        maxInFlight: 8,
+        maxQueue: 1000,
+        maxResponseMB: 64,
+        ...server,
+      },
+      {
+        id: 'n1',
+        z: 'f1',
+        server: 'srv',
+        wires: [['out']],
+        name: '',
+        outputProperty: 'payload',
+        version: 1,
+        ...table(def),
+      },
       { id: 'out', z: 'f1', type: 'helper' },
       { id: 'catcher', z: 'f1', type: 'catch', scope: null, uncaught: false, wires: [['caught']] },
       { id: 'caught', z: 'f1', type: 'helper' },
       { id: 'completer', z: 'f1', type: 'complete', scope: ['n1'], uncaught: false, wires: [['completed']] },
       { id: 'completed', z: 'f1', type: 'helper' },
     ]);
-    outs = []; caught = []; completed = []; warnings = [];
+    outs = [];
+    caught = [];
+    completed = [];
+    warnings = [];
     helper.getNode('out').on('input', (m) => outs.push(m));
     helper.getNode('caught').on('input', (m) => caught.push(m));
     helper.getNode('completed').on('input', (m) => completed.push(m));
     helper.getNode('n1').on('call:warn', (c) => warnings.push(String(c.args[0])));
   }
-  const send = (ids) => { for (const id of ids) helper.getNode('n1').receive({ _msgid: `m${id}`, payload: { id, temp: 20 + id / 10 } }); };
+  const send = (ids) => {
+    for (const id of ids) helper.getNode('n1').receive({ _msgid: `m${id}`, payload: { id, temp: 20 + id / 10 } });
+  };
   const stored = () => fake.state.tables.get('pg/readings').rows.map((r) => r.id);
   const inserts = () => fake.requestsTo('/sql/query').filter((r) => /^INSERT/.test(r.body.query));
   /** The rows of the store file's outbox, read through this process's connection to it. */
   function keptRows() {
     const lease = leaseStore(path.join(dir, STORE));
-    try { return lease.store.statement('SELECT id, in_doubt, sending FROM outbox ORDER BY id').all(); } finally { lease.release(); }
+    try {
+      return lease.store.statement('SELECT id, in_doubt, sending FROM outbox ORDER BY id').all();
+    } finally {
+      lease.release();
+    }
   }
   const statuses = () => helper.getNode('n1').status.args.map((a) => a[0]);
   const ids = (msgs) => msgs.map((m) => m._msgid);
@@ -78,29 +140,55 @@ describe('the outbox (table node)', function () {
   it('keeps messages on disk while MindsDB is away (each input ends, none at Catch), shows the backlog, and sends them in arrival order, micro-batched, once it is back', async () => {
     await load();
     send([1, 2, 3, 4, 5]);
-    await waitFor(() => completed.length === 5, { timeoutMs: 5000, what: () => `5 inputs ended (${completed.length})` });
+    await waitFor(() => completed.length === 5, {
+      timeoutMs: 5000,
+      what: () => `5 inputs ended (${completed.length})`,
+    });
     assert.deepEqual(outs, []);
     assert.deepEqual(caught, []);
     assert.equal(keptRows().length, 5, 'all five on disk');
-    await waitFor(() => statuses().some((s) => s.fill === 'red' && /^MindsDB unreachable since \S+, 5 kept$/.test(s.text)), { timeoutMs: 5000, what: () => `the backlog on the red ring (${JSON.stringify(statuses().slice(-3))})` });
+    await waitFor(
+      () => statuses().some((s) => s.fill === 'red' && /^MindsDB unreachable since \S+, 5 kept$/.test(s.text)),
+      { timeoutMs: 5000, what: () => `the backlog on the red ring (${JSON.stringify(statuses().slice(-3))})` },
+    );
     send([6]);
     await waitFor(() => completed.length === 6, { timeoutMs: 5000, what: 'the sixth kept' });
     assert.equal(keptRows().length, 6);
 
     await fake.listen(port);
-    await waitFor(() => outs.length === 6, { timeoutMs: 8000, what: () => `6 outputs after MindsDB came back (${outs.length})` });
+    await waitFor(() => outs.length === 6, {
+      timeoutMs: 8000,
+      what: () => `6 outputs after MindsDB came back (${outs.length})`,
+    });
     assert.deepEqual(ids(outs), ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'], 'in arrival order, each once');
     assert.deepEqual(stored(), [1, 2, 3, 4, 5, 6]);
     assert.equal(inserts().length, 1, 'one INSERT for the six: the replay is micro-batched');
-    for (const m of outs) assert.deepEqual(m.mindsdb, { operation: 'insert', database: 'pg', table: 'readings', rows: 1, stored: true, replayed: true });
+    for (const m of outs)
+      assert.deepEqual(m.mindsdb, {
+        operation: 'insert',
+        database: 'pg',
+        table: 'readings',
+        rows: 1,
+        stored: true,
+        replayed: true,
+      });
     assert.deepEqual(caught, []);
     assert.deepEqual(keptRows(), [], 'nothing left');
-    await waitFor(() => statuses().at(-1).text === 'mindsdb-table.status.serverUp', { timeoutMs: 3000, what: () => `the green ring (${JSON.stringify(statuses().at(-1))})` });
+    await waitFor(() => statuses().at(-1).text === 'mindsdb-table.status.serverUp', {
+      timeoutMs: 3000,
+      what: () => `the green ring (${JSON.stringify(statuses().at(-1))})`,
+    });
 
     // healthy again: a new message goes at once (through the outbox), with its own output
     send([7]);
     await waitFor(() => outs.length === 7, { timeoutMs: 3000, what: 'the live message' });
-    assert.deepEqual(outs[6].mindsdb, { operation: 'insert', database: 'pg', table: 'readings', rows: 1, stored: true });
+    assert.deepEqual(outs[6].mindsdb, {
+      operation: 'insert',
+      database: 'pg',
+      table: 'readings',
+      rows: 1,
+      stored: true,
+    });
     assert.equal(completed.length, 7);
   });
 
@@ -108,19 +196,30 @@ describe('the outbox (table node)', function () {
     await load();
     const burst = Array.from({ length: 1200 }, (_, i) => i + 1);
     send(burst);
-    await waitFor(() => completed.length === 1200, { timeoutMs: 10000, what: () => `1,200 inputs ended (${completed.length})` });
+    await waitFor(() => completed.length === 1200, {
+      timeoutMs: 10000,
+      what: () => `1,200 inputs ended (${completed.length})`,
+    });
     assert.equal(keptRows().length, 1200, 'all on disk while MindsDB is away');
     await fake.listen(port);
     await waitFor(() => outs.length === 1200, { timeoutMs: 15000, what: () => `1,200 outputs (${outs.length})` });
     // Batches go side by side (docs/outbox.md, Order): rows land once each; outputs leave in arrival order.
     const sorted = () => [...stored()].sort((a, b) => a - b);
     assert.deepEqual(sorted(), burst, 'stored once each');
-    assert.deepEqual(ids(outs), burst.map((i) => `m${i}`), 'outputs in arrival order');
+    assert.deepEqual(
+      ids(outs),
+      burst.map((i) => `m${i}`),
+      'outputs in arrival order',
+    );
     const live = burst.map((i) => i + 1200);
     send(live);
     await waitFor(() => outs.length === 2400, { timeoutMs: 15000, what: () => `1,200 live outputs (${outs.length})` });
     assert.deepEqual(sorted(), [...burst, ...live], 'live: each once');
-    assert.deepEqual(ids(outs.slice(1200)), live.map((i) => `m${i}`), 'live outputs in arrival order');
+    assert.deepEqual(
+      ids(outs.slice(1200)),
+      live.map((i) => `m${i}`),
+      'live outputs in arrival order',
+    );
     assert.deepEqual(caught, []);
     assert.deepEqual(keptRows(), [], 'nothing left');
   });
@@ -132,7 +231,10 @@ describe('the outbox (table node)', function () {
     await helper.unload();
     await fake.listen(port);
     await load();
-    await waitFor(() => outs.length === 3, { timeoutMs: 8000, what: () => `3 outputs after the restart (${outs.length})` });
+    await waitFor(() => outs.length === 3, {
+      timeoutMs: 8000,
+      what: () => `3 outputs after the restart (${outs.length})`,
+    });
     assert.deepEqual(ids(outs), ['m1', 'm2', 'm3']);
     assert.deepEqual(stored(), [1, 2, 3]);
     assert.deepEqual(keptRows(), []);
@@ -142,9 +244,15 @@ describe('the outbox (table node)', function () {
     await fake.listen(port);
     await load();
     let lost = 1;
-    fake.state.faultPlan = (e) => (typeof e.body?.query === 'string' && /^INSERT/.test(e.body.query) && lost-- > 0 ? FAULTS['answer lost after the write'] : null);
+    fake.state.faultPlan = (e) =>
+      typeof e.body?.query === 'string' && /^INSERT/.test(e.body.query) && lost-- > 0
+        ? FAULTS['answer lost after the write']
+        : null;
     send([1, 2]);
-    await waitFor(() => outs.length === 2, { timeoutMs: 12000, what: () => `2 outputs (${outs.length}, caught ${caught.length})` });
+    await waitFor(() => outs.length === 2, {
+      timeoutMs: 12000,
+      what: () => `2 outputs (${outs.length}, caught ${caught.length})`,
+    });
     assert.deepEqual(stored(), [1, 2], 'stored once each');
     assert.equal(inserts().length, 1, 'never sent again');
     const lookups = fake.requestsTo('/sql/query').filter((r) => /^SELECT id FROM/.test(r.body.query));
@@ -154,23 +262,37 @@ describe('the outbox (table node)', function () {
     assert.deepEqual(caught, []);
   });
 
-  it('a write in doubt is looked up only once its lost request cannot still be running (the server\'s timeout after it was lost): a late commit is found, not stored twice', async () => {
+  it("a write in doubt is looked up only once its lost request cannot still be running (the server's timeout after it was lost): a late commit is found, not stored twice", async () => {
     await fake.listen(port);
     await load({}, { timeout: 2000 });
     let lost = 1;
     let lostAt = 0;
     // The connection drops at once, but MindsDB goes on with the INSERT and commits it a second later.
-    fake.state.faultPlan = (e) => (typeof e.body?.query === 'string' && /^INSERT/.test(e.body.query) && lost-- > 0 ? (req) => {
-      lostAt = Date.now();
-      req.socket.destroy();
-      const { p1, p2 } = e.body.params;
-      setTimeout(() => fake.state.tables.get('pg/readings').rows.push({ id: p1, temp: p2 }), 1000); // fault: the server commits after the client is gone
-    } : null);
+    fake.state.faultPlan = (e) =>
+      typeof e.body?.query === 'string' && /^INSERT/.test(e.body.query) && lost-- > 0
+        ? (req) => {
+            lostAt = Date.now();
+            req.socket.destroy();
+            const { p1, p2 } = e.body.params;
+            // fault: the server commits after the client is gone
+            setTimeout(() => fake.state.tables.get('pg/readings').rows.push({ id: p1, temp: p2 }), 1000);
+          }
+        : null;
     send([1]);
-    await waitFor(() => outs.length === 1, { timeoutMs: 10000, what: () => `the output (caught ${caught.length}: ${caught.map((m) => m.error.message).join('; ')})` });
+    await waitFor(() => outs.length === 1, {
+      timeoutMs: 10000,
+      what: () => `the output (caught ${caught.length}: ${caught.map((m) => m.error.message).join('; ')})`,
+    });
     const lookup = fake.requestsTo('/sql/query').find((r) => /^SELECT id FROM/.test(r.body.query));
-    assert.equal(lookup.body.query, 'SELECT id FROM `pg`.`readings` WHERE id = :p1', 'one key is looked up with =: MindsDB writes IN (:p1) as IN 1');
-    assert.ok(lookup.at >= lostAt + 2000, `looked up after the server's timeout (${lookup.at - lostAt} ms after the answer was lost)`);
+    assert.equal(
+      lookup.body.query,
+      'SELECT id FROM `pg`.`readings` WHERE id = :p1',
+      'one key is looked up with =: MindsDB writes IN (:p1) as IN 1',
+    );
+    assert.ok(
+      lookup.at >= lostAt + 2000,
+      `looked up after the server's timeout (${lookup.at - lostAt} ms after the answer was lost)`,
+    );
     assert.deepEqual(stored(), [1], 'stored once: the late commit was found');
     assert.equal(outs[0].mindsdb.alreadyStored, true);
     assert.equal(inserts().length, 1);
@@ -181,7 +303,10 @@ describe('the outbox (table node)', function () {
     await fake.listen(port);
     await load({ keyColumn: '' });
     let lost = 1;
-    fake.state.faultPlan = (e) => (typeof e.body?.query === 'string' && /^INSERT/.test(e.body.query) && lost-- > 0 ? FAULTS['answer lost after the write'] : null);
+    fake.state.faultPlan = (e) =>
+      typeof e.body?.query === 'string' && /^INSERT/.test(e.body.query) && lost-- > 0
+        ? FAULTS['answer lost after the write']
+        : null;
     send([1, 2]);
     await waitFor(() => caught.length === 2, { timeoutMs: 8000, what: 'two at Catch' });
     for (const m of caught) assert.equal(m.mindsdb.stored, 'unknown');
@@ -194,9 +319,15 @@ describe('the outbox (table node)', function () {
     await fake.listen(port);
     await load({ batch: false });
     let busy = 2;
-    fake.state.faultPlan = (e) => (typeof e.body?.query === 'string' && /^INSERT/.test(e.body.query) && busy-- > 0 ? FAULTS[busy ? 'HTTP 503' : 'HTTP 429 with Retry-After'] : null);
+    fake.state.faultPlan = (e) =>
+      typeof e.body?.query === 'string' && /^INSERT/.test(e.body.query) && busy-- > 0
+        ? FAULTS[busy ? 'HTTP 503' : 'HTTP 429 with Retry-After']
+        : null;
     send([1]);
-    await waitFor(() => outs.length === 1, { timeoutMs: 10000, what: () => `the refused message stored later (${outs.length}, caught ${caught.length})` });
+    await waitFor(() => outs.length === 1, {
+      timeoutMs: 10000,
+      what: () => `the refused message stored later (${outs.length}, caught ${caught.length})`,
+    });
     assert.deepEqual(stored(), [1]);
     helper.getNode('n1').receive({ _msgid: 'bad', payload: { id: 2, temp: 'warm' } });
     await waitFor(() => caught.length === 1, { timeoutMs: 5000, what: 'the bad row at Catch' });
@@ -210,20 +341,32 @@ describe('the outbox (table node)', function () {
     // a few messages fit in 600 bytes (each is its JSON with its target, 100 to 200 bytes)
     await load({ outboxSizeMB: 600 / 1048576, outboxMaxAgeH: 1.5 / 3600 });
     send([1, 2, 3, 4, 5, 6, 7, 8]);
-    await waitFor(() => completed.length + caught.length === 8, { timeoutMs: 5000, what: 'eight inputs ended (kept, or at Catch)' });
+    await waitFor(() => completed.length + caught.length === 8, {
+      timeoutMs: 5000,
+      what: 'eight inputs ended (kept, or at Catch)',
+    });
     const full = caught.filter((m) => m.mindsdbError?.code === 'EOUTBOXFULL');
     assert.ok(full.length >= 2 && full.length <= 6, `${full.length} did not fit`);
     for (const m of full) {
-      assert.match(m.error.message, /outbox is full \(\d+ message\(s\), .* of its 1 kB\): the message was not kept and not sent/);
+      assert.match(
+        m.error.message,
+        /outbox is full \(\d+ message\(s\), .* of its 1 kB\): the message was not kept and not sent/,
+      );
       assert.equal(m.mindsdb.stored, false);
     }
     const keptIds = keptRows().length;
     assert.equal(keptIds + full.length, 8);
-    await waitFor(() => caught.length === 8, { timeoutMs: 6000, what: () => `the kept ones expired (${caught.length} at Catch)` });
+    await waitFor(() => caught.length === 8, {
+      timeoutMs: 6000,
+      what: () => `the kept ones expired (${caught.length} at Catch)`,
+    });
     const expired = caught.filter((m) => m.mindsdbError?.code === 'EOUTBOXEXPIRED');
     assert.equal(expired.length, keptIds);
     for (const m of expired) {
-      assert.match(m.error.message, /kept in the outbox since \S+, longer than its maximum age of 2 s, while MindsDB could not take it: not sent$/);
+      assert.match(
+        m.error.message,
+        /kept in the outbox since \S+, longer than its maximum age of 2 s, while MindsDB could not take it: not sent$/,
+      );
       assert.equal(m.mindsdb.stored, false);
     }
     assert.deepEqual(keptRows(), []);
@@ -239,16 +382,31 @@ describe('the outbox (table node)', function () {
     lease.store.statement(`PRAGMA max_page_count = ${pages}`).get();
     try {
       // each message larger than a page, so that keeping it needs a page the cap refuses
-      for (const id of [1, 2, 3]) helper.getNode('n1').receive({ _msgid: `m${id}`, payload: { id, temp: 20 }, trace: 'x'.repeat(8000) });
+      for (const id of [1, 2, 3])
+        helper.getNode('n1').receive({ _msgid: `m${id}`, payload: { id, temp: 20 }, trace: 'x'.repeat(8000) });
       await waitFor(() => caught.length === 3, { timeoutMs: 8000, what: () => `three at Catch (${caught.length})` });
-      for (const m of caught) assert.match(m.error.message, /\(the outbox could not keep it: the MindsDB nodes' store \(.*node-red-mindsdb\.sqlite\) could not keep messages in the outbox: .*free space\)/);
-      assert.equal(warnings.filter((w) => /the outbox is off/.test(w)).length, 1, `said once: ${JSON.stringify(warnings)}`);
+      for (const m of caught)
+        assert.match(
+          m.error.message,
+          /\(the outbox could not keep it: the MindsDB nodes' store \(.*node-red-mindsdb\.sqlite\) could not keep messages in the outbox: .*free space\)/,
+        );
+      assert.equal(
+        warnings.filter((w) => /the outbox is off/.test(w)).length,
+        1,
+        `said once: ${JSON.stringify(warnings)}`,
+      );
       await fake.listen(port);
-      await waitFor(() => fake.requestsTo('/util/readiness').length > 0 || outs.length > 0, { timeoutMs: 5000, what: 'MindsDB found again' }).catch(() => undefined);
-      await waitFor(async () => {
-        if (helper.getNode('n1') && outs.length === 0 && caught.length < 10) send([outs.length + caught.length + 1]);
-        return outs.length > 0;
-      }, { timeoutMs: 8000, intervalMs: 300, what: 'a message stored without the outbox' });
+      await waitFor(() => fake.requestsTo('/util/readiness').length > 0 || outs.length > 0, {
+        timeoutMs: 5000,
+        what: 'MindsDB found again',
+      }).catch(() => undefined);
+      await waitFor(
+        async () => {
+          if (helper.getNode('n1') && outs.length === 0 && caught.length < 10) send([outs.length + caught.length + 1]);
+          return outs.length > 0;
+        },
+        { timeoutMs: 8000, intervalMs: 300, what: 'a message stored without the outbox' },
+      );
       assert.deepEqual(keptRows(), []);
     } finally {
       lease.release();
@@ -276,6 +434,12 @@ describe('the outbox (table node)', function () {
     send([1]);
     await waitFor(() => outs.length === 1, { timeoutMs: 3000, what: 'the first output' });
     let next = 2;
-    await holdsFor(() => { send([next++]); return fake.requestsTo('/util/readiness').length === 0; }, { forMs: 600, intervalMs: 50, what: 'no probe' });
+    await holdsFor(
+      () => {
+        send([next++]);
+        return fake.requestsTo('/util/readiness').length === 0;
+      },
+      { forMs: 600, intervalMs: 50, what: 'no probe' },
+    );
   });
 });

@@ -13,23 +13,73 @@ function brokenNode(RED) {
   function Broken(config) {
     RED.nodes.createNode(this, config);
     this.on('input', (msg, send, done) => {
-      const part = (index, count) => ({ ...msg, parts: { id: 'seq', index, ...(count ? { count } : {}) }, ...(count ? { complete: true } : {}) });
-      setImmediate(() => { // fault: the broken node answers a turn later, as an async node does
+      const part = (index, count) => ({
+        ...msg,
+        parts: { id: 'seq', index, ...(count ? { count } : {}) },
+        ...(count ? { complete: true } : {}),
+      });
+      setImmediate(() => {
+        // fault: the broken node answers a turn later, as an async node does
         switch (msg.mode) {
-          case 'ok': send(msg); done(); break;
-          case 'error': done(new Error('refused')); break;
-          case 'sequence': send(part(0)); send(part(1)); send(part(2, 3)); done(); break;
-          case 'broken sequence, named': send(part(0)); msg.mindsdb = { partsId: 'seq', partsSent: 1 }; done(new Error('broke')); break;
-          case 'output, no done()': send(msg); break;
-          case 'done() twice': send(msg); done(); done(); break;
-          case 'done() without output': done(); break;
-          case 'output and an error': send(msg); done(new Error('both')); break;
-          case 'node.error and done()': send(msg); this.error(new Error('also'), msg); done(); break;
-          case 'two outputs': send(msg); send({ ...msg }); done(); break;
-          case 'sequence without its last part': send(part(0)); send(part(1)); done(); break;
-          case 'broken sequence, not named': send(part(0)); done(new Error('broke')); break;
-          case 'late second done()': send(msg); done(); setImmediate(() => done()); break; // fault: a second done() a turn later
-          default: throw new Error(`no mode ${msg.mode}`);
+          case 'ok':
+            send(msg);
+            done();
+            break;
+          case 'error':
+            done(new Error('refused'));
+            break;
+          case 'sequence':
+            send(part(0));
+            send(part(1));
+            send(part(2, 3));
+            done();
+            break;
+          case 'broken sequence, named':
+            send(part(0));
+            msg.mindsdb = { partsId: 'seq', partsSent: 1 };
+            done(new Error('broke'));
+            break;
+          case 'output, no done()':
+            send(msg);
+            break;
+          case 'done() twice':
+            send(msg);
+            done();
+            done();
+            break;
+          case 'done() without output':
+            done();
+            break;
+          case 'output and an error':
+            send(msg);
+            done(new Error('both'));
+            break;
+          case 'node.error and done()':
+            send(msg);
+            this.error(new Error('also'), msg);
+            done();
+            break;
+          case 'two outputs':
+            send(msg);
+            send({ ...msg });
+            done();
+            break;
+          case 'sequence without its last part':
+            send(part(0));
+            send(part(1));
+            done();
+            break;
+          case 'broken sequence, not named':
+            send(part(0));
+            done(new Error('broke'));
+            break;
+          case 'late second done()':
+            send(msg);
+            done();
+            setImmediate(() => done());
+            break; // fault: a second done() a turn later
+          default:
+            throw new Error(`no mode ${msg.mode}`);
         }
       });
     });
@@ -39,17 +89,31 @@ function brokenNode(RED) {
 
 describe('the outcome observer fails on every broken outcome', function () {
   this.timeout(10000);
-  beforeEach(async () => { await new Promise((r) => helper.startServer(r)); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); });
+  beforeEach(async () => {
+    await new Promise((r) => helper.startServer(r));
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+  });
 
   const good = ['ok', 'error', 'sequence', 'broken sequence, named'];
-  const bad = ['done() twice', 'done() without output', 'output and an error', 'node.error and done()', 'two outputs', 'sequence without its last part', 'broken sequence, not named', 'late second done()'];
+  const bad = [
+    'done() twice',
+    'done() without output',
+    'output and an error',
+    'node.error and done()',
+    'two outputs',
+    'sequence without its last part',
+    'broken sequence, not named',
+    'late second done()',
+  ];
 
   it(`accepts ${good.join(', ')}; rejects ${bad.join(', ')}`, async () => {
     await helper.load([...allNodes(), brokenNode], flowWith({ type: 'broken' }));
     const outcomes = observeOutcomes(helper);
     const modes = [...good, ...bad];
-    modes.forEach((mode) => helper.getNode('n1').receive({ mode, marker: mode }));
+    for (const mode of modes) helper.getNode('n1').receive({ mode, marker: mode });
     await outcomes.settled(modes);
     await outcomes.quiesce();
     for (const mode of good) assert.equal(outcomes.problem(mode), null, mode);

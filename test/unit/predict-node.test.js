@@ -5,12 +5,31 @@ const { helper, node, catchNode, flowWith, nextMessage, collect } = require('../
 const { flushDeliveries } = require('../support/wait');
 
 const nodes = [node('mindsdb-server'), node('mindsdb-predict'), catchNode];
-const base = { type: 'mindsdb-predict', project: 'mindsdb', projectType: 'str', model: 'home_rentals', modelType: 'str', params: '', paramsType: 'json', batch: false, batchSize: 100, batchWindow: 50, keepExplainString: false };
+const base = {
+  type: 'mindsdb-predict',
+  project: 'mindsdb',
+  projectType: 'str',
+  model: 'home_rentals',
+  modelType: 'str',
+  params: '',
+  paramsType: 'json',
+  batch: false,
+  batchSize: 100,
+  batchWindow: 50,
+  keepExplainString: false,
+};
 
 describe('mindsdb-predict node', function () {
   let fake;
-  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+  beforeEach(async () => {
+    fake = await createFakeMindsDB().listen();
+    await new Promise((r) => helper.startServer(r));
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+    await fake.close();
+  });
   const load = (def = {}) => helper.load(nodes, flowWith({ ...base, ...def }, { url: fake.url }));
   const predictCalls = () => fake.requests.filter((r) => r.path.endsWith('/predict'));
 
@@ -26,7 +45,7 @@ describe('mindsdb-predict node', function () {
     assert.deepEqual(msg.mindsdb, { project: 'mindsdb', model: 'home_rentals', target: 'rental_price', rows: 1 });
   });
 
-  it('parses a lightwood-style model\'s explain column', async () => {
+  it("parses a lightwood-style model's explain column", async () => {
     await load({ model: 'lightwood_rentals' });
     const got = nextMessage('out');
     helper.getNode('n1').receive({ payload: { sqft: 100 } });
@@ -43,7 +62,10 @@ describe('mindsdb-predict node', function () {
     const got = nextMessage('out');
     helper.getNode('n1').receive({ payload: [{ sqft: 1 }, { sqft: 2 }] });
     const msg = await got;
-    assert.deepEqual(msg.payload.map((r) => r.rental_price), [103, 106]);
+    assert.deepEqual(
+      msg.payload.map((r) => r.rental_price),
+      [103, 106],
+    );
     assert.equal(typeof msg.payload[0].rental_price_explain_raw, 'string');
     assert.equal(msg.mindsdb.rows, 2);
   });
@@ -74,7 +96,10 @@ describe('mindsdb-predict node', function () {
     for (let i = 0; i < 250; i++) n1.receive({ payload: { sqft: i }, seq: i });
     const msgs = await got;
     assert.equal(predictCalls().length, 3);
-    assert.deepEqual(predictCalls().map((c) => c.body.data.length), [100, 100, 50]);
+    assert.deepEqual(
+      predictCalls().map((c) => c.body.data.length),
+      [100, 100, 50],
+    );
     msgs.forEach((m, i) => {
       assert.equal(m.seq, i);
       assert.equal(m.payload.sqft, i);
@@ -89,14 +114,17 @@ describe('mindsdb-predict node', function () {
     helper.getNode('n1').receive({ payload: { sqft: 3 }, seq: 1 });
     const [a, b] = await got;
     assert.equal(predictCalls().length, 1);
-    assert.deepEqual(a.payload.map((r) => r.sqft), [1, 2]);
+    assert.deepEqual(
+      a.payload.map((r) => r.sqft),
+      [1, 2],
+    );
     assert.equal(b.payload.sqft, 3);
   });
 
   it('a batch the server refuses is re-sent one message at a time: only the bad row fails', async () => {
     await load({ batch: true, batchSize: 5, batchWindow: 20 });
     // Like the real server, the whole request fails when one row cannot be predicted.
-    const refuseBadRows = (req, res, entry) => {
+    const refuseBadRows = (_req, res, entry) => {
       if (!entry.body.data.some((r) => r.sqft === 'bad')) return false;
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end('{"title":"ValueError","detail":"could not convert string to float: bad"}');
@@ -109,16 +137,24 @@ describe('mindsdb-predict node', function () {
     const [failed] = await caught;
     assert.equal(failed.seq, 2);
     assert.match(failed.error.message, /could not convert/);
-    assert.deepEqual((await out).map((m) => m.seq), [0, 1, 3, 4], 'the good rows still get predictions, in order');
+    assert.deepEqual(
+      (await out).map((m) => m.seq),
+      [0, 1, 3, 4],
+      'the good rows still get predictions, in order',
+    );
     assert.equal(predictCalls().length, 6, 'one batch, then each message on its own');
   });
 
   it('fails every msg of a batch that failed on the network exactly once, without re-sending', async () => {
     await load({ batch: true, batchSize: 5, batchWindow: 20 });
-    fake.fault((req, res) => { res.socket.destroy(); });
+    fake.fault((_req, res) => {
+      res.socket.destroy();
+    });
     const caught = collect('caught', 5);
     let outputs = 0;
-    helper.getNode('out').on('input', () => { outputs++; });
+    helper.getNode('out').on('input', () => {
+      outputs++;
+    });
     for (let i = 0; i < 5; i++) helper.getNode('n1').receive({ payload: { sqft: i }, seq: i });
     const msgs = await caught;
     assert.deepEqual(msgs.map((m) => m.seq).sort(), [0, 1, 2, 3, 4]);
@@ -131,11 +167,17 @@ describe('mindsdb-predict node', function () {
 
   it('re-sends a batch whose answer has the wrong number of rows one message at a time', async () => {
     await load({ batch: true, batchSize: 2, batchWindow: 20 });
-    fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('[{"x":1}]'); });
+    fake.fault((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('[{"x":1}]');
+    });
     const out = collect('out', 2);
     helper.getNode('n1').receive({ payload: { sqft: 1 } });
     helper.getNode('n1').receive({ payload: { sqft: 2 } });
-    assert.deepEqual((await out).map((m) => m.payload.rental_price), [103, 106]);
+    assert.deepEqual(
+      (await out).map((m) => m.payload.rental_price),
+      [103, 106],
+    );
     assert.equal(predictCalls().length, 3);
   });
 
@@ -148,7 +190,10 @@ describe('mindsdb-predict node', function () {
     helper.getNode('n1').receive({ payload: { sqft: 2 }, timeout: 150 });
     helper.getNode('n1').receive({ payload: { sqft: 3 } });
     const msgs = await caught;
-    assert.ok(Date.now() - started < 2000, `the batch waited ${Date.now() - started} ms (server timeout 5000, shortest msg.timeout 150)`);
+    assert.ok(
+      Date.now() - started < 2000,
+      `the batch waited ${Date.now() - started} ms (server timeout 5000, shortest msg.timeout 150)`,
+    );
     for (const m of msgs) assert.match(m.error.message, /no (complete )?answer|timed out|timeout|within/i);
   });
 
@@ -158,7 +203,10 @@ describe('mindsdb-predict node', function () {
     const got = collect('out', 3);
     for (let i = 0; i < 3; i++) n1.receive({ payload: { sqft: i } });
     await got;
-    assert.ok(n1.status.args.some((a) => /^queued: [1-3]$/.test(a[0].text)), JSON.stringify(n1.status.args));
+    assert.ok(
+      n1.status.args.some((a) => /^queued: [1-3]$/.test(a[0].text)),
+      JSON.stringify(n1.status.args),
+    );
   });
 
   it('flushes a pending batch on close so each msg still gets one outcome', async () => {
@@ -180,14 +228,23 @@ describe('mindsdb-predict node', function () {
     ['a string payload', {}, { payload: 'x' }, /must be an object \(one row\) or an array/],
     ['a number inside the array', {}, { payload: [{ sqft: 1 }, 5] }, /msg.payload\[1\] must be an object/],
     ['an empty array', {}, { payload: [] }, /no rows to predict/],
-    ['params that are not an object', { params: '' }, { payload: { sqft: 1 }, predictParams: [1] }, /params must be an object/],
+    [
+      'params that are not an object',
+      { params: '' },
+      { payload: { sqft: 1 }, predictParams: [1] },
+      /params must be an object/,
+    ],
     ['an unknown model (404)', { model: 'nope' }, { payload: { sqft: 1 } }, /HTTP 404.*Model not found/],
     ['an answer that is not rows', {}, { payload: { sqft: 1 }, fault: true }, /expected an array of prediction rows/],
   ];
   for (const [what, def, msgIn, pattern] of bad) {
     it(`sends ${what} to Catch with the msg`, async () => {
       await load(def);
-      if (msgIn.fault) fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"not":"rows"}'); });
+      if (msgIn.fault)
+        fake.fault((_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"not":"rows"}');
+        });
       const caught = nextMessage('caught');
       helper.getNode('n1').receive({ ...msgIn, marker: 'x' });
       const msg = await caught;

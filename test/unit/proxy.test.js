@@ -25,8 +25,12 @@ async function startProxy({ auth = false } = {}) {
   const { createProxy } = await import('proxy');
   const server = createProxy(http.createServer());
   const seen = { forwarded: 0, tunnels: 0, refused: 0 };
-  server.on('request', () => { seen.forwarded++; });
-  server.on('connect', () => { seen.tunnels++; });
+  server.on('request', () => {
+    seen.forwarded++;
+  });
+  server.on('connect', () => {
+    seen.tunnels++;
+  });
   if (auth) {
     const expected = `Basic ${Buffer.from(`${PROXY_USER}:${PROXY_PASSWORD}`).toString('base64')}`;
     server.authenticate = (req) => {
@@ -38,26 +42,45 @@ async function startProxy({ auth = false } = {}) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
   return {
-    url, seen,
-    async close() { server.closeAllConnections?.(); await new Promise((resolve) => server.close(resolve)); },
+    url,
+    seen,
+    async close() {
+      server.closeAllConnections?.();
+      await new Promise((resolve) => server.close(resolve));
+    },
   };
 }
 
 describe('proxies', function () {
   this.timeout(20000);
   let tls;
-  before(() => { tls = selfSignedCertificate('mindsdb-proxy-'); });
+  before(() => {
+    tls = selfSignedCertificate('mindsdb-proxy-');
+  });
   after(() => tls.remove());
 
   describe('the client through a real proxy', () => {
     let fake;
     let proxy;
     let client;
-    afterEach(async () => { await client?.close(0); client = undefined; await fake?.close(); await proxy?.close(); });
+    afterEach(async () => {
+      await client?.close(0);
+      client = undefined;
+      await fake?.close();
+      await proxy?.close();
+    });
 
     for (const scheme of ['http', 'https']) {
-      const serve = () => createFakeMindsDB(scheme === 'https' ? { tls: { key: tls.key, cert: tls.cert } } : {}).listen();
-      const clientOf = (opts) => new MindsDBClient({ baseUrl: fake.url, retries: 0, timeoutMs: 5000, ...(scheme === 'https' ? { tls: { ca: tls.cert } } : {}), ...opts });
+      const serve = () =>
+        createFakeMindsDB(scheme === 'https' ? { tls: { key: tls.key, cert: tls.cert } } : {}).listen();
+      const clientOf = (opts) =>
+        new MindsDBClient({
+          baseUrl: fake.url,
+          retries: 0,
+          timeoutMs: 5000,
+          ...(scheme === 'https' ? { tls: { ca: tls.cert } } : {}),
+          ...opts,
+        });
       const through = () => (scheme === 'https' ? proxy.seen.tunnels : proxy.seen.forwarded);
 
       it(`reaches an ${scheme} MindsDB through the proxy (${scheme === 'https' ? 'a CONNECT tunnel' : 'forwarded'}), whole answers and streams`, async () => {
@@ -79,13 +102,22 @@ describe('proxies', function () {
         client = clientOf({ proxy: { url: proxy.url, username: PROXY_USER, password: PROXY_PASSWORD } });
         assert.equal((await sql(client, { query: 'SELECT 1' })).type, 'table');
         assert.ok(through() >= 1);
-        for (const r of fake.requests) assert.equal(r.headers['proxy-authorization'], undefined, `${r.method} ${r.path} carried the proxy's credentials`);
+        for (const r of fake.requests)
+          assert.equal(
+            r.headers['proxy-authorization'],
+            undefined,
+            `${r.method} ${r.path} carried the proxy's credentials`,
+          );
       });
 
       it(`reports a 407 as a clear auth error that names neither password (${scheme})`, async () => {
         fake = await serve();
         proxy = await startProxy({ auth: true });
-        client = clientOf({ proxy: { url: proxy.url, username: PROXY_USER, password: 'wrong-pa55' }, retries: 2, retryBaseDelayMs: 1 });
+        client = clientOf({
+          proxy: { url: proxy.url, username: PROXY_USER, password: 'wrong-pa55' },
+          retries: 2,
+          retryBaseDelayMs: 1,
+        });
         await assert.rejects(sql(client, { query: 'SELECT 1' }), (e) => {
           assert.equal(e.kind, 'auth');
           assert.equal(e.status, 407);
@@ -102,10 +134,17 @@ describe('proxies', function () {
       fake = await createFakeMindsDB().listen();
       proxy = await startProxy({ auth: true });
       const port = new URL(proxy.url).port;
-      client = new MindsDBClient({ baseUrl: fake.url, retries: 0, proxy: { url: `http://${PROXY_USER}:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:${port}` } });
+      client = new MindsDBClient({
+        baseUrl: fake.url,
+        retries: 0,
+        proxy: { url: `http://${PROXY_USER}:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:${port}` },
+      });
       assert.equal(client.proxy, proxy.url);
       assert.equal((await sql(client, { query: 'SELECT 1' })).type, 'table');
-      assert.ok(client.redactor.text(`x ${PROXY_PASSWORD} y`).includes('***') || !client.redactor.text(`x ${PROXY_PASSWORD} y`).includes(PROXY_PASSWORD));
+      assert.ok(
+        client.redactor.text(`x ${PROXY_PASSWORD} y`).includes('***') ||
+          !client.redactor.text(`x ${PROXY_PASSWORD} y`).includes(PROXY_PASSWORD),
+      );
     });
 
     it('says the proxy could not be reached, and retries it as never sent', async () => {
@@ -115,7 +154,13 @@ describe('proxies', function () {
       await proxy.close();
       proxy = undefined;
       client = new MindsDBClient({ baseUrl: fake.url, retries: 1, retryBaseDelayMs: 1, proxy: { url: dead } });
-      await assert.rejects(sql(client, { query: 'SELECT 1' }), (e) => e.kind === 'network' && e.message.includes(`through the proxy ${dead}`) && /is the proxy running/.test(e.message));
+      await assert.rejects(
+        sql(client, { query: 'SELECT 1' }),
+        (e) =>
+          e.kind === 'network' &&
+          e.message.includes(`through the proxy ${dead}`) &&
+          /is the proxy running/.test(e.message),
+      );
     });
   });
 
@@ -123,22 +168,54 @@ describe('proxies', function () {
     let fake;
     let proxy;
     const saved = {};
-    const setEnv = (vars) => { for (const [k, v] of Object.entries(vars)) { if (!(k in saved)) saved[k] = process.env[k]; process.env[k] = v; } };
+    const setEnv = (vars) => {
+      for (const [k, v] of Object.entries(vars)) {
+        if (!(k in saved)) saved[k] = process.env[k];
+        process.env[k] = v;
+      }
+    };
     beforeEach(async () => {
       fake = await createFakeMindsDB().listen();
       proxy = await startProxy({ auth: true });
-      for (const k of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy']) setEnv({ [k]: '' });
+      for (const k of [
+        'HTTP_PROXY',
+        'http_proxy',
+        'HTTPS_PROXY',
+        'https_proxy',
+        'NO_PROXY',
+        'no_proxy',
+        'ALL_PROXY',
+        'all_proxy',
+      ])
+        setEnv({ [k]: '' });
       await new Promise((r) => helper.startServer(r));
     });
     afterEach(async () => {
       await helper.unload();
       await new Promise((r) => helper.stopServer(r));
-      for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; delete saved[k]; }
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+        delete saved[k];
+      }
       await fake.close();
       await proxy.close();
     });
-    const sqlNode = { type: 'mindsdb-sql', query: 'SELECT 1', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100 };
-    const withProxyUrl = () => { const u = new URL(proxy.url); u.username = PROXY_USER; u.password = PROXY_PASSWORD; return u.href; };
+    const sqlNode = {
+      type: 'mindsdb-sql',
+      query: 'SELECT 1',
+      database: '',
+      databaseType: 'str',
+      rowFormat: 'objects',
+      split: false,
+      rowsPerMsg: 100,
+    };
+    const withProxyUrl = () => {
+      const u = new URL(proxy.url);
+      u.username = PROXY_USER;
+      u.password = PROXY_PASSWORD;
+      return u.href;
+    };
 
     it('follows HTTP_PROXY as core does (credentials in the URL), and NO_PROXY', async () => {
       setEnv({ HTTP_PROXY: withProxyUrl() });
@@ -166,9 +243,13 @@ describe('proxies', function () {
       assert.equal(proxy.seen.forwarded, 0);
     });
 
-    it('uses a core http proxy node, its credentials from Node-RED\'s credentials, and a 407 reaches Catch', async () => {
-      const flow = flowWith(sqlNode, { url: fake.url, proxyMode: 'node', proxy: 'px' }, [{ id: 'px', type: 'http proxy', name: 'corp', url: proxy.url, noproxy: [] }]);
-      await helper.load([...allNodes(), httpProxyNode], flow, { px: { username: PROXY_USER, password: PROXY_PASSWORD } });
+    it("uses a core http proxy node, its credentials from Node-RED's credentials, and a 407 reaches Catch", async () => {
+      const flow = flowWith(sqlNode, { url: fake.url, proxyMode: 'node', proxy: 'px' }, [
+        { id: 'px', type: 'http proxy', name: 'corp', url: proxy.url, noproxy: [] },
+      ]);
+      await helper.load([...allNodes(), httpProxyNode], flow, {
+        px: { username: PROXY_USER, password: PROXY_PASSWORD },
+      });
       const out = nextMessage('out');
       helper.getNode('n1').receive({});
       assert.deepEqual((await out).payload, [{ 1: 1 }]);
@@ -187,11 +268,19 @@ describe('proxies', function () {
     it('Test connection says the connection went through a proxy, and where it came from', async () => {
       setEnv({ HTTP_PROXY: withProxyUrl() });
       await helper.load(allNodes(), flowWith(sqlNode, { url: fake.url }));
-      const res = await helper.request().post('/mindsdb/test').send({ url: fake.url, apiPrefix: '/api', authMode: 'none', proxyMode: 'env' }).expect(200);
+      const res = await helper
+        .request()
+        .post('/mindsdb/test')
+        .send({ url: fake.url, apiPrefix: '/api', authMode: 'none', proxyMode: 'env' })
+        .expect(200);
       assert.equal(res.body.ok, true, JSON.stringify(res.body));
       assert.equal(res.body.proxy, 'HTTP_PROXY');
       assert.doesNotMatch(JSON.stringify(res.body), new RegExp(`${PROXY_PASSWORD}|${new URL(proxy.url).port}`));
-      const direct = await helper.request().post('/mindsdb/test').send({ url: fake.url, apiPrefix: '/api', authMode: 'none', proxyMode: 'none' }).expect(200);
+      const direct = await helper
+        .request()
+        .post('/mindsdb/test')
+        .send({ url: fake.url, apiPrefix: '/api', authMode: 'none', proxyMode: 'none' })
+        .expect(200);
       assert.equal(direct.body.ok, true);
       assert.equal(direct.body.proxy, undefined);
     });
@@ -201,8 +290,12 @@ describe('proxies', function () {
     const core = (() => {
       try {
         const { createRequire } = require('node:module');
-        return createRequire(require.resolve(`${process.env.NODE_RED_PACKAGE || 'node-red'}/package.json`))('@node-red/nodes/core/network/lib/proxyHelper.js');
-      } catch { return undefined; } // Node-RED 3.1 has no proxy helper of its own
+        return createRequire(require.resolve(`${process.env.NODE_RED_PACKAGE || 'node-red'}/package.json`))(
+          '@node-red/nodes/core/network/lib/proxyHelper.js',
+        );
+      } catch {
+        return undefined;
+      } // Node-RED 3.1 has no proxy helper of its own
     })();
     const cases = [
       ['http://mindsdb.local:47334', { http_proxy: 'http://p:3128' }, {}],
@@ -211,7 +304,11 @@ describe('proxies', function () {
       ['https://cloud.mindsdb.com', { https_proxy: 'q:8080' }, {}],
       ['http://10.0.0.5:47334', { all_proxy: 'http://a:1', no_proxy: '10.0.0.5' }, {}],
       ['http://db.corp.example:47334', { HTTP_PROXY: 'http://p:3128', NO_PROXY: '.corp.example' }, {}],
-      ['http://db.corp.example:47334', { HTTP_PROXY: 'http://p:3128', NO_PROXY: 'other.example:47334, *.corp.example' }, {}],
+      [
+        'http://db.corp.example:47334',
+        { HTTP_PROXY: 'http://p:3128', NO_PROXY: 'other.example:47334, *.corp.example' },
+        {},
+      ],
       ['http://db.corp.example:47334', { HTTP_PROXY: 'http://p:3128', NO_PROXY: 'db.corp.example:80' }, {}],
       ['http://h:1', { HTTP_PROXY: 'http://P:1', http_proxy: 'http://p:1' }, { favourUpperCase: true }],
       ['http://h:1', { HTTP_PROXY: 'http://P:1' }, { lowerCaseOnly: true }],

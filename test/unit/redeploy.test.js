@@ -16,8 +16,17 @@ describe('close and redeploy with requests in flight', function () {
   this.timeout(30000);
   let fake;
   let outcomes;
-  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
-  afterEach(async () => { if (outcomes) outcomes.dispose(); outcomes = undefined; await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+  beforeEach(async () => {
+    fake = await createFakeMindsDB().listen();
+    await new Promise((r) => helper.startServer(r));
+  });
+  afterEach(async () => {
+    if (outcomes) outcomes.dispose();
+    outcomes = undefined;
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+    await fake.close();
+  });
 
   for (const nodeCase of NODE_CASES) {
     it(`${nodeCase.label || nodeCase.type}: each in-flight message ends exactly once, no socket left`, async () => {
@@ -26,7 +35,8 @@ describe('close and redeploy with requests in flight', function () {
       await helper.load(allNodes(), flow);
       // done() through the runtime's hook: the Complete node scoped to n1 restarts with it (see observeOutcomes)
       outcomes = observeOutcomes(helper, { ticks: nodeCase.ticks, doneVia: 'hook' });
-      fake.fault(() => new Promise((resolve) => setTimeout(() => resolve(false), 300)), 20); // fault: every answer 300 ms late, so the redeploy finds requests in flight
+      // fault: every answer 300 ms late, so the redeploy finds requests in flight
+      fake.fault(() => new Promise((resolve) => setTimeout(() => resolve(false), 300)), 20);
       const n1 = helper.getNode('n1');
       const markers = Array.from({ length: 10 }, (_, i) => i);
       for (const i of markers) n1.receive({ ...nodeCase.msg(), marker: i });
@@ -37,7 +47,10 @@ describe('close and redeploy with requests in flight', function () {
       await outcomes.settled(markers);
       await outcomes.quiesce();
       outcomes.assertEachOnce(markers);
-      await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 5000, what: () => `every socket of the old server node released (${fake.state.openConnections} open)` });
+      await waitFor(() => fake.state.openConnections === 0, {
+        timeoutMs: 5000,
+        what: () => `every socket of the old server node released (${fake.state.openConnections} open)`,
+      });
     });
   }
 });

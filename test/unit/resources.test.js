@@ -1,8 +1,7 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { fakeClient } = require('../support/client-fixture');
-const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { MindsDBClient, ResourcesApi, SseParser, toAgentMessages, completeAgent, streamAgent } = require('../../nodes/client');
+const { ResourcesApi, SseParser, toAgentMessages, completeAgent, streamAgent } = require('../../nodes/client');
 
 const settings = {
   chatbot: { model_name: 'home_rentals', database_name: 'files' },
@@ -14,7 +13,9 @@ const collection = { chatbot: 'chatbots', skill: 'skills', agent: 'agents' };
 describe('chatbot / skill / agent client (the RESOURCES table)', function () {
   const t = fakeClient({ retries: 0 }, { client: true });
   let api;
-  beforeEach(() => { api = new ResourcesApi(t.client); });
+  beforeEach(() => {
+    api = new ResourcesApi(t.client);
+  });
   const last = () => t.fake.requests.at(-1);
 
   for (const kind of ['chatbot', 'skill', 'agent']) {
@@ -32,7 +33,10 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
       it('list: GET the collection → array', async () => {
         await api.run(kind, 'create', { project: 'mindsdb', name: 'x1', payload: settings[kind] });
         const list = await api.run(kind, 'list', { project: 'mindsdb' });
-        assert.deepEqual(list.map((r) => r.name), ['x1']);
+        assert.deepEqual(
+          list.map((r) => r.name),
+          ['x1'],
+        );
         assert.equal(last().method, 'GET');
         assert.equal(last().path, coll);
       });
@@ -49,7 +53,9 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
         assert.deepEqual(rec.params, { k: 1 });
         assert.equal(last().method, 'PUT');
         assert.equal(last().path, `${coll}/x1`);
-        assert.deepEqual(last().body, { [kind]: kind === 'chatbot' ? { params: { k: 1 }, name: 'x1' } : { params: { k: 1 } } });
+        assert.deepEqual(last().body, {
+          [kind]: kind === 'chatbot' ? { params: { k: 1 }, name: 'x1' } : { params: { k: 1 } },
+        });
       });
       it('delete: DELETE the item and confirm what was deleted', async () => {
         await api.run(kind, 'create', { project: 'mindsdb', name: 'x1', payload: settings[kind] });
@@ -59,7 +65,10 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
         assert.equal(last().path, `${coll}/x1`);
       });
       it('get of a missing record: 404 with the server message', async () => {
-        await assert.rejects(api.run(kind, 'get', { project: 'mindsdb', name: 'none' }), (e) => e.status === 404 && /not found/i.test(e.message));
+        await assert.rejects(
+          api.run(kind, 'get', { project: 'mindsdb', name: 'none' }),
+          (e) => e.status === 404 && /not found/i.test(e.message),
+        );
       });
     });
   }
@@ -72,38 +81,66 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
   });
 
   it('agent update of a missing agent: a clear error saying it must exist', async () => {
-    await assert.rejects(api.run('agent', 'update', { project: 'mindsdb', name: 'ghost', payload: {} }), /does not exist.*create it first/);
+    await assert.rejects(
+      api.run('agent', 'update', { project: 'mindsdb', name: 'ghost', payload: {} }),
+      /does not exist.*create it first/,
+    );
   });
 
   it('agent delete falls back to the singular /agent/ path only when the plural route does not exist', async () => {
-    t.fake.fault((req, res) => { res.writeHead(405, { 'content-type': 'text/html' }); res.end('<h1>Method Not Allowed</h1>'); });
-    t.fake.fault((req, res) => { res.writeHead(204); res.end(); });
+    t.fake.fault((_req, res) => {
+      res.writeHead(405, { 'content-type': 'text/html' });
+      res.end('<h1>Method Not Allowed</h1>');
+    });
+    t.fake.fault((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
     await api.run('agent', 'delete', { project: 'mindsdb', name: 'a1' });
-    assert.deepEqual(t.fake.requests.map((r) => `${r.method} ${r.path}`), ['DELETE /api/projects/mindsdb/agents/a1', 'DELETE /api/projects/mindsdb/agent/a1']);
+    assert.deepEqual(
+      t.fake.requests.map((r) => `${r.method} ${r.path}`),
+      ['DELETE /api/projects/mindsdb/agents/a1', 'DELETE /api/projects/mindsdb/agent/a1'],
+    );
   });
 
   it('agent delete does not fall back on a JSON 404 (agent not found)', async () => {
     await assert.rejects(api.run('agent', 'delete', { project: 'mindsdb', name: 'ghost' }), (e) => e.status === 404);
     // only the listing that looks for a stored spelling of "ghost" follows, never /agent/ghost
-    assert.deepEqual(t.fake.requests.map((r) => `${r.method} ${r.path}`), ['DELETE /api/projects/mindsdb/agents/ghost', 'GET /api/projects/mindsdb/agents']);
+    assert.deepEqual(
+      t.fake.requests.map((r) => `${r.method} ${r.path}`),
+      ['DELETE /api/projects/mindsdb/agents/ghost', 'GET /api/projects/mindsdb/agents'],
+    );
   });
 
   it('records are found by name only, as on the real server (an id is just an unknown name)', async () => {
     const a = await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    await assert.rejects(api.run('agent', 'get', { project: 'mindsdb', name: String(a.id) }), (err) => err.status === 404);
+    await assert.rejects(
+      api.run('agent', 'get', { project: 'mindsdb', name: String(a.id) }),
+      (err) => err.status === 404,
+    );
   });
 
   it('an agent update with a skills list is rejected by 25.x (skills_to_add / skills_to_remove work)', async () => {
     await api.run('skill', 'create', { project: 'mindsdb', name: 's1', payload: settings.skill });
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    await assert.rejects(api.run('agent', 'update', { project: 'mindsdb', name: 'a1', payload: { skills: ['s1'] } }), (err) => err.status === 500);
+    await assert.rejects(
+      api.run('agent', 'update', { project: 'mindsdb', name: 'a1', payload: { skills: ['s1'] } }),
+      (err) => err.status === 500,
+    );
   });
 
-  it('skills list filtered by agent name, from each skill\'s agent_ids', async () => {
+  it("skills list filtered by agent name, from each skill's agent_ids", async () => {
     await api.run('skill', 'create', { project: 'mindsdb', name: 's1', payload: settings.skill });
     await api.run('skill', 'create', { project: 'mindsdb', name: 's2', payload: settings.skill });
-    await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: { ...settings.agent, skills: ['s2'] } });
-    assert.deepEqual((await api.run('skill', 'list', { project: 'mindsdb', agent: 'a1' })).map((s) => s.name), ['s2']);
+    await api.run('agent', 'create', {
+      project: 'mindsdb',
+      name: 'a1',
+      payload: { ...settings.agent, skills: ['s2'] },
+    });
+    assert.deepEqual(
+      (await api.run('skill', 'list', { project: 'mindsdb', agent: 'a1' })).map((s) => s.name),
+      ['s2'],
+    );
     assert.equal((await api.run('skill', 'list', { project: 'mindsdb' })).length, 2);
   });
 
@@ -112,8 +149,11 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
     t.make({ retries: 0 });
     api = new ResourcesApi(t.client);
     for (const op of ['list', 'get', 'create', 'update', 'delete']) {
-      await assert.rejects(api.run('skill', op, { project: 'mindsdb', name: 's', payload: settings.skill }),
-        (e) => e.kind === 'unsupported' && /has no skills \(skills were removed in MindsDB 26\.0\)/.test(e.message), op);
+      await assert.rejects(
+        api.run('skill', op, { project: 'mindsdb', name: 's', payload: settings.skill }),
+        (e) => e.kind === 'unsupported' && /has no skills \(skills were removed in MindsDB 26\.0\)/.test(e.message),
+        op,
+      );
     }
   });
 
@@ -128,17 +168,29 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
   it('agent completions never repeat a question that reached the server (a 500 is reported, not re-posted)', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
     t.fake.state.completionsFail = true;
-    await assert.rejects(completeAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q')), (err) => err.status === 500 && /trace_id/.test(err.message));
-    assert.equal(t.fake.requests.filter((r) => r.path.includes('/completions')).length, 1, 'asked once, never through /stream as well');
+    await assert.rejects(
+      completeAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q')),
+      (err) => err.status === 500 && /trace_id/.test(err.message),
+    );
+    assert.equal(
+      t.fake.requests.filter((r) => r.path.includes('/completions')).length,
+      1,
+      'asked once, never through /stream as well',
+    );
   });
 
   it('agent completions use the stream only when the server has no plain completions route', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    t.fake.fault((req, res) => { res.writeHead(405, { 'content-type': 'text/html' }); res.end('<h1>Method Not Allowed</h1>'); });
+    t.fake.fault((_req, res) => {
+      res.writeHead(405, { 'content-type': 'text/html' });
+      res.end('<h1>Method Not Allowed</h1>');
+    });
     const r = await completeAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q'));
     assert.equal(r.answer, 'answer to: Q');
-    assert.deepEqual(t.fake.requests.filter((x) => x.path.includes('/completions')).map((x) => x.path),
-      ['/api/projects/mindsdb/agents/a1/completions', '/api/projects/mindsdb/agents/a1/completions/stream']);
+    assert.deepEqual(
+      t.fake.requests.filter((x) => x.path.includes('/completions')).map((x) => x.path),
+      ['/api/projects/mindsdb/agents/a1/completions', '/api/projects/mindsdb/agents/a1/completions/stream'],
+    );
   });
 
   it('an agent stream after a server restart logs in again once and asks once more (login mode)', async () => {
@@ -159,16 +211,21 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
     const text = 'Grüße, 温度 21 °C 🌡️';
     const bytes = Buffer.from(`data: ${JSON.stringify({ type: 'data', text })}\n\ndata: {"type": "end"}\n\n`, 'utf8');
-    t.fake.fault((req, res) => {
+    t.fake.fault((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       // Cut inside "ü", "温" and the emoji: each piece leaves on its own.
-      const cuts = [bytes.indexOf(Buffer.from('ü')) + 1, bytes.indexOf(Buffer.from('温')) + 2, bytes.indexOf(Buffer.from('🌡')) + 3];
+      const cuts = [
+        bytes.indexOf(Buffer.from('ü')) + 1,
+        bytes.indexOf(Buffer.from('温')) + 2,
+        bytes.indexOf(Buffer.from('🌡')) + 3,
+      ];
       let from = 0;
       const next = () => {
         const to = cuts.shift() ?? bytes.length;
         res.write(bytes.subarray(from, to));
         from = to;
-        if (from < bytes.length) setTimeout(next, 20); else res.end(); // fault: a slow server, one piece every 20 ms
+        if (from < bytes.length) setTimeout(next, 20);
+        else res.end(); // fault: a slow server, one piece every 20 ms
       };
       next();
     });
@@ -179,27 +236,52 @@ describe('chatbot / skill / agent client (the RESOURCES table)', function () {
 
   it('streams v26-shaped chunks and stops at the first end', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    t.fake.state.stream = [{ type: 'context', content: 'planning' }, { type: 'data', text: 'forty-two', trace_id: '' }, { type: 'end', trace_id: '' }, { type: 'end' }];
+    t.fake.state.stream = [
+      { type: 'context', content: 'planning' },
+      { type: 'data', text: 'forty-two', trace_id: '' },
+      { type: 'end', trace_id: '' },
+      { type: 'end' },
+    ];
     const chunks = [];
     const r = await streamAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q'), (c) => chunks.push(c));
     assert.equal(r.answer, 'forty-two');
-    assert.deepEqual(chunks.map((c) => c.type), ['context', 'data']);
+    assert.deepEqual(
+      chunks.map((c) => c.type),
+      ['context', 'data'],
+    );
   });
 
   it('an in-band stream error becomes an error', async () => {
     await api.run('agent', 'create', { project: 'mindsdb', name: 'a1', payload: settings.agent });
-    t.fake.state.stream = [{ type: 'start' }, { type: 'error', content: 'Agent streaming failed: no LLM', trace_id: '' }];
-    await assert.rejects(streamAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q'), () => undefined), /the agent failed: Agent streaming failed: no LLM/);
+    t.fake.state.stream = [
+      { type: 'start' },
+      { type: 'error', content: 'Agent streaming failed: no LLM', trace_id: '' },
+    ];
+    await assert.rejects(
+      streamAgent(t.client, 'mindsdb', 'a1', toAgentMessages('Q'), () => undefined),
+      /the agent failed: Agent streaming failed: no LLM/,
+    );
   });
 
   it('role/content conversations become question/answer pairs', () => {
-    assert.deepEqual(toAgentMessages([{ role: 'system', content: 's' }, { role: 'user', content: 'q1' }, { role: 'assistant', content: 'a1' }, { role: 'user', content: 'q2' }]),
-      [{ question: 'q1', answer: 'a1' }, { question: 'q2', answer: null }]);
+    assert.deepEqual(
+      toAgentMessages([
+        { role: 'system', content: 's' },
+        { role: 'user', content: 'q1' },
+        { role: 'assistant', content: 'a1' },
+        { role: 'user', content: 'q2' },
+      ]),
+      [
+        { question: 'q1', answer: 'a1' },
+        { question: 'q2', answer: null },
+      ],
+    );
     assert.throws(() => toAgentMessages(42), /question/);
   });
 
   it('parses SSE split across arbitrary chunk boundaries', () => {
-    const text = 'data: {"type": "start"}\n\ndata: {"output": "x y"}\r\n\r\ndata: not json\n\ndata: {"type": "end"}\n\n';
+    const text =
+      'data: {"type": "start"}\n\ndata: {"output": "x y"}\r\n\r\ndata: not json\n\ndata: {"type": "end"}\n\n';
     for (let size = 1; size <= text.length; size += 3) {
       const p = new SseParser();
       const events = [];

@@ -28,12 +28,18 @@ function source(text, { at = Infinity, fault } = {}) {
     destroyed: undefined,
     next() {
       if (i >= at && fault === 'break') return Promise.reject(new Error('socket hang up'));
-      if (i >= at && fault === 'stall') return new Promise((_resolve, reject) => { pending = reject; });
+      if (i >= at && fault === 'stall')
+        return new Promise((_resolve, reject) => {
+          pending = reject;
+        });
       const chunk = text.slice(i * 1000, (i + 1) * 1000);
       i++;
       return Promise.resolve(chunk ? { done: false, value: Buffer.from(chunk) } : { done: true, value: undefined });
     },
-    destroy(err) { this.destroyed = err ?? true; pending?.(err ?? new Error('destroyed')); },
+    destroy(err) {
+      this.destroyed = err ?? true;
+      pending?.(err ?? new Error('destroyed'));
+    },
   };
 }
 
@@ -41,7 +47,9 @@ const hold = { park() {}, async unpark() {}, release() {} };
 
 describe('rows before the column names are spooled to a temporary file', function () {
   let dir;
-  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'row-spool-test-')); });
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'row-spool-test-'));
+  });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const open = (src, { maxBytes = 1 << 20, idleMs = 2000 } = {}) => {
@@ -49,7 +57,8 @@ describe('rows before the column names are spooled to a temporary file', functio
     return { parser, stream: new SqlResultStream(src, parser, idleMs, P, new Redactor(), hold) };
   };
   const files = () => fs.readdirSync(dir);
-  const gone = () => waitFor(() => files().length === 0, { what: () => `the spool file to be deleted (left: ${files().join(', ')})` });
+  const gone = () =>
+    waitFor(() => files().length === 0, { what: () => `the spool file to be deleted (left: ${files().join(', ')})` });
 
   it('reads every row back in order and deletes the file at the end', async () => {
     const { parser, stream } = open(source(BODY));
@@ -95,14 +104,22 @@ describe('rows before the column names are spooled to a temporary file', functio
     const broken = BODY.replace('[2999,', '[2999,,');
     const { stream } = open(source(broken));
     await stream.open();
-    await assert.rejects(async () => { for (let part = await stream.read(1000); part.length > 0; part = await stream.read(1000)); }, (e) => e.kind === 'invalid-response');
+    await assert.rejects(
+      async () => {
+        for (let part = await stream.read(1000); part.length > 0; part = await stream.read(1000));
+      },
+      (e) => e.kind === 'invalid-response',
+    );
     stream.close();
     await gone();
   });
 
   it('refuses rows before the column names over the size limit, and deletes the file', async () => {
     const { parser, stream } = open(source(BODY), { maxBytes: 30_000 });
-    await assert.rejects(stream.open(), (e) => e.kind === 'too-large' && /rows before the column names/.test(e.message));
+    await assert.rejects(
+      stream.open(),
+      (e) => e.kind === 'too-large' && /rows before the column names/.test(e.message),
+    );
     const file = parser.spool?.path;
     assert.ok(file, 'a file had been started');
     if (fs.existsSync(file)) assert.ok(fs.statSync(file).size <= 30_000);

@@ -9,31 +9,49 @@ const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { NODE_CASES, flowFor, observeOutcomes } = require('../support/node-cases');
 const { helper, allNodes, flowWith } = require('../support/nr');
 
-const SECRETS = { session: 'sess-SECRET-cookie-1234', username: 'nodered', password: 'pw-SECRET-pass-5678', token: 'tok-SECRET-bearer-9012' };
+const SECRETS = {
+  session: 'sess-SECRET-cookie-1234',
+  username: 'nodered',
+  password: 'pw-SECRET-pass-5678',
+  token: 'tok-SECRET-bearer-9012',
+};
 
 describe('secrets never leak', function () {
   this.timeout(30000);
   let fake;
-  beforeEach(async () => { fake = await createFakeMindsDB({ auth: { username: SECRETS.username, password: SECRETS.password } }).listen(); await new Promise((r) => helper.startServer(r)); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); delete process.env.MINDSDB_TEST_PASSWORD; });
+  beforeEach(async () => {
+    fake = await createFakeMindsDB({ auth: { username: SECRETS.username, password: SECRETS.password } }).listen();
+    await new Promise((r) => helper.startServer(r));
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+    await fake.close();
+    delete process.env.MINDSDB_TEST_PASSWORD;
+  });
 
-  const echo = (req, res, entry) => {
-    const body = JSON.stringify({ title: 'Bad Request', detail: `you sent ${JSON.stringify(entry.headers)} ${entry.rawBody}` });
+  const echo = (_req, res, entry) => {
+    const body = JSON.stringify({
+      title: 'Bad Request',
+      detail: `you sent ${JSON.stringify(entry.headers)} ${entry.rawBody}`,
+    });
     res.writeHead(400, { 'content-type': 'application/json' });
     res.end(body);
   };
   /** Everything a flow, a log or the editor could see. */
-  const everything = (outputs) => JSON.stringify({
-    outputs,
-    logs: helper.log().args.map((a) => a[0]),
-    status: helper.getNode('n1').status.args,
-    errors: helper.getNode('n1').error.args.map((a) => [String(a[0]), a[1]]),
-    warns: helper.getNode('n1').warn.args.map((a) => String(a[0])),
-  });
+  const everything = (outputs) =>
+    JSON.stringify({
+      outputs,
+      logs: helper.log().args.map((a) => a[0]),
+      status: helper.getNode('n1').status.args,
+      errors: helper.getNode('n1').error.args.map((a) => [String(a[0]), a[1]]),
+      warns: helper.getNode('n1').warn.args.map((a) => String(a[0])),
+    });
   const assertClean = (text) => {
     for (const [k, v] of Object.entries(SECRETS)) if (k !== 'username') assert.ok(!text.includes(v), `${k} leaked`);
     // the session cookie and token the server handed out at login are secrets too
-    for (const v of [...fake.state.tokens, ...fake.state.sessions]) assert.ok(!text.includes(v), `a learned credential leaked: ${v.slice(0, 6)}…`);
+    for (const v of [...fake.state.tokens, ...fake.state.sessions])
+      assert.ok(!text.includes(v), `a learned credential leaked: ${v.slice(0, 6)}…`);
   };
 
   for (const mode of ['login', 'session', 'token']) {
@@ -43,7 +61,9 @@ describe('secrets never leak', function () {
       const outputs = [];
       for (const nodeCase of NODE_CASES) {
         if (nodeCase.setup) nodeCase.setup(fake);
-        await helper.load(allNodes(), flowFor(nodeCase, { url: fake.url, authMode: mode, retries: 0 }), { srv: { ...SECRETS } });
+        await helper.load(allNodes(), flowFor(nodeCase, { url: fake.url, authMode: mode, retries: 0 }), {
+          srv: { ...SECRETS },
+        });
         const outcomes = observeOutcomes(helper, { ticks: nodeCase.ticks });
         helper.getNode('out').on('input', (m) => outputs.push(m));
         helper.getNode('caught').on('input', (m) => outputs.push(m));
@@ -54,19 +74,33 @@ describe('secrets never leak', function () {
         await outcomes.settled([1]);
         await outcomes.quiesce();
         outcomes.assertEachOnce([0, 1]);
-        assert.equal(outcomes.records.get(1).errors.length, 1, `${nodeCase.label || nodeCase.type}: the echoed request failed`);
+        assert.equal(
+          outcomes.records.get(1).errors.length,
+          1,
+          `${nodeCase.label || nodeCase.type}: the echoed request failed`,
+        );
         assertClean(everything(outputs));
         fake.clearFaults();
         await helper.unload();
       }
-      assert.ok(outputs.some((m) => m.error && /you sent/.test(m.error.message)), 'the echo reached Catch (redacted)');
-      assert.ok(outputs.some((m) => !m.error), 'requests with the credentials succeeded');
+      assert.ok(
+        outputs.some((m) => m.error && /you sent/.test(m.error.message)),
+        'the echo reached Catch (redacted)',
+      );
+      assert.ok(
+        outputs.some((m) => !m.error),
+        'requests with the credentials succeeded',
+      );
     });
   }
 
   it('${ENV_VAR} credentials work', async () => {
     process.env.MINDSDB_TEST_PASSWORD = SECRETS.password;
-    await helper.load(allNodes(), flowWith({ type: 'mindsdb-sql', ...NODE_CASES[0].def }, { url: fake.url, authMode: 'login' }), { srv: { username: SECRETS.username, password: '${MINDSDB_TEST_PASSWORD}' } });
+    await helper.load(
+      allNodes(),
+      flowWith({ type: 'mindsdb-sql', ...NODE_CASES[0].def }, { url: fake.url, authMode: 'login' }),
+      { srv: { username: SECRETS.username, password: '${MINDSDB_TEST_PASSWORD}' } },
+    );
     const outcomes = observeOutcomes(helper);
     helper.getNode('n1').receive({ query: 'SELECT 1', marker: 'env' });
     await outcomes.settled(['env']);

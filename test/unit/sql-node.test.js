@@ -10,8 +10,15 @@ const joinNode = coreNode('sequence/17-split.js');
 
 describe('mindsdb-sql node', function () {
   let fake;
-  beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
-  afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+  beforeEach(async () => {
+    fake = await createFakeMindsDB().listen();
+    await new Promise((r) => helper.startServer(r));
+  });
+  afterEach(async () => {
+    await helper.unload();
+    await new Promise((r) => helper.stopServer(r));
+    await fake.close();
+  });
 
   /** A fault for the next SQL request only (the node first asks GET /status for the version). */
   const sqlFault = (fn) => {
@@ -23,14 +30,33 @@ describe('mindsdb-sql node', function () {
     fake.fault(f);
   };
 
-  const load = (def = {}, server = {}) => helper.load([serverNode, sqlNode, catchNode], flowWith({ type: 'mindsdb-sql', query: '', database: '', databaseType: 'str', rowFormat: 'objects', split: false, rowsPerMsg: 100, ...def }, { url: fake.url, ...server }));
+  const load = (def = {}, server = {}) =>
+    helper.load(
+      [serverNode, sqlNode, catchNode],
+      flowWith(
+        {
+          type: 'mindsdb-sql',
+          query: '',
+          database: '',
+          databaseType: 'str',
+          rowFormat: 'objects',
+          split: false,
+          rowsPerMsg: 100,
+          ...def,
+        },
+        { url: fake.url, ...server },
+      ),
+    );
 
   it('puts row objects keyed by column name in msg.payload and metadata in msg.mindsdb', async () => {
     await load({ query: 'SELECT * FROM rentals' });
     const got = nextMessage('out');
     helper.getNode('n1').receive({ payload: 'ignored', topic: 't' });
     const msg = await got;
-    assert.deepEqual(msg.payload, [{ sqft: 917, rental_price: 3901 }, { sqft: 194, rental_price: 2042 }]);
+    assert.deepEqual(msg.payload, [
+      { sqft: 917, rental_price: 3901 },
+      { sqft: 194, rental_price: 2042 },
+    ]);
     assert.equal(msg.mindsdb.type, 'table');
     assert.deepEqual(msg.mindsdb.columns, ['sqft', 'rental_price']);
     assert.equal(msg.mindsdb.context.db, 'mindsdb');
@@ -46,7 +72,10 @@ describe('mindsdb-sql node', function () {
     got = nextMessage('out');
     helper.getNode('n1').receive({ payload: 'SELECT 1' });
     assert.deepEqual((await got).payload, [{ 1: 1 }]);
-    assert.deepEqual(fake.requestsTo('/sql/query').map((r) => r.body.query), ['SELECT * FROM rentals', 'SELECT 1']);
+    assert.deepEqual(
+      fake.requestsTo('/sql/query').map((r) => r.body.query),
+      ['SELECT * FROM rentals', 'SELECT 1'],
+    );
   });
 
   it('gives rows as arrays, and the raw data in msg.mindsdb, when asked', async () => {
@@ -54,8 +83,14 @@ describe('mindsdb-sql node', function () {
     const got = nextMessage('out');
     helper.getNode('n1').receive({});
     const msg = await got;
-    assert.deepEqual(msg.payload, [[917, 3901], [194, 2042]]);
-    assert.deepEqual(msg.mindsdb.data, [[917, 3901], [194, 2042]]);
+    assert.deepEqual(msg.payload, [
+      [917, 3901],
+      [194, 2042],
+    ]);
+    assert.deepEqual(msg.mindsdb.data, [
+      [917, 3901],
+      [194, 2042],
+    ]);
   });
 
   it('answers type "ok" statements with an empty array', async () => {
@@ -90,7 +125,10 @@ describe('mindsdb-sql node', function () {
     got = nextMessage('out');
     helper.getNode('n1').receive({ database: 'other' });
     await got;
-    assert.deepEqual(fake.requestsTo('/sql/query').map((r) => r.body.context), [{ db: 'files' }, { db: 'other' }]);
+    assert.deepEqual(
+      fake.requestsTo('/sql/query').map((r) => r.body.context),
+      [{ db: 'files' }, { db: 'other' }],
+    );
   });
 
   it('writes to a configured output property and leaves msg.payload alone', async () => {
@@ -108,11 +146,23 @@ describe('mindsdb-sql node', function () {
     const got = collect('out', 3);
     helper.getNode('n1').receive({});
     const msgs = await got;
-    assert.deepEqual(msgs.map((m) => m.payload), [[{ i: 0 }, { i: 1 }], [{ i: 2 }, { i: 3 }], [{ i: 4 }]]);
-    assert.deepEqual(msgs.map((m) => m.parts.index), [0, 1, 2]);
+    assert.deepEqual(
+      msgs.map((m) => m.payload),
+      [[{ i: 0 }, { i: 1 }], [{ i: 2 }, { i: 3 }], [{ i: 4 }]],
+    );
+    assert.deepEqual(
+      msgs.map((m) => m.parts.index),
+      [0, 1, 2],
+    );
     assert.ok(msgs.every((m) => m.parts.type === 'array' && m.parts.id === msgs[0].parts.id));
-    assert.deepEqual(msgs.map((m) => m.parts.count), [undefined, undefined, 3]);
-    assert.deepEqual(msgs.map((m) => m.complete), [undefined, undefined, true]);
+    assert.deepEqual(
+      msgs.map((m) => m.parts.count),
+      [undefined, undefined, 3],
+    );
+    assert.deepEqual(
+      msgs.map((m) => m.complete),
+      [undefined, undefined, true],
+    );
     assert.deepEqual(msgs[2].mindsdb.context, { show_secrets: false, db: 'mindsdb' });
   });
 
@@ -120,14 +170,50 @@ describe('mindsdb-sql node', function () {
     it(`a core join node puts a split result back together (MindsDB ${version})`, async () => {
       await fake.close();
       fake = await createFakeMindsDB({ version }).listen();
-      fake.state.sql = () => ({ type: 'table', column_names: ['i', 's'], data: Array.from({ length: 7 }, (_, i) => [i, `r${i}`]) });
-      const flow = flowWith({ type: 'mindsdb-sql', query: 'SELECT i', database: '', databaseType: 'str', rowFormat: 'objects', split: true, rowsPerMsg: 3 }, { url: fake.url });
+      fake.state.sql = () => ({
+        type: 'table',
+        column_names: ['i', 's'],
+        data: Array.from({ length: 7 }, (_, i) => [i, `r${i}`]),
+      });
+      const flow = flowWith(
+        {
+          type: 'mindsdb-sql',
+          query: 'SELECT i',
+          database: '',
+          databaseType: 'str',
+          rowFormat: 'objects',
+          split: true,
+          rowsPerMsg: 3,
+        },
+        { url: fake.url },
+      );
       flow[2].wires = [['j1']];
-      flow.push({ id: 'j1', z: 'f1', x: 10, y: 10, type: 'join', mode: 'auto', build: 'array', property: 'payload', propertyType: 'msg', key: 'topic', joiner: '\\n', joinerType: 'str', accumulate: false, timeout: '', count: '', reduceRight: false, wires: [['out']] });
+      flow.push({
+        id: 'j1',
+        z: 'f1',
+        x: 10,
+        y: 10,
+        type: 'join',
+        mode: 'auto',
+        build: 'array',
+        property: 'payload',
+        propertyType: 'msg',
+        key: 'topic',
+        joiner: '\\n',
+        joinerType: 'str',
+        accumulate: false,
+        timeout: '',
+        count: '',
+        reduceRight: false,
+        wires: [['out']],
+      });
       await helper.load([serverNode, sqlNode, catchNode, joinNode], flow);
       const got = nextMessage('out');
       helper.getNode('n1').receive({});
-      assert.deepEqual((await got).payload, Array.from({ length: 7 }, (_, i) => ({ i, s: `r${i}` })));
+      assert.deepEqual(
+        (await got).payload,
+        Array.from({ length: 7 }, (_, i) => ({ i, s: `r${i}` })),
+      );
     });
   }
 
@@ -137,13 +223,19 @@ describe('mindsdb-sql node', function () {
     const got = collect('out', 3);
     helper.getNode('n1').receive({});
     const msgs = await got;
-    assert.deepEqual(msgs.map((m) => m.mindsdb.data), [[[0], [1]], [[2], [3]], [[4]]]);
-    assert.deepEqual(msgs.map((m) => m.payload), [[[0], [1]], [[2], [3]], [[4]]]);
+    assert.deepEqual(
+      msgs.map((m) => m.mindsdb.data),
+      [[[0], [1]], [[2], [3]], [[4]]],
+    );
+    assert.deepEqual(
+      msgs.map((m) => m.payload),
+      [[[0], [1]], [[2], [3]], [[4]]],
+    );
   });
 
   it('sends parts while the answer is still arriving', async () => {
     let finish;
-    sqlFault((req, res) => {
+    sqlFault((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"type":"table","column_names":["i"],"data":[[0],[1],[2]');
       finish = () => res.end(',[3]],"context":{}}');
@@ -152,10 +244,19 @@ describe('mindsdb-sql node', function () {
     const first = collect('out', 2);
     helper.getNode('n1').receive({});
     const msgs = await first; // two parts out, the third waits for the row after it
-    assert.deepEqual(msgs.map((m) => m.payload), [[{ i: 0 }], [{ i: 1 }]]);
+    assert.deepEqual(
+      msgs.map((m) => m.payload),
+      [[{ i: 0 }], [{ i: 1 }]],
+    );
     const rest = collect('out', 2);
     finish();
-    assert.deepEqual((await rest).map((m) => [m.payload, m.complete]), [[[{ i: 2 }], undefined], [[{ i: 3 }], true]]);
+    assert.deepEqual(
+      (await rest).map((m) => [m.payload, m.complete]),
+      [
+        [[{ i: 2 }], undefined],
+        [[{ i: 3 }], true],
+      ],
+    );
   });
 
   it('answers a statement without a table with one message, split or not', async () => {
@@ -212,7 +313,10 @@ describe('mindsdb-sql node', function () {
         for (let i = 0; i < ahead; i++) n1.receive({ tick: true });
         await exactly(out, 5);
         assert.equal(out[4].complete, true);
-        assert.deepEqual(out.flatMap((m) => m.payload.map((r) => r.i)), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        assert.deepEqual(
+          out.flatMap((m) => m.payload.map((r) => r.i)),
+          [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+        );
         assert.equal(fake.requestsTo('/sql/query').length, 1, 'a tick is never a query');
       });
     }
@@ -236,7 +340,10 @@ describe('mindsdb-sql node', function () {
       const t0 = Date.now();
       await helper.unload();
       assert.ok(Date.now() - t0 < 2000, `closed in ${Date.now() - t0} ms`);
-      await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 5000, what: 'the paused answer dropped (its socket closed)' });
+      await waitFor(() => fake.state.openConnections === 0, {
+        timeoutMs: 5000,
+        what: 'the paused answer dropped (its socket closed)',
+      });
     });
   });
 
@@ -245,7 +352,10 @@ describe('mindsdb-sql node', function () {
     const got = nextMessage('out');
     helper.getNode('n1').receive({ database: 42 });
     await got;
-    assert.deepEqual(fake.requestsTo('/sql/query').map((r) => r.body.context), [{ db: 'files' }]);
+    assert.deepEqual(
+      fake.requestsTo('/sql/query').map((r) => r.body.context),
+      [{ db: 'files' }],
+    );
   });
 
   const errorCases = [
@@ -254,8 +364,16 @@ describe('mindsdb-sql node', function () {
     ['msg.params of the wrong type', { query: 'SELECT 1', params: 'x' }, /msg.params must be an object/],
     ['too few positional params', { query: 'SELECT ?', params: [] }, /placeholder/],
     ['a bad msg.timeout', { query: 'SELECT 1', timeout: -5 }, /msg.timeout/],
-    ['a non-string msg.database when the node has none', { query: 'SELECT 1', database: 42 }, /msg.database must be a string \(got number\)/],
-    ['a msg.timeout beyond what a timer holds', { query: 'SELECT 1', timeout: 1e12 }, /msg.timeout must be a number of milliseconds between 1 and 2147483647/],
+    [
+      'a non-string msg.database when the node has none',
+      { query: 'SELECT 1', database: 42 },
+      /msg.database must be a string \(got number\)/,
+    ],
+    [
+      'a msg.timeout beyond what a timer holds',
+      { query: 'SELECT 1', timeout: 1e12 },
+      /msg.timeout must be a number of milliseconds between 1 and 2147483647/,
+    ],
     ['an SQL error from the server', { query: 'SELECT * FROM nope' }, /MindsDB SQL error: Table 'nope' not found/],
   ];
   for (const [what, msgIn, pattern] of errorCases) {
@@ -282,7 +400,10 @@ describe('mindsdb-sql node', function () {
 
   it('sends a non-JSON answer to Catch', async () => {
     await load({ query: 'SELECT 1' });
-    fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('oops'); });
+    fake.fault((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('oops');
+    });
     const caught = nextMessage('caught');
     helper.getNode('n1').receive({});
     assert.match((await caught).error.message, /not JSON/);
@@ -304,7 +425,10 @@ describe('mindsdb-sql node', function () {
     n1.receive({});
     await got;
     // the status is throttled: the last one shows a moment after the output
-    await waitFor(() => n1.status.args.at(-1)[0].text === '2 rows', { timeoutMs: 5000, what: () => `the status "2 rows" (last: ${JSON.stringify(n1.status.args.at(-1)[0])})` });
+    await waitFor(() => n1.status.args.at(-1)[0].text === '2 rows', {
+      timeoutMs: 5000,
+      what: () => `the status "2 rows" (last: ${JSON.stringify(n1.status.args.at(-1)[0])})`,
+    });
     const texts = n1.status.args.map((a) => a[0].text);
     // A fixed text goes as its catalogue key (the editor translates it); a count in English.
     assert.equal(texts[0], 'mindsdb-sql.status.requesting');
@@ -318,6 +442,9 @@ describe('mindsdb-sql node', function () {
     await got;
     assert.ok(fake.state.openConnections >= 1);
     await helper.unload();
-    await waitFor(() => fake.state.openConnections === 0, { timeoutMs: 5000, what: () => `every socket closed (${fake.state.openConnections} open)` });
+    await waitFor(() => fake.state.openConnections === 0, {
+      timeoutMs: 5000,
+      what: () => `every socket closed (${fake.state.openConnections} open)`,
+    });
   });
 });

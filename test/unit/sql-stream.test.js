@@ -7,9 +7,7 @@
 const assert = require('node:assert/strict');
 const { fakeClient } = require('../support/client-fixture');
 const http = require('node:http');
-const { createFakeMindsDB } = require('../support/fake-mindsdb');
-const { FAULTS } = require('../support/faults');
-const { MindsDBClient, Redactor, supportsJsonLines } = require('../../nodes/client');
+const { Redactor, supportsJsonLines } = require('../../nodes/client');
 const { JsonAnswerParser } = require('../../nodes/client/answers');
 const { JsonLinesParser } = require('../../nodes/client/answers');
 const { waitFor } = require('../support/wait');
@@ -51,9 +49,18 @@ const TRICKY_ROWS = [
 
 describe('streamed SQL answers', function () {
   describe('JSON body parser (MindsDB ≤ 26.0, or without jsonlines)', () => {
-    for (const order of [['type', 'data', 'column_names', 'context'], ['type', 'column_names', 'data', 'context'], ['column_names', 'context', 'data', 'type']]) {
+    for (const order of [
+      ['type', 'data', 'column_names', 'context'],
+      ['type', 'column_names', 'data', 'context'],
+      ['column_names', 'context', 'data', 'type'],
+    ]) {
       it(`gives the same rows and fields as JSON.parse for any chunking, keys ${order.join(',')}`, async () => {
-        const answer = { type: 'table', data: TRICKY_ROWS, column_names: ['i', 's', 'o', 'b', 'n'], context: { db: 'mindsdb', x: [1, '}'] } };
+        const answer = {
+          type: 'table',
+          data: TRICKY_ROWS,
+          column_names: ['i', 's', 'o', 'b', 'n'],
+          context: { db: 'mindsdb', x: [1, '}'] },
+        };
         const text = ` {${order.map((k) => `${JSON.stringify(k)} : ${JSON.stringify(answer[k], null, k === 'data' ? 1 : 0)}`).join(' ,\n')}} \n`;
         for (const size of [1, 2, 3, 7, 13, 64, text.length]) {
           const { rows, fields, head } = await parseAll(new JsonAnswerParser(P, 1 << 20), text, size);
@@ -72,28 +79,63 @@ describe('streamed SQL answers', function () {
     });
 
     it('reads ok, error, empty and null-data answers', () => {
-      assert.equal(parseInPieces(new JsonAnswerParser(P, 1 << 20), '{"type":"ok","affected_rows":3,"context":{}}', 5).head.type, 'ok');
-      const e = parseInPieces(new JsonAnswerParser(P, 1 << 20), '{"type":"error","error_code":0,"error_message":"nope"}', 4);
+      assert.equal(
+        parseInPieces(new JsonAnswerParser(P, 1 << 20), '{"type":"ok","affected_rows":3,"context":{}}', 5).head.type,
+        'ok',
+      );
+      const e = parseInPieces(
+        new JsonAnswerParser(P, 1 << 20),
+        '{"type":"error","error_code":0,"error_message":"nope"}',
+        4,
+      );
       assert.equal(e.head.type, 'error');
       assert.equal(e.fields.error_message, 'nope');
-      assert.deepEqual(parseInPieces(new JsonAnswerParser(P, 1 << 20), '{"type":"table","data":[],"column_names":["a"]}', 3).rows, []);
-      assert.deepEqual(parseInPieces(new JsonAnswerParser(P, 1 << 20), '{"type":"table","data":null,"column_names":["a"]}', 3).rows, []);
+      assert.deepEqual(
+        parseInPieces(new JsonAnswerParser(P, 1 << 20), '{"type":"table","data":[],"column_names":["a"]}', 3).rows,
+        [],
+      );
+      assert.deepEqual(
+        parseInPieces(new JsonAnswerParser(P, 1 << 20), '{"type":"table","data":null,"column_names":["a"]}', 3).rows,
+        [],
+      );
     });
 
     it('refuses truncated, malformed and non-row answers', () => {
-      const bad = ['{"type":"table","data":[[1],[2', '{"type":"table","data":[[1],2],"column_names":["a"]}', '[1,2]', '{"type":"table" "data":[]}', '', '{"type":"table","data":[[1]],"column_names":["a"]} x'];
+      const bad = [
+        '{"type":"table","data":[[1],[2',
+        '{"type":"table","data":[[1],2],"column_names":["a"]}',
+        '[1,2]',
+        '{"type":"table" "data":[]}',
+        '',
+        '{"type":"table","data":[[1]],"column_names":["a"]} x',
+      ];
       for (const text of bad) {
-        assert.throws(() => parseInPieces(new JsonAnswerParser(P, 1 << 20), text, 3), (e) => e.kind === 'invalid-response', text);
+        assert.throws(
+          () => parseInPieces(new JsonAnswerParser(P, 1 << 20), text, 3),
+          (e) => e.kind === 'invalid-response',
+          text,
+        );
       }
     });
 
     it('bounds one row once the columns are known, and all rows while they are not', () => {
       const big = JSON.stringify(['x'.repeat(3000)]);
-      assert.throws(() => parseInPieces(new JsonAnswerParser(P, 1024), `{"column_names":["a"],"data":[${big}]}`, 100), (e) => e.kind === 'too-large');
+      assert.throws(
+        () => parseInPieces(new JsonAnswerParser(P, 1024), `{"column_names":["a"],"data":[${big}]}`, 100),
+        (e) => e.kind === 'too-large',
+      );
       const many = JSON.stringify(Array.from({ length: 200 }, (_, i) => [i, 'abcdefgh']));
-      assert.throws(() => parseInPieces(new JsonAnswerParser(P, 1024), `{"type":"table","data":${many},"column_names":["a","b"]}`, 100), (e) => e.kind === 'too-large');
+      assert.throws(
+        () =>
+          parseInPieces(new JsonAnswerParser(P, 1024), `{"type":"table","data":${many},"column_names":["a","b"]}`, 100),
+        (e) => e.kind === 'too-large',
+      );
       // the same rows after the column names: each row is small, so any number of them passes
-      assert.equal(parseInPieces(new JsonAnswerParser(P, 1024), `{"type":"table","column_names":["a","b"],"data":${many}}`, 100).rows.length, 200);
+      assert.equal(
+        parseInPieces(new JsonAnswerParser(P, 1024), `{"type":"table","column_names":["a","b"],"data":${many}}`, 100)
+          .rows.length,
+        200,
+      );
     });
   });
 
@@ -107,8 +149,19 @@ describe('streamed SQL answers', function () {
       }
     });
     it('turns an error line after rows into an SQL error, and a cut last line into a truncated answer', () => {
-      assert.throws(() => parseInPieces(new JsonLinesParser(P, 1 << 20, new Redactor()), `${lines}{"type":"error","error_message":"boom"}\n`, 8), (e) => e.kind === 'sql' && /boom/.test(e.message));
-      assert.throws(() => parseInPieces(new JsonLinesParser(P, 1 << 20, new Redactor()), lines.slice(0, -3), 8), (e) => e.kind === 'invalid-response');
+      assert.throws(
+        () =>
+          parseInPieces(
+            new JsonLinesParser(P, 1 << 20, new Redactor()),
+            `${lines}{"type":"error","error_message":"boom"}\n`,
+            8,
+          ),
+        (e) => e.kind === 'sql' && /boom/.test(e.message),
+      );
+      assert.throws(
+        () => parseInPieces(new JsonLinesParser(P, 1 << 20, new Redactor()), lines.slice(0, -3), 8),
+        (e) => e.kind === 'invalid-response',
+      );
     });
     it('reads a line that spans many chunks (a whole result in one batch)', () => {
       const rows = Array.from({ length: 5000 }, (_, i) => [i, `s${i}`]);
@@ -118,12 +171,23 @@ describe('streamed SQL answers', function () {
 
     it('bounds one line', () => {
       const long = `{"type":"table","column_names":["a"]}\n[${Array(200).fill('["abcdefgh"]').join(',')}]\n`;
-      assert.throws(() => parseInPieces(new JsonLinesParser(P, 1000, new Redactor()), long, 64), (e) => e.kind === 'too-large');
+      assert.throws(
+        () => parseInPieces(new JsonLinesParser(P, 1000, new Redactor()), long, 64),
+        (e) => e.kind === 'too-large',
+      );
     });
   });
 
   it('asks for jsonlines from MindsDB 26.1 on only', () => {
-    assert.deepEqual(['25.14.1', '26.0.0', '26.1.0', '26.10.2', '27.0', undefined, 'dev'].map(supportsJsonLines), [false, false, true, true, true, false, false]);
+    assert.deepEqual(['25.14.1', '26.0.0', '26.1.0', '26.10.2', '27.0', undefined, 'dev'].map(supportsJsonLines), [
+      false,
+      false,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   describe('client.sqlStream', () => {
@@ -132,7 +196,11 @@ describe('streamed SQL answers', function () {
     for (const version of ['25.14.1', '26.1.0']) {
       it(`reads rows in order on MindsDB ${version} (${version.startsWith('26') ? 'jsonlines' : 'JSON body'})`, async () => {
         await t.replaceFake({ version });
-        t.fake.state.sql = () => ({ type: 'table', column_names: ['i'], data: Array.from({ length: 7 }, (_, i) => [i]) });
+        t.fake.state.sql = () => ({
+          type: 'table',
+          column_names: ['i'],
+          data: Array.from({ length: 7 }, (_, i) => [i]),
+        });
         t.make({ retries: 0 });
         const stream = await t.client.sqlStream({ query: 'SELECT i' });
         assert.deepEqual(stream.columns, ['i']);
@@ -152,11 +220,16 @@ describe('streamed SQL answers', function () {
     it('rejects an SQL error answer before any row, and frees its slot', async () => {
       await t.replaceFake({ version: '26.1.0' });
       t.make({ retries: 0, maxInFlight: 1 });
-      await assert.rejects(t.client.sqlStream({ query: 'SELECT * FROM nope' }), (e) => e.kind === 'sql' && /not found/.test(e.message));
+      await assert.rejects(
+        t.client.sqlStream({ query: 'SELECT * FROM nope' }),
+        (e) => e.kind === 'sql' && /not found/.test(e.message),
+      );
       const s = await t.client.sqlStream({ query: 'SELECT 1' });
       assert.deepEqual(await s.read(10), [[1]]);
       s.close();
-      await waitFor(() => t.client.load.inFlight === 0, { what: () => `the stream's slot freed (${t.client.load.inFlight} in flight)` });
+      await waitFor(() => t.client.load.inFlight === 0, {
+        what: () => `the stream's slot freed (${t.client.load.inFlight} in flight)`,
+      });
     });
 
     it('stops reading the socket while no rows are asked for (memory stays bounded)', async () => {
@@ -165,13 +238,23 @@ describe('streamed SQL answers', function () {
       let held = false; // the server waits for 'drain': the t.client stopped taking bytes
       const row = JSON.stringify(Array.from({ length: 50 }, () => ['abcdefghij', 12345, 6.789, null, true]));
       const server = http.createServer((req, res) => {
-        if (req.url.endsWith('/status')) { res.end(JSON.stringify({ mindsdb_version: '26.1.0' })); return; }
+        if (req.url.endsWith('/status')) {
+          res.end(JSON.stringify({ mindsdb_version: '26.1.0' }));
+          return;
+        }
         res.writeHead(200, { 'content-type': 'application/jsonlines' });
         res.write('{"type":"table","column_names":["a","b","c","d","e"]}\n');
         const pump = () => {
           while (written < 200 * 2 ** 20) {
             written += row.length + 1;
-            if (!res.write(`${row}\n`)) { held = true; res.once('drain', () => { held = false; pump(); }); return; }
+            if (!res.write(`${row}\n`)) {
+              held = true;
+              res.once('drain', () => {
+                held = false;
+                pump();
+              });
+              return;
+            }
           }
           res.end();
         };
@@ -187,10 +270,21 @@ describe('streamed SQL answers', function () {
         // machine). Without back-pressure the server writes its whole 200 MB and is never held.
         let last = -1;
         let stillSince = Date.now();
-        await waitFor(() => {
-          if (!held || written !== last) { last = written; stillSince = Date.now(); return false; }
-          return Date.now() - stillSince >= 300;
-        }, { timeoutMs: 10000, intervalMs: 20, what: () => `the server to be held back by the t.client for 300 ms (${written} bytes written)` });
+        await waitFor(
+          () => {
+            if (!held || written !== last) {
+              last = written;
+              stillSince = Date.now();
+              return false;
+            }
+            return Date.now() - stillSince >= 300;
+          },
+          {
+            timeoutMs: 10000,
+            intervalMs: 20,
+            what: () => `the server to be held back by the t.client for 300 ms (${written} bytes written)`,
+          },
+        );
         assert.ok(written < 16 * 2 ** 20, `only socket buffers' worth was written (${written} bytes)`);
         let total = 10;
         for (let i = 0; i < 100; i++) total += (await stream.read(1000)).length;
@@ -207,11 +301,16 @@ describe('streamed SQL answers', function () {
       // 1 s: the first row must come within it on a loaded CI machine too; the stall lasts 8 s.
       t.make({ retries: 0, timeoutMs: 1000 });
       await t.client.serverVersion();
-      t.fake.fault((req, res) => { res.writeHead(200, { 'content-type': 'application/jsonlines' }); res.write('{"type":"table","column_names":["a"]}\n[[1]]\n'); setTimeout(() => req.socket.destroy(), 8000).unref(); }); // fault: the answer stalls after its first row
+      t.fake.fault((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/jsonlines' });
+        res.write('{"type":"table","column_names":["a"]}\n[[1]]\n');
+        setTimeout(() => req.socket.destroy(), 8000).unref();
+      }); // fault: the answer stalls after its first row
       const stream = await t.client.sqlStream({ query: 'SELECT 1' });
       const t0 = Date.now();
       await assert.rejects(stream.read(5), (e) => e.kind === 'timeout');
-      assert.ok(Date.now() - t0 < 4000, `took ${Date.now() - t0} ms for a 1000 ms idle deadline`); // the stall ends only at 8000 ms
+      // the stall ends only at 8000 ms
+      assert.ok(Date.now() - t0 < 4000, `took ${Date.now() - t0} ms for a 1000 ms idle deadline`);
       stream.close();
     });
 
@@ -220,25 +319,42 @@ describe('streamed SQL answers', function () {
       t.make({ retries: 2, retryBaseDelayMs: 5, retryPost: true });
       await t.client.serverVersion();
       t.fake.fault(FAULTS['reset mid-body']);
-      await assert.rejects(async () => {
-        const s = await t.client.sqlStream({ query: 'SELECT 1' });
-        try { await s.read(100); } finally { s.close(); }
-      }, (e) => e.kind === 'network' || e.kind === 'invalid-response');
+      await assert.rejects(
+        async () => {
+          const s = await t.client.sqlStream({ query: 'SELECT 1' });
+          try {
+            await s.read(100);
+          } finally {
+            s.close();
+          }
+        },
+        (e) => e.kind === 'network' || e.kind === 'invalid-response',
+      );
       assert.equal(t.fake.requestsTo('/sql/query').length, 1, 'never repeated once the answer started');
     });
 
     it('follows a same-origin redirect and refuses one to another host, as sql() does', async () => {
-      const other = http.createServer((req, res) => { res.end('{}'); });
+      const other = http.createServer((_req, res) => {
+        res.end('{}');
+      });
       await new Promise((r) => other.listen(0, '127.0.0.1', r));
       const server = http.createServer((req, res) => {
-        if (req.url.endsWith('/status')) { res.end(JSON.stringify({ mindsdb_version: '26.1.0' })); return; }
-        if (req.url === '/api/sql/query') { res.writeHead(307, { location: '/api/sql/query/' }); res.end(); return; }
+        if (req.url.endsWith('/status')) {
+          res.end(JSON.stringify({ mindsdb_version: '26.1.0' }));
+          return;
+        }
+        if (req.url === '/api/sql/query') {
+          res.writeHead(307, { location: '/api/sql/query/' });
+          res.end();
+          return;
+        }
         if (req.url === '/api/sql/query/') {
           res.writeHead(200, { 'content-type': 'application/jsonlines' });
           res.end('{"type":"table","column_names":["a"]}\n[[1],[2]]\n');
           return;
         }
-        res.writeHead(404); res.end();
+        res.writeHead(404);
+        res.end();
       });
       await new Promise((r) => server.listen(0, '127.0.0.1', r));
       try {
@@ -248,12 +364,19 @@ describe('streamed SQL answers', function () {
         s.close();
         server.removeAllListeners('request');
         server.on('request', (req, res) => {
-          if (req.url.endsWith('/status')) { res.end(JSON.stringify({ mindsdb_version: '26.1.0' })); return; }
-          res.writeHead(307, { location: `http://127.0.0.1:${other.address().port}/api/sql/query` }); res.end();
+          if (req.url.endsWith('/status')) {
+            res.end(JSON.stringify({ mindsdb_version: '26.1.0' }));
+            return;
+          }
+          res.writeHead(307, { location: `http://127.0.0.1:${other.address().port}/api/sql/query` });
+          res.end();
         });
-        await assert.rejects(t.client.sqlStream({ query: 'SELECT a' }), (e) => /redirected .* to another host/.test(e.message));
+        await assert.rejects(t.client.sqlStream({ query: 'SELECT a' }), (e) =>
+          /redirected .* to another host/.test(e.message),
+        );
       } finally {
-        server.closeAllConnections(); other.closeAllConnections();
+        server.closeAllConnections();
+        other.closeAllConnections();
         await new Promise((r) => server.close(r));
         await new Promise((r) => other.close(r));
       }

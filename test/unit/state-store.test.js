@@ -15,8 +15,12 @@ const { StateStore, StoreError, leaseStore, storeError } = require('../../nodes/
 
 describe('the state store (node:sqlite)', function () {
   let dir;
-  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-store-')); });
-  afterEach(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-store-'));
+  });
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   const steps = ['CREATE TABLE items (id INTEGER PRIMARY KEY, v TEXT NOT NULL)'];
 
@@ -27,7 +31,13 @@ describe('the state store (node:sqlite)', function () {
     store.migrate('items', steps); // again: nothing to do, no "table exists" error
     store.statement('INSERT INTO items (v) VALUES (?)').run('a');
     store.migrate('items', [...steps, 'ALTER TABLE items ADD COLUMN w TEXT']);
-    assert.deepEqual(store.statement('SELECT v, w FROM items').all().map((r) => ({ ...r })), [{ v: 'a', w: null }]);
+    assert.deepEqual(
+      store
+        .statement('SELECT v, w FROM items')
+        .all()
+        .map((r) => ({ ...r })),
+      [{ v: 'a', w: null }],
+    );
     store.close();
     assert.ok(fs.existsSync(file));
   });
@@ -36,7 +46,10 @@ describe('the state store (node:sqlite)', function () {
     const file = path.join(dir, 'state.sqlite');
     const store = StateStore.open(file);
     store.migrate('items', [...steps, 'ALTER TABLE items ADD COLUMN w TEXT']);
-    assert.throws(() => store.migrate('items', steps), (err) => err instanceof StoreError && /newer release/.test(err.message) && err.message.includes(file));
+    assert.throws(
+      () => store.migrate('items', steps),
+      (err) => err instanceof StoreError && /newer release/.test(err.message) && err.message.includes(file),
+    );
     store.close();
   });
 
@@ -44,29 +57,53 @@ describe('the state store (node:sqlite)', function () {
     const store = StateStore.open(path.join(dir, 'state.sqlite'));
     store.migrate('items', steps);
     const insert = store.statement('INSERT INTO items (v) VALUES (?)');
-    assert.throws(() => store.transaction(() => { insert.run('a'); insert.run('b'); throw new Error('half-way'); }, 'store two items'),
-      (err) => err instanceof StoreError && /could not store two items: half-way/.test(err.message));
+    assert.throws(
+      () =>
+        store.transaction(() => {
+          insert.run('a');
+          insert.run('b');
+          throw new Error('half-way');
+        }, 'store two items'),
+      (err) => err instanceof StoreError && /could not store two items: half-way/.test(err.message),
+    );
     assert.equal(store.statement('SELECT count(*) AS n FROM items').get().n, 0);
-    store.transaction(() => { insert.run('a'); store.transaction(() => insert.run('b')); });
+    store.transaction(() => {
+      insert.run('a');
+      store.transaction(() => insert.run('b'));
+    });
     assert.equal(store.statement('SELECT count(*) AS n FROM items').get().n, 2);
     store.close();
   });
 
   it('a commit survives a kill -9 right after it; a transaction cut by one leaves nothing', function () {
     const file = path.join(dir, 'state.sqlite');
-    const child = (code) => spawnSync(process.execPath, ['-e', `
+    const child = (code) =>
+      spawnSync(
+        process.execPath,
+        [
+          '-e',
+          `
       const { StateStore } = require(${JSON.stringify(path.resolve(__dirname, '../../nodes/store'))});
       const store = StateStore.open(${JSON.stringify(file)});
       store.migrate('items', ${JSON.stringify(steps)});
       const insert = store.statement('INSERT INTO items (v) VALUES (?)');
       ${code}
-      process.kill(process.pid, 'SIGKILL');`], { encoding: 'utf8' });
+      process.kill(process.pid, 'SIGKILL');`,
+        ],
+        { encoding: 'utf8' },
+      );
     let r = child(`store.transaction(() => { insert.run('kept-1'); insert.run('kept-2'); });`);
     assert.equal(r.signal, 'SIGKILL', r.stderr);
     r = child(`store.transaction(() => { insert.run('lost'); process.kill(process.pid, 'SIGKILL'); });`);
     assert.equal(r.signal, 'SIGKILL', r.stderr);
     const store = StateStore.open(file);
-    assert.deepEqual(store.statement('SELECT v FROM items ORDER BY id').all().map((x) => x.v), ['kept-1', 'kept-2']);
+    assert.deepEqual(
+      store
+        .statement('SELECT v FROM items ORDER BY id')
+        .all()
+        .map((x) => x.v),
+      ['kept-1', 'kept-2'],
+    );
     store.close();
   });
 
@@ -77,8 +114,17 @@ describe('the state store (node:sqlite)', function () {
     // SQLite's own size cap: the same SQLITE_FULL a full disk gives.
     store.statement('PRAGMA max_page_count = 8').get();
     const insert = store.statement('INSERT INTO items (v) VALUES (?)');
-    assert.throws(() => store.transaction(() => { for (let i = 0; i < 100; i++) insert.run('x'.repeat(4000)); }, 'store the items'),
-      (err) => err instanceof StoreError && err.kind === 'full' && err.message.includes(file) && /free space/.test(err.message));
+    assert.throws(
+      () =>
+        store.transaction(() => {
+          for (let i = 0; i < 100; i++) insert.run('x'.repeat(4000));
+        }, 'store the items'),
+      (err) =>
+        err instanceof StoreError &&
+        err.kind === 'full' &&
+        err.message.includes(file) &&
+        /free space/.test(err.message),
+    );
     assert.equal(store.statement('SELECT count(*) AS n FROM items').get().n, 0, 'the failed transaction left nothing');
     store.transaction(() => insert.run('small'));
     store.close();
@@ -90,14 +136,21 @@ describe('the state store (node:sqlite)', function () {
     StateStore.open(file).close();
     const ro = new DatabaseSync(file, { readOnly: true });
     let caught;
-    try { ro.exec('CREATE TABLE t (x)'); } catch (err) { caught = err; }
+    try {
+      ro.exec('CREATE TABLE t (x)');
+    } catch (err) {
+      caught = err;
+    }
     ro.close();
     const e = storeError(caught, file, 'write');
     assert.equal(e.kind, 'read-only');
     assert.match(e.message, /write access/);
     const junk = path.join(dir, 'junk.sqlite');
     fs.writeFileSync(junk, 'not a database, just text that is long enough to be read as a header '.repeat(20));
-    assert.throws(() => StateStore.open(junk), (err) => err instanceof StoreError && err.kind === 'corrupt' && err.message.includes(junk));
+    assert.throws(
+      () => StateStore.open(junk),
+      (err) => err instanceof StoreError && err.kind === 'corrupt' && err.message.includes(junk),
+    );
   });
 
   it('shares one connection per file between its users and closes it after the last', function () {
@@ -109,7 +162,10 @@ describe('the state store (node:sqlite)', function () {
     a.release(); // once only
     a.store.migrate('items', steps); // still open: b holds it
     b.release();
-    assert.throws(() => b.store.statement('SELECT 1'), (err) => err instanceof StoreError && /closed/.test(err.message));
+    assert.throws(
+      () => b.store.statement('SELECT 1'),
+      (err) => err instanceof StoreError && /closed/.test(err.message),
+    );
     const c = leaseStore(file);
     assert.notEqual(c.store, a.store, 'opened again after the last release');
     c.release();

@@ -32,8 +32,11 @@ const TIMER = /\b(setTimeout|setInterval|setImmediate|waitForTimeout|sleep|delay
 const ALLOWED = /\/\/ (fault|deadline):/;
 
 /** The lines of `source` that are code, not comment lines: [{line, text}]. */
-const codeLines = (source) => source.split('\n').map((text, i) => ({ line: i + 1, text: text.trim() }))
-  .filter(({ text }) => !text.startsWith('*') && !text.startsWith('//') && !text.startsWith('/*'));
+const codeLines = (source) =>
+  source
+    .split('\n')
+    .map((text, i) => ({ line: i + 1, text: text.trim() }))
+    .filter(({ text }) => !text.startsWith('*') && !text.startsWith('//') && !text.startsWith('/*'));
 
 /** Lines of `source` that wait for a fixed time: [{line, text}]. */
 function fixedSleeps(source) {
@@ -44,7 +47,10 @@ function fixedSleeps(source) {
 function packagesLoaded(source) {
   const names = new Set();
   const specifier = /(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bfrom\s+|^\s*import\s+)['"]([^'"]+)['"]/gm;
-  for (const m of codeLines(source).map((l) => l.text).join('\n').matchAll(specifier)) {
+  for (const m of codeLines(source)
+    .map((l) => l.text)
+    .join('\n')
+    .matchAll(specifier)) {
     const s = m[1];
     if (s.startsWith('.') || s.startsWith('/') || s.startsWith('node:')) continue;
     names.add(s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]);
@@ -53,12 +59,19 @@ function packagesLoaded(source) {
 }
 
 describe('test hygiene', () => {
-  it('finds a fixed sleep, and accepts a fault handler\'s delay or a deadline when marked', () => {
+  it("finds a fixed sleep, and accepts a fault handler's delay or a deadline when marked", () => {
     assert.equal(fixedSleeps('    await new Promise((r) => setTimeout(r, 50));').length, 1);
-    assert.equal(fixedSleeps("    await page.waitForTimeout(400);").length, 1);
+    assert.equal(fixedSleeps('    await page.waitForTimeout(400);').length, 1);
     assert.equal(fixedSleeps("const { setTimeout: sleep } = require('node:timers/promises');").length, 1);
-    assert.equal(fixedSleeps('  setTimeout(() => req.socket.destroy(), 5); // fault: the reset comes after the body').length, 0);
-    assert.equal(fixedSleeps("  const t = setTimeout(() => child.kill('SIGKILL'), 5000); // deadline: killed if it does not stop").length, 0);
+    assert.equal(
+      fixedSleeps('  setTimeout(() => req.socket.destroy(), 5); // fault: the reset comes after the body').length,
+      0,
+    );
+    assert.equal(
+      fixedSleeps("  const t = setTimeout(() => child.kill('SIGKILL'), 5000); // deadline: killed if it does not stop")
+        .length,
+      0,
+    );
     assert.equal(fixedSleeps('  await waitFor(() => done, { timeoutMs: 1000 });').length, 0);
   });
 
@@ -69,18 +82,33 @@ describe('test hygiene', () => {
       if (rel === SELF || rel === path.join('test', 'support', 'wait.js')) continue;
       for (const { line, text } of fixedSleeps(fs.readFileSync(file, 'utf8'))) found.push(`${rel}:${line}: ${text}`);
     }
-    assert.deepEqual(found, [], 'wait on an event or condition with a deadline (test/support/wait.js), or mark a fault handler\'s deliberate delay with "// fault:"');
+    assert.deepEqual(
+      found,
+      [],
+      'wait on an event or condition with a deadline (test/support/wait.js), or mark a fault handler\'s deliberate delay with "// fault:"',
+    );
   });
 
   it('finds the packages a file loads', () => {
-    assert.deepEqual(packagesLoaded("const mqtt = require('mqtt');\nimport fs from 'node:fs';\nimport { x } from '@scope/pkg/sub';\nconst y = require('./local');\nawait import('fast-check');").sort(), ['@scope/pkg', 'fast-check', 'mqtt']);
+    assert.deepEqual(
+      packagesLoaded(
+        "const mqtt = require('mqtt');\nimport fs from 'node:fs';\nimport { x } from '@scope/pkg/sub';\nconst y = require('./local');\nawait import('fast-check');",
+      ).sort(),
+      ['@scope/pkg', 'fast-check', 'mqtt'],
+    );
   });
 
   it('every package a test loads is declared in package.json', () => {
-    const declared = new Set([pkg.name, ...Object.keys(pkg.dependencies || {}), ...Object.keys(pkg.devDependencies || {}), ...builtinModules]);
+    const declared = new Set([
+      pkg.name,
+      ...Object.keys(pkg.dependencies || {}),
+      ...Object.keys(pkg.devDependencies || {}),
+      ...builtinModules,
+    ]);
     const missing = [];
     for (const file of testFiles().filter((f) => path.relative(ROOT, f) !== SELF)) {
-      for (const name of packagesLoaded(fs.readFileSync(file, 'utf8'))) if (!declared.has(name)) missing.push(`${path.relative(ROOT, file)}: ${name}`);
+      for (const name of packagesLoaded(fs.readFileSync(file, 'utf8')))
+        if (!declared.has(name)) missing.push(`${path.relative(ROOT, file)}: ${name}`);
     }
     assert.deepEqual(missing, [], 'declare it in devDependencies (npm install --save-dev)');
   });

@@ -7,12 +7,29 @@
  */
 const assert = require('node:assert/strict');
 const vm = require('node:vm');
-const { plainJson, jsonText, sqlLiteral, sqlUsing, insertValue, insertRows, toCsv, fileContent } = require('../../nodes/client');
+const {
+  plainJson,
+  jsonText,
+  sqlLiteral,
+  sqlUsing,
+  insertValue,
+  insertRows,
+  toCsv,
+  fileContent,
+} = require('../../nodes/client');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { helper, allNodes, flowWith, nextMessage } = require('../support/nr');
 
-class Reading { constructor() { this.v = 1; } }
-const cycle = () => { const a = { x: 1 }; a.self = a; return a; };
+class Reading {
+  constructor() {
+    this.v = 1;
+  }
+}
+const cycle = () => {
+  const a = { x: 1 };
+  a.self = a;
+  return a;
+};
 
 /** [kind, value, what plainJson gives (JSON text) or the error it refuses with]. */
 const KINDS = [
@@ -27,7 +44,7 @@ const KINDS = [
   ['Infinity', Infinity, /is Infinity/],
   ['-Infinity', -Infinity, /is -Infinity/],
   ['undefined in an array', [1, undefined, 3], '[1,null,3]'],
-  // eslint-disable-next-line no-sparse-arrays
+  // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
   ['a hole in an array', [1, , 3], '[1,null,3]'],
   ['undefined in an object', { a: 1, b: undefined }, '{"a":1}'],
   ['a Buffer', Buffer.from('hi'), /is binary data \(Uint8Array\): MindsDB's JSON has no bytes/],
@@ -45,7 +62,11 @@ const KINDS = [
   ['a cycle', cycle(), /\.self refers back to an object that contains it \(a cycle\)/],
   ['a lone surrogate', 'a\ud800', /not well-formed Unicode text/],
   ['an object without a prototype', Object.assign(Object.create(null), { a: 1 }), '{"a":1}'],
-  ['a key named __proto__ (from JSON.parse)', JSON.parse('{"__proto__": {"x": 1}, "d": 0}'), '{"__proto__":{"x":1},"d":0}'],
+  [
+    'a key named __proto__ (from JSON.parse)',
+    JSON.parse('{"__proto__": {"x": 1}, "d": 0}'),
+    '{"__proto__":{"x":1},"d":0}',
+  ],
 ];
 
 describe('values that are not plain JSON: one rule (issue 32)', () => {
@@ -54,12 +75,15 @@ describe('values that are not plain JSON: one rule (issue 32)', () => {
       it(`${kind} ${expected instanceof RegExp ? 'is refused, naming where it is' : `is written as ${expected}`}`, () => {
         const msg = { payload: [{ reading: value }] };
         if (expected instanceof RegExp) {
-          assert.throws(() => plainJson(msg.payload, 'msg.payload'), (err) => {
-            assert.equal(err.kind, 'input');
-            assert.match(err.message, /^msg\.payload\[0\]\.reading/);
-            assert.match(err.message, expected);
-            return true;
-          });
+          assert.throws(
+            () => plainJson(msg.payload, 'msg.payload'),
+            (err) => {
+              assert.equal(err.kind, 'input');
+              assert.match(err.message, /^msg\.payload\[0\]\.reading/);
+              assert.match(err.message, expected);
+              return true;
+            },
+          );
         } else {
           assert.equal(jsonText(msg.payload, 'msg.payload'), `[{"reading":${expected}}]`);
         }
@@ -76,7 +100,7 @@ describe('values that are not plain JSON: one rule (issue 32)', () => {
       assert.equal(out.n, withDate.n, 'unchanged parts are shared');
     });
 
-    it('objects, arrays and dates from a function node\'s sandbox (another realm) are plain JSON', () => {
+    it("objects, arrays and dates from a function node's sandbox (another realm) are plain JSON", () => {
       const foreign = vm.runInNewContext('({ a: [1, { b: 2 }], when: new Date(0), m: new Map() })');
       assert.throws(() => plainJson(foreign, 'msg.payload'), /msg\.payload\.m is a Map/);
       delete foreign.m;
@@ -96,8 +120,10 @@ describe('values that are not plain JSON: one rule (issue 32)', () => {
 
   describe('every writer follows it', () => {
     it('SQL text: a USING value', () => {
-      assert.equal(sqlUsing({ since: new Date(Date.UTC(2026, 0, 1)), big: 12345678901234567890n & ((1n << 63n) - 1n) }),
-        ` USING \`since\` = '2026-01-01T00:00:00.000Z', \`big\` = ${12345678901234567890n & ((1n << 63n) - 1n)}`);
+      assert.equal(
+        sqlUsing({ since: new Date(Date.UTC(2026, 0, 1)), big: 12345678901234567890n & ((1n << 63n) - 1n) }),
+        ` USING \`since\` = '2026-01-01T00:00:00.000Z', \`big\` = ${12345678901234567890n & ((1n << 63n) - 1n)}`,
+      );
       assert.equal(sqlLiteral(-0), '0');
       assert.throws(() => sqlUsing({ opts: { m: new Map() } }), /the USING options\.opts\.m is a Map/);
       assert.throws(() => sqlUsing({ n: -5n }), /the USING options\.n cannot be the negative number -5/);
@@ -106,12 +132,21 @@ describe('values that are not plain JSON: one rule (issue 32)', () => {
     it('an inserted value: JSON text for an object, exact digits for a big integer', () => {
       assert.equal(insertValue(new Date(0), 'msg.payload.t'), '1970-01-01T00:00:00.000Z');
       assert.equal(insertValue({ when: new Date(0) }, 'msg.payload.j'), '{"when":"1970-01-01T00:00:00.000Z"}');
-      assert.equal(JSON.stringify({ p1: insertValue(1234567890123456789n, 'msg.payload.i') }), '{"p1":1234567890123456789}');
-      assert.throws(() => insertRows([{ id: 1 }, { id: 2, raw: Buffer.from('x') }]), /msg\.payload\[1\]\.raw is binary data/);
+      assert.equal(
+        JSON.stringify({ p1: insertValue(1234567890123456789n, 'msg.payload.i') }),
+        '{"p1":1234567890123456789}',
+      );
+      assert.throws(
+        () => insertRows([{ id: 1 }, { id: 2, raw: Buffer.from('x') }]),
+        /msg\.payload\[1\]\.raw is binary data/,
+      );
     });
 
     it('an uploaded file: CSV and JSON rows', () => {
-      assert.equal(toCsv([{ t: new Date(0), n: 2n ** 60n, o: { a: 1 } }]), 't,n,o\r\n1970-01-01T00:00:00.000Z,1152921504606846976,"{""a"":1}"\r\n');
+      assert.equal(
+        toCsv([{ t: new Date(0), n: 2n ** 60n, o: { a: 1 } }]),
+        't,n,o\r\n1970-01-01T00:00:00.000Z,1152921504606846976,"{""a"":1}"\r\n',
+      );
       assert.equal(fileContent([{ n: 2n ** 60n }], 'f', 'json').data.toString(), '[{"n":1152921504606846976}]');
       assert.throws(() => fileContent([{ a: 1 }, { s: new Set() }], 'f', 'csv'), /msg\.payload\[1\]\.s is a Set/);
       assert.throws(() => fileContent([new Date(0)], 'f', 'csv'), /msg\.payload\[0\] must be a row object/);
@@ -120,30 +155,106 @@ describe('values that are not plain JSON: one rule (issue 32)', () => {
 
   describe('every node that takes a value from the message', function () {
     let fake;
-    beforeEach(async () => { fake = await createFakeMindsDB().listen(); await new Promise((r) => helper.startServer(r)); });
-    afterEach(async () => { await helper.unload(); await new Promise((r) => helper.stopServer(r)); await fake.close(); });
+    beforeEach(async () => {
+      fake = await createFakeMindsDB().listen();
+      await new Promise((r) => helper.startServer(r));
+    });
+    afterEach(async () => {
+      await helper.unload();
+      await new Promise((r) => helper.stopServer(r));
+      await fake.close();
+    });
     const bodies = () => fake.requests.filter((r) => r.method !== 'GET').map((r) => r.rawBody);
 
     /** [node, its config, a message with a Date (sent as its ISO text) and one with a Map (refused at that path)]. */
     const NODES = [
       ['mindsdb-sql', {}, (v) => ({ query: 'SELECT :t AS t', params: { t: v } }), 'msg.params.t'],
       ['mindsdb-sql', {}, (v) => ({ query: 'SELECT ? AS t', params: [v] }), 'msg.params[0]'],
-      ['mindsdb-predict', { model: 'home_rentals', modelType: 'str' }, (v) => ({ payload: [{ sqft: 1, at: v }] }), 'msg.payload[0].at'],
-      ['mindsdb-predict', { model: 'home_rentals', modelType: 'str' }, (v) => ({ payload: { sqft: 1 }, predictParams: { since: v } }), 'msg.predictParams.since'],
-      ['mindsdb-database', { operation: 'create', dbName: 'd1', dbNameType: 'str', engine: 'postgres' }, (v) => ({ payload: { parameters: { since: v } } }), 'msg.payload.parameters.since'],
-      ['mindsdb-chatbot', { operation: 'create', itemName: 'c1', itemNameType: 'str' }, (v) => ({ payload: { model_name: 'home_rentals', params: { at: v } } }), 'msg.payload.params.at'],
-      ['mindsdb-agent', { operation: 'create', itemName: 'a1', itemNameType: 'str' }, (v) => ({ payload: { model_name: 'gpt-4', provider: 'openai', data: { at: v } } }), 'msg.payload.data.at'],
-      ['mindsdb-knowledge-base', { operation: 'insert', itemName: 'kb1', itemNameType: 'str' }, (v) => ({ payload: [{ content: 'x', at: v }] }), 'msg.payload[0].at'],
-      ['mindsdb-knowledge-base', { operation: 'create', itemName: 'kb2', itemNameType: 'str' }, (v) => ({ payload: { params: { at: v } } }), 'msg.payload.params.at'],
-      ['mindsdb-model', { operation: 'train', model: 'm1', modelType: 'str', predict: 'y', engine: 'linear' }, (v) => ({ payload: { using: { since: v } } }), 'msg.payload.using.since'],
-      ['mindsdb-ml-engine', { operation: 'create', engineName: 'e1', engineNameType: 'str', handler: 'openai' }, (v) => ({ payload: { settings: { since: v } } }), 'msg.payload.settings.since'],
-      ['mindsdb-table', { operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str' }, (v) => ({ payload: { id: 1, note: v } }), 'msg.payload.note'],
-      ['mindsdb-file', { operation: 'upload', fileName: 'f1', fileNameType: 'str' }, (v) => ({ payload: [{ a: 1, at: v }] }), 'msg.payload[0].at'],
+      [
+        'mindsdb-predict',
+        { model: 'home_rentals', modelType: 'str' },
+        (v) => ({ payload: [{ sqft: 1, at: v }] }),
+        'msg.payload[0].at',
+      ],
+      [
+        'mindsdb-predict',
+        { model: 'home_rentals', modelType: 'str' },
+        (v) => ({ payload: { sqft: 1 }, predictParams: { since: v } }),
+        'msg.predictParams.since',
+      ],
+      [
+        'mindsdb-database',
+        { operation: 'create', dbName: 'd1', dbNameType: 'str', engine: 'postgres' },
+        (v) => ({ payload: { parameters: { since: v } } }),
+        'msg.payload.parameters.since',
+      ],
+      [
+        'mindsdb-chatbot',
+        { operation: 'create', itemName: 'c1', itemNameType: 'str' },
+        (v) => ({ payload: { model_name: 'home_rentals', params: { at: v } } }),
+        'msg.payload.params.at',
+      ],
+      [
+        'mindsdb-agent',
+        { operation: 'create', itemName: 'a1', itemNameType: 'str' },
+        (v) => ({ payload: { model_name: 'gpt-4', provider: 'openai', data: { at: v } } }),
+        'msg.payload.data.at',
+      ],
+      [
+        'mindsdb-knowledge-base',
+        { operation: 'insert', itemName: 'kb1', itemNameType: 'str' },
+        (v) => ({ payload: [{ content: 'x', at: v }] }),
+        'msg.payload[0].at',
+      ],
+      [
+        'mindsdb-knowledge-base',
+        { operation: 'create', itemName: 'kb2', itemNameType: 'str' },
+        (v) => ({ payload: { params: { at: v } } }),
+        'msg.payload.params.at',
+      ],
+      [
+        'mindsdb-model',
+        { operation: 'train', model: 'm1', modelType: 'str', predict: 'y', engine: 'linear' },
+        (v) => ({ payload: { using: { since: v } } }),
+        'msg.payload.using.since',
+      ],
+      [
+        'mindsdb-ml-engine',
+        { operation: 'create', engineName: 'e1', engineNameType: 'str', handler: 'openai' },
+        (v) => ({ payload: { settings: { since: v } } }),
+        'msg.payload.settings.since',
+      ],
+      [
+        'mindsdb-table',
+        { operation: 'insert', database: 'pg', databaseType: 'str', table: 'readings', tableType: 'str' },
+        (v) => ({ payload: { id: 1, note: v } }),
+        'msg.payload.note',
+      ],
+      [
+        'mindsdb-file',
+        { operation: 'upload', fileName: 'f1', fileNameType: 'str' },
+        (v) => ({ payload: [{ a: 1, at: v }] }),
+        'msg.payload[0].at',
+      ],
     ];
     const setup = () => {
       fake.state.kbs.set('mindsdb/kb1', { record: { id: 1, name: 'kb1', project: 'mindsdb' }, rows: [] });
-      fake.state.databases.set('pg', { id: 7, name: 'pg', type: 'data', engine: 'postgres', class_type: 'sql', connection_data: {} });
-      fake.state.tables.set('pg/readings', { name: 'readings', columns: [{ name: 'id', type: 'int' }, { name: 'note', type: 'text' }], rows: [] });
+      fake.state.databases.set('pg', {
+        id: 7,
+        name: 'pg',
+        type: 'data',
+        engine: 'postgres',
+        class_type: 'sql',
+        connection_data: {},
+      });
+      fake.state.tables.set('pg/readings', {
+        name: 'readings',
+        columns: [
+          { name: 'id', type: 'int' },
+          { name: 'note', type: 'text' },
+        ],
+        rows: [],
+      });
     };
     for (const [type, def, msgWith, path] of NODES) {
       it(`${type}: a Date at ${path} is sent as its ISO text; a Map there is refused naming ${path}, nothing sent`, async () => {
@@ -152,7 +263,10 @@ describe('values that are not plain JSON: one rule (issue 32)', () => {
         const out = nextMessage('out');
         helper.getNode('n1').receive(msgWith(new Date(Date.UTC(2026, 0, 31))));
         await out;
-        assert.ok(bodies().some((b) => b.includes('2026-01-31T00:00:00.000Z')), `the ISO text was sent: ${bodies().join(' | ').slice(0, 400)}`);
+        assert.ok(
+          bodies().some((b) => b.includes('2026-01-31T00:00:00.000Z')),
+          `the ISO text was sent: ${bodies().join(' | ').slice(0, 400)}`,
+        );
         const before = bodies().length;
         const caught = nextMessage('caught');
         helper.getNode('n1').receive(msgWith(new Map([['k', 1]])));

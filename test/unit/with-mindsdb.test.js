@@ -12,9 +12,18 @@ describe('with-mindsdb: reusing a running MindsDB', () => {
   let fake;
   let mod;
   const saved = process.env.MINDSDB_URL;
-  before(async () => { mod = await import(pathToFileURL(path.join(__dirname, '..', '..', 'scripts', 'with-mindsdb.mjs')).href); });
-  beforeEach(async () => { fake = await createFakeMindsDB({ version: '26.1.0' }).listen(); process.env.MINDSDB_URL = fake.url; });
-  afterEach(async () => { await fake.close(); if (saved === undefined) delete process.env.MINDSDB_URL; else process.env.MINDSDB_URL = saved; });
+  before(async () => {
+    mod = await import(pathToFileURL(path.join(__dirname, '..', '..', 'scripts', 'with-mindsdb.mjs')).href);
+  });
+  beforeEach(async () => {
+    fake = await createFakeMindsDB({ version: '26.1.0' }).listen();
+    process.env.MINDSDB_URL = fake.url;
+  });
+  afterEach(async () => {
+    await fake.close();
+    if (saved === undefined) delete process.env.MINDSDB_URL;
+    else process.env.MINDSDB_URL = saved;
+  });
 
   it('reads the version from /api/status', async () => {
     assert.equal(await mod.versionAt(fake.url), '26.1.0');
@@ -22,10 +31,13 @@ describe('with-mindsdb: reusing a running MindsDB', () => {
   });
 
   it('refuses a server of the other version, saying which answers and which is wanted', async () => {
-    await assert.rejects(mod.ensureMindsDB({ version: '25.14.1' }), /MindsDB 26\.1\.0 answers at http:\/\/127\.0\.0\.1:\d+, but MindsDB 25\.14\.1 is wanted/);
+    await assert.rejects(
+      mod.ensureMindsDB({ version: '25.14.1' }),
+      /MindsDB 26\.1\.0 answers at http:\/\/127\.0\.0\.1:\d+, but MindsDB 25\.14\.1 is wanted/,
+    );
   });
 
-  it('reuses a server of the wanted version, and hands the command the LLM double\'s URL', async () => {
+  it("reuses a server of the wanted version, and hands the command the LLM double's URL", async () => {
     const server = await mod.ensureMindsDB({ version: '26.1.0' });
     try {
       assert.equal(server.env.MINDSDB_URL, fake.url);

@@ -38,7 +38,9 @@ export class RowQueue {
   private rows: unknown[][] = [];
   private head = 0;
 
-  get length(): number { return this.rows.length - this.head; }
+  get length(): number {
+    return this.rows.length - this.head;
+  }
 
   pushAll(rows: unknown[], onBad: () => never): void {
     for (let i = 0; i < rows.length; i++) {
@@ -53,18 +55,31 @@ export class RowQueue {
     const out = this.rows.slice(this.head, this.head + n);
     this.head += n;
     // Drop what was taken once it is most of the array, so memory follows what is still queued.
-    if (this.head === this.rows.length) { this.rows = []; this.head = 0; } else if (this.head > 4096 && this.head * 2 > this.rows.length) { this.rows = this.rows.slice(this.head); this.head = 0; }
+    if (this.head === this.rows.length) {
+      this.rows = [];
+      this.head = 0;
+    } else if (this.head > 4096 && this.head * 2 > this.rows.length) {
+      this.rows = this.rows.slice(this.head);
+      this.head = 0;
+    }
     return out;
   }
 }
 
 export function invalidAnswer(path: string, what: string): MindsDBError {
-  return new MindsDBError(`unexpected answer from MindsDB to POST ${path}: ${what}`, { kind: 'invalid-response', method: 'POST', path });
+  return new MindsDBError(`unexpected answer from MindsDB to POST ${path}: ${what}`, {
+    kind: 'invalid-response',
+    method: 'POST',
+    path,
+  });
 }
 
 export function rowTooLarge(path: string, maxBytes: number, what: string): MindsDBError {
-  return new MindsDBError(`${what} of the answer to POST ${path} is larger than the limit of ${sizeText(maxBytes)}`,
-    { kind: 'too-large', method: 'POST', path });
+  return new MindsDBError(`${what} of the answer to POST ${path} is larger than the limit of ${sizeText(maxBytes)}`, {
+    kind: 'too-large',
+    method: 'POST',
+    path,
+  });
 }
 
 export function headOf(fields: Record<string, unknown>, path: string): AnswerHead {

@@ -3,7 +3,14 @@ import { RowSpool, type SpoolOptions } from './row-spool';
 
 type State = 'start' | 'key' | 'colon' | 'value' | 'data' | 'item' | 'separator' | 'after' | 'done';
 
-const QUOTE = 34, COMMA = 44, COLON = 58, OPEN_ARRAY = 91, CLOSE_ARRAY = 93, OPEN_OBJECT = 123, CLOSE_OBJECT = 125, BACKSLASH = 92;
+const QUOTE = 34,
+  COMMA = 44,
+  COLON = 58,
+  OPEN_ARRAY = 91,
+  CLOSE_ARRAY = 93,
+  OPEN_OBJECT = 123,
+  CLOSE_OBJECT = 125,
+  BACKSLASH = 92;
 
 /**
  * MindsDB's whole-body SQL answer (`{"type":…, "data":[[…],…], "column_names":[…], "context":{…}}`,
@@ -29,9 +36,15 @@ export class JsonAnswerParser implements AnswerParser {
   private readonly rows = new RowQueue();
   /** The rows' text that came before the column names (see the class comment). */
   spool: RowSpool | undefined;
-  private readonly bad = (): never => { throw invalidAnswer(this.path, 'data is not an array of row arrays'); };
+  private readonly bad = (): never => {
+    throw invalidAnswer(this.path, 'data is not an array of row arrays');
+  };
 
-  constructor(private readonly path: string, private readonly maxBytes: number, private readonly spoolOptions?: SpoolOptions) {}
+  constructor(
+    private readonly path: string,
+    private readonly maxBytes: number,
+    private readonly spoolOptions?: SpoolOptions,
+  ) {}
 
   /** A parser of the spooled rows' text, which the reader pushes as it reads the spool back. */
   spooledRows(): AnswerParser {
@@ -40,20 +53,31 @@ export class JsonAnswerParser implements AnswerParser {
     return replay;
   }
 
-  get ready(): number { return this.rows.length; }
+  get ready(): number {
+    return this.rows.length;
+  }
 
-  take(max: number): unknown[][] { return this.rows.take(max); }
+  take(max: number): unknown[][] {
+    return this.rows.take(max);
+  }
 
   push(text: string): void {
     this.buf = this.pos < this.buf.length ? this.buf.slice(this.pos) + text : text;
     this.pos = 0;
     this.run(false);
-    if (this.buf.length - this.pos > this.maxBytes) throw rowTooLarge(this.path, this.maxBytes, this.state === 'item' ? 'one row' : 'one field');
+    if (this.buf.length - this.pos > this.maxBytes)
+      throw rowTooLarge(this.path, this.maxBytes, this.state === 'item' ? 'one row' : 'one field');
   }
 
   end(): void {
     this.run(true);
-    if (this.state !== 'done') throw invalidAnswer(this.path, this.buf.trim() === '' && this.state === 'start' ? 'an empty body' : 'the answer ended before its JSON was complete');
+    if (this.state !== 'done')
+      throw invalidAnswer(
+        this.path,
+        this.buf.trim() === '' && this.state === 'start'
+          ? 'an empty body'
+          : 'the answer ended before its JSON was complete',
+      );
     if (this.buf.slice(this.pos).trim() !== '') throw invalidAnswer(this.path, 'text after the JSON answer');
     if (!this.head) this.head = headOf(this.fields, this.path);
   }
@@ -68,31 +92,53 @@ export class JsonAnswerParser implements AnswerParser {
       const c = buf.charCodeAt(pos);
       if (this.state === 'start') {
         if (c !== OPEN_OBJECT) throw invalidAnswer(this.path, 'expected a JSON object');
-        pos++; this.state = 'key';
+        pos++;
+        this.state = 'key';
       } else if (this.state === 'key') {
-        if (c === CLOSE_OBJECT) { pos++; this.state = 'done'; break; }
+        if (c === CLOSE_OBJECT) {
+          pos++;
+          this.state = 'done';
+          break;
+        }
         if (c !== QUOTE) throw invalidAnswer(this.path, 'expected a field name');
         const end = stringEnd(buf, pos + 1);
         if (end < 0) break;
         this.key = JSON.parse(buf.slice(pos, end)) as string;
-        pos = end; this.state = 'colon';
+        pos = end;
+        this.state = 'colon';
       } else if (this.state === 'colon') {
         if (c !== COLON) throw invalidAnswer(this.path, 'expected ":"');
-        pos++; this.state = this.key === 'data' ? 'data' : 'value';
+        pos++;
+        this.state = this.key === 'data' ? 'data' : 'value';
       } else if (this.state === 'data' && c === OPEN_ARRAY) {
-        pos++; this.state = 'item';
+        pos++;
+        this.state = 'item';
       } else if (this.state === 'value' || this.state === 'data') {
         const end = valueEnd(buf, pos, final);
         if (end < 0) break;
         let v: unknown;
-        try { v = JSON.parse(buf.slice(pos, end)); } catch { throw invalidAnswer(this.path, 'a field that is not JSON'); }
-        if (this.key === 'data') { if (v !== null) this.bad(); } else this.setField(this.key, v);
-        pos = end; this.state = 'after';
+        try {
+          v = JSON.parse(buf.slice(pos, end));
+        } catch {
+          throw invalidAnswer(this.path, 'a field that is not JSON');
+        }
+        if (this.key === 'data') {
+          if (v !== null) this.bad();
+        } else this.setField(this.key, v);
+        pos = end;
+        this.state = 'after';
       } else if (this.state === 'item' || this.state === 'separator') {
         pos = this.rowsFrom(buf, pos);
         if (this.state === 'item' || this.state === 'separator') break;
       } else if (this.state === 'after') {
-        if (c === COMMA) { pos++; this.state = 'key'; } else if (c === CLOSE_OBJECT) { pos++; this.state = 'done'; break; } else throw invalidAnswer(this.path, 'expected "," or "}"');
+        if (c === COMMA) {
+          pos++;
+          this.state = 'key';
+        } else if (c === CLOSE_OBJECT) {
+          pos++;
+          this.state = 'done';
+          break;
+        } else throw invalidAnswer(this.path, 'expected "," or "}"');
       } else {
         break;
       }
@@ -110,11 +156,23 @@ export class JsonAnswerParser implements AnswerParser {
       if (pos >= n) break;
       const c = buf.charCodeAt(pos);
       if (this.state === 'separator') {
-        if (c === COMMA) { pos++; this.state = 'item'; continue; }
-        if (c === CLOSE_ARRAY) { pos++; this.state = 'after'; break; }
+        if (c === COMMA) {
+          pos++;
+          this.state = 'item';
+          continue;
+        }
+        if (c === CLOSE_ARRAY) {
+          pos++;
+          this.state = 'after';
+          break;
+        }
         throw invalidAnswer(this.path, 'expected "," or "]" between rows');
       }
-      if (c === CLOSE_ARRAY && first < 0 && last < 0) { pos++; this.state = 'after'; break; } // [] or a trailing ] after a chunk boundary
+      if (c === CLOSE_ARRAY && first < 0 && last < 0) {
+        pos++;
+        this.state = 'after';
+        break;
+      } // [] or a trailing ] after a chunk boundary
       if (c !== OPEN_ARRAY) this.bad();
       const end = valueEnd(buf, pos, false);
       if (end < 0) break;
@@ -125,12 +183,17 @@ export class JsonAnswerParser implements AnswerParser {
     }
     if (first >= 0 && !this.head) {
       this.unlabelledChars += last - first;
-      if (this.unlabelledChars > this.maxBytes) throw rowTooLarge(this.path, this.maxBytes, 'the rows before the column names');
+      if (this.unlabelledChars > this.maxBytes)
+        throw rowTooLarge(this.path, this.maxBytes, 'the rows before the column names');
       this.spool ??= new RowSpool(this.spoolOptions);
       this.spool.append(buf.slice(first, last));
     } else if (first >= 0) {
       let rows: unknown[];
-      try { rows = JSON.parse(`[${buf.slice(first, last)}]`) as unknown[]; } catch { throw invalidAnswer(this.path, 'a row that is not JSON'); }
+      try {
+        rows = JSON.parse(`[${buf.slice(first, last)}]`) as unknown[];
+      } catch {
+        throw invalidAnswer(this.path, 'a row that is not JSON');
+      }
       this.rows.pushAll(rows, this.bad);
     }
     return pos;
@@ -183,7 +246,9 @@ function valueEnd(buf: string, pos: number, final: boolean): number {
       continue;
     }
     if (d === OPEN_ARRAY || d === OPEN_OBJECT) depth++;
-    else if (d === CLOSE_ARRAY || d === CLOSE_OBJECT) { if (--depth === 0) return i + 1; }
+    else if (d === CLOSE_ARRAY || d === CLOSE_OBJECT) {
+      if (--depth === 0) return i + 1;
+    }
     i++;
   }
   return -1;

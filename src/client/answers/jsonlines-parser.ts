@@ -14,11 +14,19 @@ export class JsonLinesParser implements AnswerParser {
   private pending: string[] = [];
   private pendingLength = 0;
   private readonly rows = new RowQueue();
-  private readonly bad = (): never => { throw invalidAnswer(this.path, 'a jsonlines line that is not an array of row arrays'); };
+  private readonly bad = (): never => {
+    throw invalidAnswer(this.path, 'a jsonlines line that is not an array of row arrays');
+  };
 
-  constructor(private readonly path: string, private readonly maxLineBytes: number, private readonly redactor: Redactor) {}
+  constructor(
+    private readonly path: string,
+    private readonly maxLineBytes: number,
+    private readonly redactor: Redactor,
+  ) {}
 
-  get ready(): number { return this.rows.length; }
+  get ready(): number {
+    return this.rows.length;
+  }
 
   push(text: string): void {
     let nl = text.indexOf('\n');
@@ -52,13 +60,19 @@ export class JsonLinesParser implements AnswerParser {
     if (!this.head) throw invalidAnswer(this.path, 'an empty answer');
   }
 
-  take(max: number): unknown[][] { return this.rows.take(max); }
+  take(max: number): unknown[][] {
+    return this.rows.take(max);
+  }
 
   private line(text: string): void {
     if (text.length > this.maxLineBytes) throw rowTooLarge(this.path, this.maxLineBytes, 'one line');
     if (text.trim() === '') return;
     let value: unknown;
-    try { value = JSON.parse(text); } catch { throw invalidAnswer(this.path, 'a jsonlines line that is not JSON'); }
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw invalidAnswer(this.path, 'a jsonlines line that is not JSON');
+    }
     if (Array.isArray(value)) {
       if (this.head?.type !== 'table') this.bad();
       this.rows.pushAll(value, this.bad);
@@ -77,7 +91,17 @@ export class JsonLinesParser implements AnswerParser {
 }
 
 export function sqlError(fields: Record<string, unknown>, redactor: Redactor, path: string): MindsDBError {
-  const serverMessage = redactor.text(typeof fields.error_message === 'string' ? fields.error_message : 'unknown SQL error');
-  const code = typeof fields.error_code === 'number' || typeof fields.error_code === 'string' ? fields.error_code : undefined;
-  return new MindsDBError(`MindsDB SQL error: ${serverMessage}`, { kind: 'sql', status: 200, code, serverMessage, method: 'POST', path });
+  const serverMessage = redactor.text(
+    typeof fields.error_message === 'string' ? fields.error_message : 'unknown SQL error',
+  );
+  const code =
+    typeof fields.error_code === 'number' || typeof fields.error_code === 'string' ? fields.error_code : undefined;
+  return new MindsDBError(`MindsDB SQL error: ${serverMessage}`, {
+    kind: 'sql',
+    status: 200,
+    code,
+    serverMessage,
+    method: 'POST',
+    path,
+  });
 }

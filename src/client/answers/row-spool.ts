@@ -51,13 +51,19 @@ export class RowSpool {
   }
 
   /** Characters of row text set aside so far. */
-  get size(): number { return this.chars; }
+  get size(): number {
+    return this.chars;
+  }
 
   /** The temporary file, while there is one (for tests and diagnostics). */
-  get path(): string | undefined { return this.filePath; }
+  get path(): string | undefined {
+    return this.filePath;
+  }
 
   /** True when enough text waits to be written that the reader should `flush()` before reading on. */
-  get pending(): boolean { return this.unwrittenChars >= WRITE_CHARS || this.writeError !== undefined; }
+  get pending(): boolean {
+    return this.unwrittenChars >= WRITE_CHARS || this.writeError !== undefined;
+  }
 
   /** Adds the text of whole rows (`[…],[…]`), in order. */
   append(text: string): void {
@@ -69,13 +75,18 @@ export class RowSpool {
       return;
     }
     if (this.filePath === undefined) {
-      this.filePath = path.join(this.dir, `node-red-mindsdb-rows-${process.pid}-${randomBytes(8).toString('hex')}.json`);
+      this.filePath = path.join(
+        this.dir,
+        `node-red-mindsdb-rows-${process.pid}-${randomBytes(8).toString('hex')}.json`,
+      );
       const filePath = this.filePath;
       const held = this.memory;
       this.memory = [];
       this.unwritten = held;
       this.unwrittenChars = held.reduce((n, t) => n + t.length, 0);
-      this.queue(async () => { this.file = await fsp.open(filePath, 'wx+', 0o600); });
+      this.queue(async () => {
+        this.file = await fsp.open(filePath, 'wx+', 0o600);
+      });
     }
     this.unwritten.push(text);
     this.unwrittenChars += text.length;
@@ -120,12 +131,14 @@ export class RowSpool {
     this.unwritten = [];
     this.unwrittenChars = 0;
     const filePath = this.filePath;
-    this.work = this.work.catch(() => undefined).then(async () => {
-      const file = this.file;
-      this.file = undefined;
-      await file?.close().catch(() => undefined);
-      if (filePath !== undefined) await fsp.unlink(filePath).catch(() => undefined);
-    });
+    this.work = this.work
+      .catch(() => undefined)
+      .then(async () => {
+        const file = this.file;
+        this.file = undefined;
+        await file?.close().catch(() => undefined);
+        if (filePath !== undefined) await fsp.unlink(filePath).catch(() => undefined);
+      });
     return this.work;
   }
 
@@ -133,7 +146,9 @@ export class RowSpool {
     const text = this.unwritten.join('');
     this.unwritten = [];
     this.unwrittenChars = 0;
-    this.queue(async () => { if (this.file && !this.deleted) await this.file.write(text); });
+    this.queue(async () => {
+      if (this.file && !this.deleted) await this.file.write(text);
+    });
   }
 
   private queue(op: () => Promise<void>): void {
@@ -142,7 +157,10 @@ export class RowSpool {
       try {
         await op();
       } catch (err) {
-        this.writeError = new Error(`could not set aside the rows that came before the column names in a temporary file in ${this.dir}: ${(err as Error).message}`);
+        this.writeError = new Error(
+          `could not set aside the rows that came before the column names in a temporary file in ${this.dir}: ` +
+            `${(err as Error).message}`,
+        );
       }
     });
   }

@@ -21,7 +21,12 @@ let lastMaker: MakeRow | null = null;
  * The rows are plain objects either way. Where code cannot be generated (Node started with
  * --disallow-code-generation-from-strings), the loop does it.
  */
-export function rowsToObjects(columns: readonly string[], data: readonly unknown[][], start = 0, end = data.length): Row[] {
+export function rowsToObjects(
+  columns: readonly string[],
+  data: readonly unknown[][],
+  start = 0,
+  end = data.length,
+): Row[] {
   const out: Row[] = new Array(Math.max(0, end - start));
   const make = makerFor(columns);
   if (make) {
@@ -36,7 +41,13 @@ export function rowsToObjects(columns: readonly string[], data: readonly unknown
     if (!unsafe) {
       for (let j = 0; j < n; j++) row[columns[j]] = values[j];
     } else {
-      for (let j = 0; j < n; j++) Object.defineProperty(row, columns[j], { value: values[j], enumerable: true, writable: true, configurable: true });
+      for (let j = 0; j < n; j++)
+        Object.defineProperty(row, columns[j], {
+          value: values[j],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     out[i - start] = row;
   }

@@ -44,12 +44,21 @@ export class SqlResultStream {
     private readonly hold: StreamHold,
   ) {}
 
-  get type(): 'table' | 'ok' { return this.parser.head?.type === 'ok' ? 'ok' : 'table'; }
-  get columns(): string[] { const c = this.parser.head?.fields.column_names; return Array.isArray(c) ? c.map(String) : []; }
+  get type(): 'table' | 'ok' {
+    return this.parser.head?.type === 'ok' ? 'ok' : 'table';
+  }
+  get columns(): string[] {
+    const c = this.parser.head?.fields.column_names;
+    return Array.isArray(c) ? c.map(String) : [];
+  }
   /** The answer's fields other than the rows; a table's context is known only once every row was read. */
-  get fields(): Record<string, unknown> { return this.parser.fields; }
+  get fields(): Record<string, unknown> {
+    return this.parser.fields;
+  }
   /** True once the whole body was read. */
-  get done(): boolean { return this.ended && this.parser.ready === 0 && (this.parser.spool === undefined || this.replayed); }
+  get done(): boolean {
+    return this.ended && this.parser.ready === 0 && (this.parser.spool === undefined || this.replayed);
+  }
 
   /** Reads until the answer's kind is known; an SQL error answer rejects here. */
   async open(): Promise<void> {
@@ -73,11 +82,17 @@ export class SqlResultStream {
   /** Up to `max` of the rows that were set aside before the column names, parsed as read back. */
   private async readSpooled(max: number): Promise<unknown[][]> {
     const spool = this.parser.spool;
-    if (!spool || !this.parser.spooledRows) { this.replayed = true; return []; }
+    if (!spool || !this.parser.spooledRows) {
+      this.replayed = true;
+      return [];
+    }
     const replay = (this.replay ??= this.parser.spooledRows());
     while (replay.ready < max && !this.replayed) {
       const text = await spool.read();
-      if (text !== undefined) { replay.push(text); continue; }
+      if (text !== undefined) {
+        replay.push(text);
+        continue;
+      }
       replay.push(']}');
       replay.end();
       this.replayed = true;
@@ -133,13 +148,19 @@ export class SqlResultStream {
   }
 
   private idleError(): MindsDBError {
-    return new MindsDBError(`no data from the MindsDB server for ${this.idleMs} ms while reading the answer to POST ${this.path}`,
-      { kind: 'timeout', code: 'ETIMEDOUT', method: 'POST', path: this.path });
+    return new MindsDBError(
+      `no data from the MindsDB server for ${this.idleMs} ms while reading the answer to POST ${this.path}`,
+      { kind: 'timeout', code: 'ETIMEDOUT', method: 'POST', path: this.path },
+    );
   }
 
   private brokenError(err: unknown): MindsDBError {
     const detail = err instanceof Error ? this.redactor.text(err.message) : 'unknown error';
-    return new MindsDBError(`the connection broke while reading the answer to POST ${this.path}: ${detail}`,
-      { kind: 'network', code: 'ECONNRESET', method: 'POST', path: this.path });
+    return new MindsDBError(`the connection broke while reading the answer to POST ${this.path}: ${detail}`, {
+      kind: 'network',
+      code: 'ECONNRESET',
+      method: 'POST',
+      path: this.path,
+    });
   }
 }

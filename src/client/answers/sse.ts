@@ -13,7 +13,10 @@ export class SseParser {
   /** Where the search for the next blank line resumes (what came before holds none). */
   private scanned = 0;
 
-  constructor(private readonly maxBytes = Infinity, private readonly path = '') {}
+  constructor(
+    private readonly maxBytes = Infinity,
+    private readonly path = '',
+  ) {}
 
   push(text: string): Array<Record<string, unknown>> {
     this.buffer += text;
@@ -25,14 +28,16 @@ export class SseParser {
       const block = this.buffer.slice(0, boundary.index);
       this.buffer = this.buffer.slice(boundary.index + boundary.length);
       this.scanned = 0;
-      const data = block.split(/\r?\n/)
+      const data = block
+        .split(/\r?\n/)
         .filter((line) => line.startsWith('data:'))
         .map((line) => line.slice(5).replace(/^ /, ''))
         .join('\n');
       if (data) {
         try {
           const parsed = JSON.parse(data) as unknown;
-          if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) events.push(parsed as Record<string, unknown>);
+          if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+            events.push(parsed as Record<string, unknown>);
         } catch {
           /* not JSON: not an event we understand */
         }
@@ -45,8 +50,10 @@ export class SseParser {
   }
 
   private tooLarge(): MindsDBError {
-    return new MindsDBError(`one event of the stream answering POST ${this.path} is larger than the limit of ${sizeText(this.maxBytes)}`,
-      { kind: 'too-large', method: 'POST', path: this.path });
+    return new MindsDBError(
+      `one event of the stream answering POST ${this.path} is larger than the limit of ${sizeText(this.maxBytes)}`,
+      { kind: 'too-large', method: 'POST', path: this.path },
+    );
   }
 
   private nextBoundary(): { index: number; length: number } | undefined {

@@ -12,7 +12,10 @@ import { invalid } from './sql-answer';
 export class VersionCache {
   private version: Promise<string> | undefined;
 
-  constructor(private readonly lookup: (timeoutMs?: number) => Promise<{ mindsdb_version?: unknown }>, private readonly path: string) {}
+  constructor(
+    private readonly lookup: (timeoutMs?: number) => Promise<{ mindsdb_version?: unknown }>,
+    private readonly path: string,
+  ) {}
 
   /** The version; a lookup it has to make gets `timeoutMs` (the first asker's time budget). */
   get(timeoutMs?: number): Promise<string> {
@@ -23,7 +26,9 @@ export class VersionCache {
         }
         return s.mindsdb_version;
       });
-      p.catch(() => { if (this.version === p) this.version = undefined; });
+      p.catch(() => {
+        if (this.version === p) this.version = undefined;
+      });
       this.version = p;
     }
     return this.version;
@@ -49,7 +54,10 @@ export class ModelTargets {
           const t = isPlainObject(m) ? m.predict : undefined;
           return typeof t === 'string' && t ? t : undefined;
         })
-        .catch(() => { this.targets.delete(key); return undefined; });
+        .catch(() => {
+          this.targets.delete(key);
+          return undefined;
+        });
       this.targets.set(key, p);
     }
     return p;

@@ -1,11 +1,27 @@
 import { Exchanger, repeatOf, type HttpAuthType, type Exchange, type Repeat, type ResponseBody } from '../exchange';
-import { jsonText, MindsDBError, RawBody, type Row, segment, Redactor, isPlainObject, MAX_TIMER_MS } from '../shared';
+import {
+  jsonText,
+  type MindsDBError,
+  RawBody,
+  type Row,
+  segment,
+  Redactor,
+  isPlainObject,
+  MAX_TIMER_MS,
+} from '../shared';
 import type { SqlResultStream } from '../answers';
 import { ModelTargets, VersionCache } from './caches';
 import { DEFAULT_HEALTH, readinessProbe, ServerHealth } from './health';
 import { settingsOf, positive, type ClientOptions } from './options';
 import { SqlCalls, type SqlDone } from './sql-calls';
-import { checkSqlAnswer, invalid, nativeQueryRefusal, supportsJsonLines, type SqlAnswer, type SqlRequest } from './sql-answer';
+import {
+  checkSqlAnswer,
+  invalid,
+  nativeQueryRefusal,
+  supportsJsonLines,
+  type SqlAnswer,
+  type SqlRequest,
+} from './sql-answer';
 
 export type { ClientOptions };
 
@@ -84,7 +100,9 @@ export class MindsDBClient {
     this.redactor.setSecrets(s.secrets);
     this.exchanger = new Exchanger(s.exchange, this.redactor);
     this.version = new VersionCache((timeoutMs) => this.status({ timeoutMs }), `${this.prefix}/status`);
-    this.targets = new ModelTargets((project, model) => this.request('GET', `/projects/${segment(project, 'project')}/models/${segment(model, 'model')}`));
+    this.targets = new ModelTargets((project, model) =>
+      this.request('GET', `/projects/${segment(project, 'project')}/models/${segment(model, 'model')}`),
+    );
     this.health = new ServerHealth(readinessProbe(this.exchanger, this.prefix), { ...DEFAULT_HEALTH, ...opts.health });
     this.exchanger.observer = {
       answered: (status) => this.health.answered(status),
@@ -94,25 +112,38 @@ export class MindsDBClient {
         this.health.failed(err);
       },
     };
-    this.sqlCalls = new SqlCalls(this.exchanger, `${this.prefix}/sql/query`, this.redactor, this.maxResponseBytes,
+    this.sqlCalls = new SqlCalls(
+      this.exchanger,
+      `${this.prefix}/sql/query`,
+      this.redactor,
+      this.maxResponseBytes,
       (method, path, text, o) => this.exchangeOf(method, path, text, undefined, o),
-      (deadlineAt) => this.serverVersion({ deadlineAt }));
+      (deadlineAt) => this.serverVersion({ deadlineAt }),
+    );
   }
 
   /** The default time limit of one request, ms (also the longest a streamed answer may sit idle). */
-  get requestTimeoutMs(): number { return this.timeoutMs; }
+  get requestTimeoutMs(): number {
+    return this.timeoutMs;
+  }
 
   /**
    * The server's `http_auth_type` (session, token or session_or_token), as its login answer
    * showed it; undefined until a login (login mode only; /status does not tell).
    */
-  get httpAuthType(): HttpAuthType | undefined { return this.exchanger.httpAuthType; }
+  get httpAuthType(): HttpAuthType | undefined {
+    return this.exchanger.httpAuthType;
+  }
 
   /** The proxy's origin (no credentials) when every request goes through one, else undefined. */
-  get proxy(): string | undefined { return this.exchanger.proxy; }
+  get proxy(): string | undefined {
+    return this.exchanger.proxy;
+  }
 
   /** Requests in flight and waiting, for status displays. */
-  get load(): { inFlight: number; queued: number } { return this.exchanger.load; }
+  get load(): { inFlight: number; queued: number } {
+    return this.exchanger.load;
+  }
 
   /**
    * Sends one API request. `path` is relative to the API prefix and its segments must already be
@@ -121,7 +152,11 @@ export class MindsDBClient {
   request<T = unknown>(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<T> {
     let exchange: Exchange;
     // A body that breaks the value rule is this request's error, as a rejection like any other.
-    try { exchange = this.exchange(method, this.prefix + path, body, opts); } catch (err) { return Promise.reject(err); }
+    try {
+      exchange = this.exchange(method, this.prefix + path, body, opts);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return this.promised<T>(exchange);
   }
 
@@ -133,21 +168,28 @@ export class MindsDBClient {
   async stream(method: string, path: string, body: unknown, opts?: RequestOptions): Promise<OpenedAnswer> {
     const refusal = this.health.refusal(method, this.prefix + path);
     if (refusal) throw refusal;
-    const res = await this.exchanger.open(this.exchange(method, this.prefix + path, body, opts), { paced: false, parkable: false });
+    const res = await this.exchanger.open(this.exchange(method, this.prefix + path, body, opts), {
+      paced: false,
+      parkable: false,
+    });
     return { status: res.status, body: res.body, release: () => res.hold.release() };
   }
 
   /** GET {prefix}/status: version and auth state; public on every MindsDB version. */
   async status(opts?: RequestOptions): Promise<ServerStatus> {
     const timeoutMs = this.budget(opts);
-    const body = await this.promised(this.exchanger.statusExchange(opts?.deadlineAt ?? Date.now() + timeoutMs, timeoutMs));
+    const body = await this.promised(
+      this.exchanger.statusExchange(opts?.deadlineAt ?? Date.now() + timeoutMs, timeoutMs),
+    );
     if (!isPlainObject(body)) throw invalid('GET', `${this.prefix}/status`, 'a status object');
     return body as ServerStatus;
   }
 
   /** The server's MindsDB version ("26.1.0"), asked once and kept (see VersionCache). */
   serverVersion(opts?: RequestOptions): Promise<string> {
-    return this.version.get(opts?.deadlineAt === undefined ? opts?.timeoutMs : Math.max(1, opts.deadlineAt - Date.now()));
+    return this.version.get(
+      opts?.deadlineAt === undefined ? opts?.timeoutMs : Math.max(1, opts.deadlineAt - Date.now()),
+    );
   }
 
   /**
@@ -158,7 +200,10 @@ export class MindsDBClient {
    */
   sql(req: SqlRequest, opts: RequestOptions | undefined, done: SqlDone): void {
     const refusal = this.health.refusal('POST', `${this.prefix}/sql/query`);
-    if (refusal) { done(refusal); return; }
+    if (refusal) {
+      done(refusal);
+      return;
+    }
     this.sqlCalls.run(req, opts, done);
   }
 
@@ -173,7 +218,13 @@ export class MindsDBClient {
   }
 
   /** POST …/models/{model}/predict with `{data, params}`; resolves with the prediction rows. */
-  async predict(project: string, model: string, rows: Row[], params?: Record<string, unknown>, opts?: RequestOptions): Promise<Row[]> {
+  async predict(
+    project: string,
+    model: string,
+    rows: Row[],
+    params?: Record<string, unknown>,
+    opts?: RequestOptions,
+  ): Promise<Row[]> {
     const path = `/projects/${segment(project, 'project')}/models/${segment(model, 'model')}/predict`;
     const body = params === undefined ? { data: rows } : { data: rows, params };
     const answer = await this.request<unknown>('POST', path, body, opts);
@@ -207,17 +258,31 @@ export class MindsDBClient {
   private promised<T>(exchange: Exchange): Promise<T> {
     const refusal = this.health.refusal(exchange.method, exchange.path);
     if (refusal) return Promise.reject(refusal);
-    return new Promise((resolve, reject) => { this.exchanger.send(exchange, (err, value) => (err ? reject(err) : resolve(value as T))); });
+    return new Promise((resolve, reject) => {
+      this.exchanger.send(exchange, (err, value) => (err ? reject(err) : resolve(value as T)));
+    });
   }
 
   /** One message's request: its deadline starts now (or is the message's), and covers everything done for it. */
   private exchange(method: string, path: string, body: unknown, opts: RequestOptions | undefined): Exchange {
     const raw = body instanceof RawBody ? body : undefined;
     // Every JSON body by the one rule for values that are not plain JSON (../shared/json-value.ts).
-    return this.exchangeOf(method, path, raw ? undefined : body === undefined ? undefined : jsonText(body, 'the request body'), raw, opts);
+    return this.exchangeOf(
+      method,
+      path,
+      raw ? undefined : body === undefined ? undefined : jsonText(body, 'the request body'),
+      raw,
+      opts,
+    );
   }
 
-  private exchangeOf(method: string, path: string, text: string | undefined, raw: RawBody | undefined, opts: RequestOptions | undefined): Exchange {
+  private exchangeOf(
+    method: string,
+    path: string,
+    text: string | undefined,
+    raw: RawBody | undefined,
+    opts: RequestOptions | undefined,
+  ): Exchange {
     const timeoutMs = this.budget(opts);
     return {
       method,

@@ -32,16 +32,30 @@ export interface HealthSettings {
   probeTimeoutMs: number;
 }
 
-export const DEFAULT_HEALTH: HealthSettings = { firstBackoffMs: 500, maxBackoffMs: 5_000, idleMs: 30_000, probeTimeoutMs: 5_000 };
+export const DEFAULT_HEALTH: HealthSettings = {
+  firstBackoffMs: 500,
+  maxBackoffMs: 5_000,
+  idleMs: 30_000,
+  probeTimeoutMs: 5_000,
+};
 
 /** One probe: resolves with the HTTP status the server answered, rejects (MindsDBError) when none came. */
 export type Probe = (timeoutMs: number) => Promise<number>;
 
 /** A request refused before it was sent, because the server is known to be down. */
 export class ServerUnreachableError extends MindsDBError {
-  constructor(readonly since: number, cause: string, method: string, path: string, nextProbeInMs: number) {
-    super(`the MindsDB server has been unreachable since ${new Date(since).toISOString()} (${cause}): ${method} ${path} was not sent; the server node checks again within ${Math.max(1, Math.ceil(nextProbeInMs / 1000))} s`,
-      { kind: 'network', code: 'EUNREACHABLE', method, path });
+  constructor(
+    readonly since: number,
+    cause: string,
+    method: string,
+    path: string,
+    nextProbeInMs: number,
+  ) {
+    super(
+      `the MindsDB server has been unreachable since ${new Date(since).toISOString()} (${cause}): ${method} ${path} ` +
+        `was not sent; the server node checks again within ${Math.max(1, Math.ceil(nextProbeInMs / 1000))} s`,
+      { kind: 'network', code: 'EUNREACHABLE', method, path },
+    );
   }
 }
 
@@ -54,10 +68,10 @@ const GATEWAY = new Set([502, 504]);
  * The health watcher of one server (one per client, so one per server node). It learns from
  * every answer and failure of real traffic (as the exchange's observer), and probes only when
  * that traffic cannot tell: `firstBackoffMs` after a failure without an answer (to confirm it,
- * unless an answer came meanwhile), while the server is unreachable (with back-off: first after `firstBackoffMs`, doubling up to `maxBackoffMs`,
- * each with ±20 % jitter so that many Node-REDs do not probe in step), and, while nodes watch, when
- * nothing answered for `idleMs`. Never more than one probe at a time; none while answers come.
- * No Node-RED in here: a node subscribes with `watch`.
+ * unless an answer came meanwhile), while the server is unreachable (with back-off: first after `firstBackoffMs`,
+ * doubling up to `maxBackoffMs`, each with ±20 % jitter so that many Node-REDs do not probe in step), and, while nodes
+ * watch, when nothing answered for `idleMs`. Never more than one probe at a time; none while answers come. No Node-RED
+ * in here: a node subscribes with `watch`.
  */
 export class ServerHealth implements ExchangeObserver {
   private current: HealthView = { state: 'unknown' };
@@ -74,11 +88,17 @@ export class ServerHealth implements ExchangeObserver {
   /** Probes sent so far (the benchmark counts them). */
   probes = 0;
 
-  constructor(private readonly probe: Probe, private readonly settings: HealthSettings = DEFAULT_HEALTH, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly probe: Probe,
+    private readonly settings: HealthSettings = DEFAULT_HEALTH,
+    private readonly now: () => number = Date.now,
+  ) {
     this.lastAnswerAt = now();
   }
 
-  get view(): HealthView { return this.current; }
+  get view(): HealthView {
+    return this.current;
+  }
 
   /** Calls `listener` with the current view now and on every change; returns the unsubscribe. */
   watch(listener: (view: HealthView) => void): () => void {
@@ -96,7 +116,13 @@ export class ServerHealth implements ExchangeObserver {
   refusal(method: string, path: string): ServerUnreachableError | undefined {
     const c = this.current;
     if (c.state !== 'unreachable') return undefined;
-    return new ServerUnreachableError(c.since ?? this.now(), c.cause ?? 'no answer', method, path, this.timer ? this.timerAt - this.now() : this.settings.firstBackoffMs);
+    return new ServerUnreachableError(
+      c.since ?? this.now(),
+      c.cause ?? 'no answer',
+      method,
+      path,
+      this.timer ? this.timerAt - this.now() : this.settings.firstBackoffMs,
+    );
   }
 
   answered(status: number): void {
@@ -136,16 +162,28 @@ export class ServerHealth implements ExchangeObserver {
     this.clearTimer();
     this.probes++;
     let result: Promise<number>;
-    try { result = this.probe(this.settings.probeTimeoutMs); } catch (err) { result = Promise.reject(err); }
-    result.then((status) => {
-      this.probing = false;
-      if (GATEWAY.has(status)) { this.down(`a gateway answered HTTP ${status}`); return; }
-      this.lastAnswerAt = this.now();
-      this.set(BUSY.has(status) ? { state: 'busy' } : { state: 'reachable' });
-    }, (err: unknown) => {
-      this.probing = false;
-      this.down(err instanceof Error ? err.message : String(err));
-    }).finally(() => this.schedule());
+    try {
+      result = this.probe(this.settings.probeTimeoutMs);
+    } catch (err) {
+      result = Promise.reject(err);
+    }
+    result
+      .then(
+        (status) => {
+          this.probing = false;
+          if (GATEWAY.has(status)) {
+            this.down(`a gateway answered HTTP ${status}`);
+            return;
+          }
+          this.lastAnswerAt = this.now();
+          this.set(BUSY.has(status) ? { state: 'busy' } : { state: 'reachable' });
+        },
+        (err: unknown) => {
+          this.probing = false;
+          this.down(err instanceof Error ? err.message : String(err));
+        },
+      )
+      .finally(() => this.schedule());
   }
 
   private down(cause: string): void {
@@ -160,12 +198,19 @@ export class ServerHealth implements ExchangeObserver {
   }
 
   private set(view: HealthView): void {
-    if (view.state !== 'unreachable') { this.pendingCause = undefined; this.backoffMs = 0; }
+    if (view.state !== 'unreachable') {
+      this.pendingCause = undefined;
+      this.backoffMs = 0;
+    }
     const c = this.current;
     if (c.state === view.state && c.since === view.since) return;
     this.current = view;
     for (const l of [...this.listeners]) {
-      try { l(view); } catch { /* a listener's failure is its own */ }
+      try {
+        l(view);
+      } catch {
+        /* a listener's failure is its own */
+      }
     }
   }
 
@@ -183,17 +228,23 @@ export class ServerHealth implements ExchangeObserver {
   private schedule(): void {
     if (this.closed || this.probing) return;
     const at = this.dueAt();
-    if (at === undefined) { this.clearTimer(); return; }
+    if (at === undefined) {
+      this.clearTimer();
+      return;
+    }
     if (this.timer && this.timerAt <= at) return;
     this.clearTimer();
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      const due = this.dueAt();
-      // An answer may have come meanwhile, which makes the probe needless (or later).
-      if (due !== undefined && (this.current.state === 'unreachable' || due <= this.now() + 1)) this.runProbe();
-      else this.schedule();
-    }, Math.max(0, at - this.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        const due = this.dueAt();
+        // An answer may have come meanwhile, which makes the probe needless (or later).
+        if (due !== undefined && (this.current.state === 'unreachable' || due <= this.now() + 1)) this.runProbe();
+        else this.schedule();
+      },
+      Math.max(0, at - this.now()),
+    );
     this.timer.unref?.();
   }
 
@@ -203,7 +254,10 @@ export class ServerHealth implements ExchangeObserver {
   }
 }
 
-/** "cannot reach the MindsDB server for GET /api/x: connection refused" → "connection refused": the cause, not the request that met it. */
+/**
+ * "cannot reach the MindsDB server for GET /api/x: connection refused" → "connection refused": the cause, not the
+ * request that met it.
+ */
 function withoutRoute(text: string): string {
   const m = /^cannot reach the MindsDB server for \S+ \S+: (.*)$/s.exec(text);
   return m ? m[1] : text;
@@ -218,7 +272,16 @@ function withoutRoute(text: string): string {
 export function readinessProbe(exchanger: Exchanger, prefix: string): Probe {
   const path = `${prefix}/util/readiness`;
   return (timeoutMs) => {
-    const exchange: Exchange = { method: 'GET', path, headers: {}, body: undefined, timeoutMs, deadlineAt: Date.now() + timeoutMs, repeat: 'idempotent', anonymous: true };
+    const exchange: Exchange = {
+      method: 'GET',
+      path,
+      headers: {},
+      body: undefined,
+      timeoutMs,
+      deadlineAt: Date.now() + timeoutMs,
+      repeat: 'idempotent',
+      anonymous: true,
+    };
     return new Promise<number>((resolve, reject) => {
       exchanger.send(exchange, (err) => {
         if (!err) resolve(200);

@@ -7,7 +7,16 @@ export { MindsDBClient, checkSqlAnswer, nativeQueryRefusal, supportsJsonLines } 
 export { versionAtLeast } from './versions';
 export { ServerHealth, ServerUnreachableError, DEFAULT_HEALTH } from './health';
 export type { HealthState, HealthView, HealthSettings, Probe } from './health';
-export type { ClientOptions, RequestOptions, SqlStreamOptions, ServerStatus, SqlRequest, SqlAnswer, SqlDone, OpenedAnswer } from './client';
+export type {
+  ClientOptions,
+  RequestOptions,
+  SqlStreamOptions,
+  ServerStatus,
+  SqlRequest,
+  SqlAnswer,
+  SqlDone,
+  OpenedAnswer,
+} from './client';
 export type { Repeat } from '../exchange';
 /** Whether a network error proves the request never reached the server (a write that failed so was not stored). */
 export { isNotSent } from '../exchange';

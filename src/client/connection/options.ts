@@ -96,7 +96,7 @@ function serverUrl(baseUrl: string): URL {
     throw inputError(`the MindsDB server URL must start with http:// or https:// (got "${url.protocol}")`);
   }
   if (url.username || url.password) {
-    throw inputError('put MindsDB credentials in the server node\'s credentials, not in the URL');
+    throw inputError("put MindsDB credentials in the server node's credentials, not in the URL");
   }
   return url;
 }
@@ -126,10 +126,17 @@ function proxyOf(proxy: ProxyOptions): ProxyOptions {
  */
 function tenantHeaders(tenant: ClientOptions['tenant']): Record<string, string> | undefined {
   const out: Record<string, string> = {};
-  for (const [header, value] of [['company-id', tenant?.companyId], ['user-id', tenant?.userId]] as const) {
+  for (const [header, value] of [
+    ['company-id', tenant?.companyId],
+    ['user-id', tenant?.userId],
+  ] as const) {
     const v = (value ?? '').trim();
     if (v === '') continue;
-    if (!/^[\x21-\x7e]+$/.test(v)) throw inputError(`the tenant header ${header} must be visible ASCII characters without spaces (got ${JSON.stringify(v.slice(0, 40))})`);
+    if (!/^[\x21-\x7e]+$/.test(v))
+      throw inputError(
+        `the tenant header ${header} must be visible ASCII characters without spaces (got ` +
+          `${JSON.stringify(v.slice(0, 40))})`,
+      );
     out[header] = v;
   }
   return Object.keys(out).length ? out : undefined;
@@ -137,9 +144,13 @@ function tenantHeaders(tenant: ClientOptions['tenant']): Record<string, string> 
 
 function secretsOf(auth: AuthOptions): string[] {
   switch (auth.mode) {
-    case 'session': return [auth.session];
-    case 'token': return [auth.token];
-    case 'login': return [auth.password];
-    default: return [];
+    case 'session':
+      return [auth.session];
+    case 'token':
+      return [auth.token];
+    case 'login':
+      return [auth.password];
+    default:
+      return [];
   }
 }

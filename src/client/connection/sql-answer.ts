@@ -25,7 +25,8 @@ export interface SqlAnswer {
 
 /** The body of POST /sql/query for a request; an empty query is an input error. */
 export function sqlBody(req: SqlRequest): Record<string, unknown> {
-  if (typeof req.query !== 'string' || req.query.trim() === '') throw inputError('the SQL query must be a non-empty string');
+  if (typeof req.query !== 'string' || req.query.trim() === '')
+    throw inputError('the SQL query must be a non-empty string');
   const body: Record<string, unknown> = { query: req.query };
   if (req.context) body.context = req.context;
   // Bound values follow the one rule for a value that is not plain JSON (../shared/json-value.ts).
@@ -33,9 +34,16 @@ export function sqlBody(req: SqlRequest): Record<string, unknown> {
   if (req.native) {
     const db = req.context?.db;
     // MindsDB answers 400 "native_query requires 'db' in context"; said here in the node's terms.
-    if (typeof db !== 'string' || db === '') throw inputError('a native query needs a database: the data source that runs the statement (set Database, or msg.database)');
+    if (typeof db !== 'string' || db === '')
+      throw inputError(
+        'a native query needs a database: the data source that runs the statement (set Database, or msg.database)',
+      );
     // The data source gets the text as it is: MindsDB binds no parameters into a native query.
-    if (req.params !== undefined) throw inputError('a native query takes no msg.params: the statement goes to the data source unparsed, so MindsDB binds nothing into it');
+    if (req.params !== undefined)
+      throw inputError(
+        'a native query takes no msg.params: the statement goes to the data source unparsed, so MindsDB binds ' +
+          'nothing into it',
+      );
     body.context = { ...req.context, native_query: true };
   }
   return body;
@@ -50,12 +58,22 @@ export function sqlBody(req: SqlRequest): Record<string, unknown> {
  * ("'TableResponse' object has no attribute 'error_code'", seen on 26.1.0); v26.2.0 fixed that.
  */
 export function nativeQueryRefusal(version: string): string | undefined {
-  if (!/^\d+\.\d+\.\d+/.test(version)) return `MindsDB ${version}: cannot tell from this version whether the server runs native queries (they need 26.0.1, or 26.2.0 and later)`;
+  if (!/^\d+\.\d+\.\d+/.test(version))
+    return (
+      `MindsDB ${version}: cannot tell from this version whether the server runs native queries (they need ` +
+      `26.0.1, or 26.2.0 and later)`
+    );
   if (!versionAtLeast(version, '26.0.1')) {
-    return `MindsDB ${version} has no native queries: its SQL API takes context.native_query from 26.0.1 on, and would parse the statement itself`;
+    return (
+      `MindsDB ${version} has no native queries: its SQL API takes context.native_query from 26.0.1 on, and ` +
+      `would parse the statement itself`
+    );
   }
   if (versionAtLeast(version, '26.1.0') && !versionAtLeast(version, '26.2.0')) {
-    return `MindsDB ${version} cannot run native queries: it answers HTTP 500 to every one that succeeds (fixed in 26.2.0; 26.0.1 runs them too)`;
+    return (
+      `MindsDB ${version} cannot run native queries: it answers HTTP 500 to every one that succeeds (fixed in ` +
+      `26.2.0; 26.0.1 runs them too)`
+    );
   }
   return undefined;
 }
@@ -66,17 +84,34 @@ export function checkSqlAnswer(answer: unknown, redactor: Redactor, path: string
   const a = answer;
   if (a.type === 'error') {
     const serverMessage = redactor.text(typeof a.error_message === 'string' ? a.error_message : 'unknown SQL error');
-    throw new MindsDBError(`MindsDB SQL error: ${serverMessage}`,
-      { kind: 'sql', status: 200, code: a.error_code as number | undefined, serverMessage, method: 'POST', path });
+    throw new MindsDBError(`MindsDB SQL error: ${serverMessage}`, {
+      kind: 'sql',
+      status: 200,
+      code: a.error_code as number | undefined,
+      serverMessage,
+      method: 'POST',
+      path,
+    });
   }
   if (a.type === 'ok') {
-    return { type: 'ok', column_names: [], data: [], context: a.context as Record<string, unknown> | undefined, affected_rows: (a.affected_rows as number | null | undefined) ?? null };
+    return {
+      type: 'ok',
+      column_names: [],
+      data: [],
+      context: a.context as Record<string, unknown> | undefined,
+      affected_rows: (a.affected_rows as number | null | undefined) ?? null,
+    };
   }
   if (a.type === 'table' || (a.type === undefined && Array.isArray(a.column_names))) {
     if (!Array.isArray(a.column_names) || (a.data !== undefined && !Array.isArray(a.data))) {
       throw invalid('POST', path, 'column_names and data arrays', answer);
     }
-    return { type: 'table', column_names: allStrings(a.column_names) ? a.column_names as string[] : a.column_names.map(String), data: (a.data ?? []) as unknown[][], context: a.context as Record<string, unknown> | undefined };
+    return {
+      type: 'table',
+      column_names: allStrings(a.column_names) ? (a.column_names as string[]) : a.column_names.map(String),
+      data: (a.data ?? []) as unknown[][],
+      context: a.context as Record<string, unknown> | undefined,
+    };
   }
   throw invalid('POST', path, 'an answer of type table, ok or error', answer);
 }
@@ -96,6 +131,9 @@ export function supportsJsonLines(version: string | undefined): boolean {
 
 export function invalid(method: string, path: string, expected: string, got?: unknown): MindsDBError {
   const what = got === undefined ? '' : ` (got ${describeType(got)})`;
-  return new MindsDBError(`unexpected answer from MindsDB to ${method} ${path}: expected ${expected}${what}`,
-    { kind: 'invalid-response', method, path });
+  return new MindsDBError(`unexpected answer from MindsDB to ${method} ${path}: expected ${expected}${what}`, {
+    kind: 'invalid-response',
+    method,
+    path,
+  });
 }

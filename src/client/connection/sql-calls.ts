@@ -1,7 +1,14 @@
 import type { Exchange, Exchanger } from '../exchange';
 import { MindsDBError, type Redactor } from '../shared';
 import { JsonAnswerParser, JsonLinesParser, SqlResultStream } from '../answers';
-import { checkSqlAnswer, nativeQueryRefusal, sqlBody, supportsJsonLines, type SqlAnswer, type SqlRequest } from './sql-answer';
+import {
+  checkSqlAnswer,
+  nativeQueryRefusal,
+  sqlBody,
+  supportsJsonLines,
+  type SqlAnswer,
+  type SqlRequest,
+} from './sql-answer';
 
 /** Where an SQL statement's one outcome goes; it must not throw. */
 export type SqlDone = (err: MindsDBError | null, answer?: SqlAnswer) => void;
@@ -39,9 +46,18 @@ export class SqlCalls {
    */
   run(req: SqlRequest, opts: SqlOptions | undefined, done: SqlDone): void {
     let text: string;
-    try { text = this.sqlText(req); } catch (err) { done(err as MindsDBError); return; }
+    try {
+      text = this.sqlText(req);
+    } catch (err) {
+      done(err as MindsDBError);
+      return;
+    }
     const exchange = this.exchangeOf('POST', this.path, text, opts);
-    if (req.native) this.checkNative(exchange.deadlineAt).then(() => this.send(exchange, done), (err: unknown) => done(err as MindsDBError));
+    if (req.native)
+      this.checkNative(exchange.deadlineAt).then(
+        () => this.send(exchange, done),
+        (err: unknown) => done(err as MindsDBError),
+      );
     else this.send(exchange, done);
   }
 
@@ -64,9 +80,16 @@ export class SqlCalls {
     }
     const res = await this.exchanger.open(exchange, { paced: true, parkable: opts?.flowControl === true });
     const jsonLines = String(res.headers['content-type'] ?? '').includes('jsonlines');
-    const parser = jsonLines ? new JsonLinesParser(this.path, this.maxBytes, this.redactor) : new JsonAnswerParser(this.path, this.maxBytes);
+    const parser = jsonLines
+      ? new JsonLinesParser(this.path, this.maxBytes, this.redactor)
+      : new JsonAnswerParser(this.path, this.maxBytes);
     const chunks = (res.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    const source = { next: () => chunks.next(), destroy: (err?: Error) => { res.body.destroy(err); } };
+    const source = {
+      next: () => chunks.next(),
+      destroy: (err?: Error) => {
+        res.body.destroy(err);
+      },
+    };
     const stream = new SqlResultStream(source, parser, exchange.timeoutMs, this.path, this.redactor, res.hold);
     try {
       await stream.open();
@@ -79,9 +102,17 @@ export class SqlCalls {
 
   private send(exchange: Exchange, done: SqlDone): void {
     this.exchanger.send(exchange, (err, value) => {
-      if (err) { done(err); return; }
+      if (err) {
+        done(err);
+        return;
+      }
       let answer: SqlAnswer;
-      try { answer = checkSqlAnswer(value, this.redactor, this.path); } catch (e) { done(e as MindsDBError); return; }
+      try {
+        answer = checkSqlAnswer(value, this.redactor, this.path);
+      } catch (e) {
+        done(e as MindsDBError);
+        return;
+      }
       done(null, answer);
     });
   }
@@ -98,8 +129,10 @@ export class SqlCalls {
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       const status = this.path.replace(/\/sql\/query$/, '/status');
-      throw new MindsDBError(`a native query needs to know the MindsDB version first, and ${status} did not say: ${why}`,
-        { kind: err instanceof MindsDBError ? err.kind : 'invalid-response', method: 'GET', path: status });
+      throw new MindsDBError(
+        `a native query needs to know the MindsDB version first, and ${status} did not say: ${why}`,
+        { kind: err instanceof MindsDBError ? err.kind : 'invalid-response', method: 'GET', path: status },
+      );
     }
     const refusal = nativeQueryRefusal(version);
     if (refusal) throw new MindsDBError(refusal, { kind: 'unsupported', method: 'POST', path: this.path });

@@ -16,8 +16,13 @@ export type HttpAuthType = 'session' | 'token' | 'session_or_token';
  */
 const REFUSED: Readonly<Record<AuthOptions['mode'], string>> = {
   none: 'the server has authentication on: choose an auth mode in the server node',
-  session: 'the session cookie was refused: it expired, the server restarted without FLASK_SECRET_KEY, or the server\'s http_auth_type is "token" (no session cookies); "username and password" works with every http_auth_type',
-  token: 'the bearer token was refused: a generated pat_… token dies when the server restarts (MINDSDB_AUTH_TOKEN does not), or the server\'s http_auth_type is "session" (no bearer tokens); "username and password" works with every http_auth_type',
+  session:
+    "the session cookie was refused: it expired, the server restarted without FLASK_SECRET_KEY, or the server's " +
+    'http_auth_type is "token" (no session cookies); "username and password" works with every http_auth_type',
+  token:
+    'the bearer token was refused: a generated pat_… token dies when the server restarts (MINDSDB_AUTH_TOKEN does ' +
+    'not), or the server\'s http_auth_type is "session" (no bearer tokens); "username and password" works with ' +
+    'every http_auth_type',
   login: 'the server refused the credentials its own login had just handed out',
 };
 
@@ -32,7 +37,6 @@ export interface LoginTransport {
   postLogin(body: string): Promise<TextResponse>;
   authEnabled(): Promise<boolean>;
 }
-
 
 /**
  * Produces the headers for each request and renews them when the server says 401.
@@ -53,23 +57,34 @@ export class Authenticator {
    * `base`: the headers of every request before credentials (the JSON content type, which MindsDB
    * wants even on GETs, and the server's tenant headers).
    */
-  constructor(private readonly opts: AuthOptions, private readonly base: Readonly<Record<string, string>>, private readonly transport: LoginTransport) {
+  constructor(
+    private readonly opts: AuthOptions,
+    private readonly base: Readonly<Record<string, string>>,
+    private readonly transport: LoginTransport,
+  ) {
     switch (opts.mode) {
       case 'session':
         this.headers = Object.freeze({ ...base, cookie: `session=${cookieValue(opts.session)}` });
         break;
       case 'token':
-        this.headers = Object.freeze({ ...base, authorization: `Bearer ${opts.token.replace(/^Bearer\s+/i, '').trim()}` });
+        this.headers = Object.freeze({
+          ...base,
+          authorization: `Bearer ${opts.token.replace(/^Bearer\s+/i, '').trim()}`,
+        });
         break;
       default:
         this.headers = base;
     }
   }
 
-  get mode(): AuthOptions['mode'] { return this.opts.mode; }
+  get mode(): AuthOptions['mode'] {
+    return this.opts.mode;
+  }
 
   /** The server's http_auth_type, as the last login showed it (login mode only). */
-  get httpAuthType(): HttpAuthType | undefined { return this.issued; }
+  get httpAuthType(): HttpAuthType | undefined {
+    return this.issued;
+  }
 
   /** Why a 401 to a request sent with these credentials may have come, for the error text. */
   refusedHint(): string {
@@ -95,7 +110,10 @@ export class Authenticator {
    */
   async renewAfter401(rejected: Readonly<Record<string, string>>): Promise<boolean> {
     if (this.opts.mode !== 'login') return false;
-    if (this.pendingLogin) { await this.pendingLogin; return true; }
+    if (this.pendingLogin) {
+      await this.pendingLogin;
+      return true;
+    }
     if (this.loggedIn && this.headers !== rejected) return true;
     this.loggedIn = false;
     await this.login();
@@ -104,7 +122,9 @@ export class Authenticator {
 
   private login(): Promise<void> {
     if (!this.pendingLogin) {
-      this.pendingLogin = this.doLogin().finally(() => { this.pendingLogin = undefined; });
+      this.pendingLogin = this.doLogin().finally(() => {
+        this.pendingLogin = undefined;
+      });
     }
     return this.pendingLogin;
   }
@@ -117,22 +137,35 @@ export class Authenticator {
       this.loggedIn = true;
       return;
     }
-    const res = await this.transport.postLogin(JSON.stringify({ username: this.opts.username, password: this.opts.password }));
+    const res = await this.transport.postLogin(
+      JSON.stringify({ username: this.opts.username, password: this.opts.password }),
+    );
     if (res.status < 200 || res.status >= 300) {
       // Only 401/403 say the credentials were refused; a 429, a 5xx or a proxy's page says nothing
       // about the password, so it is reported as what it is (kind 'http'), not as a wrong password.
       const refused = res.status === 401 || res.status === 403;
-      throw new MindsDBError(`login to MindsDB as "${this.opts.username}" failed (HTTP ${res.status}): ${loginFailureText(res.text, refused)}`,
-        { kind: refused ? 'auth' : 'http', status: res.status, method: 'POST', path: 'login' });
+      throw new MindsDBError(
+        `login to MindsDB as "${this.opts.username}" failed (HTTP ${res.status}): ` +
+          `${loginFailureText(res.text, refused)}`,
+        { kind: refused ? 'auth' : 'http', status: res.status, method: 'POST', path: 'login' },
+      );
     }
     const headers: Record<string, string> = { ...this.base };
     const cookie = sessionCookie(res.headers['set-cookie']);
-    if (cookie) { headers.cookie = `session=${cookie}`; this.onSecret(cookie); }
+    if (cookie) {
+      headers.cookie = `session=${cookie}`;
+      this.onSecret(cookie);
+    }
     const token = tokenFrom(res.text);
-    if (token) { headers.authorization = `Bearer ${token}`; this.onSecret(token); }
+    if (token) {
+      headers.authorization = `Bearer ${token}`;
+      this.onSecret(token);
+    }
     if (!cookie && !token) {
-      throw new MindsDBError('login to MindsDB succeeded but the server returned neither a session cookie nor a token',
-        { kind: 'auth', status: res.status, method: 'POST', path: 'login' });
+      throw new MindsDBError(
+        'login to MindsDB succeeded but the server returned neither a session cookie nor a token',
+        { kind: 'auth', status: res.status, method: 'POST', path: 'login' },
+      );
     }
     this.issued = cookie && token ? 'session_or_token' : cookie ? 'session' : 'token';
     this.headers = Object.freeze(headers);
@@ -151,7 +184,7 @@ function sessionCookie(setCookie: string | string[] | undefined): string | undef
   const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
   for (const c of list) {
     const m = /^\s*session=([^;]*)/.exec(c);
-    if (m && m[1]) return m[1];
+    if (m?.[1]) return m[1];
   }
   return undefined;
 }
@@ -171,6 +204,10 @@ function loginFailureText(text: string, refused: boolean): string {
     const b = JSON.parse(text) as { title?: unknown; detail?: unknown };
     const parts = [b.title, b.detail].filter((x): x is string => typeof x === 'string' && x.length > 0);
     if (parts.length) return parts.join(': ');
-  } catch { /* not JSON */ }
-  return refused ? 'the server rejected the username or password' : 'the server did not answer the login (the username and password were not checked)';
+  } catch {
+    /* not JSON */
+  }
+  return refused
+    ? 'the server rejected the username or password'
+    : 'the server did not answer the login (the username and password were not checked)';
 }

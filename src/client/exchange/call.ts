@@ -92,7 +92,10 @@ export class Call implements SlotJob, ExchangeSink {
     // A login to make is awaited (asking current() here would make a promise that nobody handles
     // when the login fails: an unhandled rejection ends Node-RED).
     const headers = req.anonymous ? this.x.plain : this.x.auth.ready();
-    if (headers === undefined) { this.loginFirst(); return; }
+    if (headers === undefined) {
+      this.loginFirst();
+      return;
+    }
     this.send(headers);
   }
 
@@ -109,7 +112,10 @@ export class Call implements SlotJob, ExchangeSink {
       else this.succeed(res);
       return;
     }
-    if (res.status === 401 && !this.renewed && this.x.auth.mode === 'login' && !req.anonymous) { this.renew(); return; }
+    if (res.status === 401 && !this.renewed && this.x.auth.mode === 'login' && !req.anonymous) {
+      this.renew();
+      return;
+    }
     const e = this.x.httpError(res, req);
     if (this.mode === 'answer') {
       const d = this.decide(e, retryAfterMs(res.headers));
@@ -117,7 +123,10 @@ export class Call implements SlotJob, ExchangeSink {
       return;
     }
     // The record is not there, after an attempt that may have deleted it: it is gone, as asked.
-    if (this.landed && req.gone?.(e)) { this.finish(null, null); return; }
+    if (this.landed && req.gone?.(e)) {
+      this.finish(null, null);
+      return;
+    }
     const d = this.decide(e, retryAfterMs(res.headers));
     if (!d.retry) this.finish(noted(e, d));
   }
@@ -135,7 +144,10 @@ export class Call implements SlotJob, ExchangeSink {
   private send(headers: Readonly<Record<string, string>>): void {
     const { req } = this;
     this.sentWith = headers;
-    req.headers = (req.contentType ? { ...headers, 'content-type': req.contentType } : headers) as Record<string, string>;
+    req.headers = (req.contentType ? { ...headers, 'content-type': req.contentType } : headers) as Record<
+      string,
+      string
+    >;
     this.x.transport.exchange(req, this.x.maxBytes, READ[this.mode], this);
   }
 
@@ -153,16 +165,20 @@ export class Call implements SlotJob, ExchangeSink {
   /** Credentials first: a login (shared with other requests), within this message's deadline. */
   private loginFirst(): void {
     const { req } = this;
-    within(Promise.resolve(this.x.auth.current()), req.deadlineAt, () => timeoutError(req))
-      .then((headers) => this.send(headers), (err: unknown) => this.failed(err as MindsDBError));
+    within(Promise.resolve(this.x.auth.current()), req.deadlineAt, () => timeoutError(req)).then(
+      (headers) => this.send(headers),
+      (err: unknown) => this.failed(err as MindsDBError),
+    );
   }
 
   /** A 401 to credentials of a login: log in again once (unless another request already did), then send again. */
   private renew(): void {
     const { req } = this;
     this.renewed = true;
-    within(this.x.auth.renewAfter401(this.sentWith ?? this.x.plain), req.deadlineAt, () => timeoutError(req))
-      .then(() => this.start(), (err: unknown) => this.finish(this.x.failed(err, req)));
+    within(this.x.auth.renewAfter401(this.sentWith ?? this.x.plain), req.deadlineAt, () => timeoutError(req)).then(
+      () => this.start(),
+      (err: unknown) => this.finish(this.x.failed(err, req)),
+    );
   }
 
   /** The retry rule's verdict on a failed attempt; a retry is scheduled here, after its back-off. */
@@ -171,7 +187,10 @@ export class Call implements SlotJob, ExchangeSink {
     if (!d.retry || this.x.closed) return d.retry ? { retry: false } : d;
     this.landed ||= mayHaveLanded(e);
     this.attempt++;
-    setTimeout(() => { if (this.x.closed) this.finish(e); else this.start(); }, d.delayMs);
+    setTimeout(() => {
+      if (this.x.closed) this.finish(e);
+      else this.start();
+    }, d.delayMs);
     return d;
   }
 

@@ -19,7 +19,9 @@ export function msLeft(at: DeadlineAt): number {
 
 /** Resolves after `ms` (the caller checked that `ms` ends before its deadline). */
 export function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => { setTimeout(resolve, ms); });
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
 }
 
 /**
@@ -34,6 +36,8 @@ export function within<T>(p: Promise<T>, at: DeadlineAt, expired: () => MindsDBE
     return Promise.reject(expired());
   }
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(expired()), left); });
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(expired()), left);
+  });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }

@@ -46,7 +46,10 @@ export interface StreamMode {
   parkable: boolean;
 }
 
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json', accept: 'application/json' });
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json',
+  accept: 'application/json',
+});
 
 /**
  * The exchange policy of one server, used by every path (whole answers, streamed SQL answers,
@@ -79,7 +82,10 @@ export class Exchanger {
    */
   observer: ExchangeObserver = NO_OBSERVER;
 
-  constructor(private readonly s: ExchangeSettings, private readonly redactor: Redactor) {
+  constructor(
+    private readonly s: ExchangeSettings,
+    private readonly redactor: Redactor,
+  ) {
     this.maxBytes = s.maxResponseBytes;
     this.plain = Object.freeze({ ...JSON_HEADERS, ...s.headers });
     this.slots = new RequestLimiter(s.maxInFlight, s.maxQueue);
@@ -87,20 +93,39 @@ export class Exchanger {
     // Sockets: whole answers up to maxInFlight; streams up to maxInFlight under way plus up to
     // maxInFlight paused ones that keep their socket (unread) but gave their slot back, in a pool of
     // their own, so an exchange always finds a socket.
-    this.transport = new HttpTransport({ origin: s.origin, connections: s.maxInFlight, streamConnections: 2 * s.maxInFlight, tls: s.tls, proxy: s.proxy });
+    this.transport = new HttpTransport({
+      origin: s.origin,
+      connections: s.maxInFlight,
+      streamConnections: 2 * s.maxInFlight,
+      tls: s.tls,
+      proxy: s.proxy,
+    });
     this.policy = new RetryPolicy({ retries: s.retries, baseDelayMs: s.retryBaseDelayMs, retryPost: s.retryPost });
     this.auth = new Authenticator(s.auth, this.plain, {
       // The login is shared by every request waiting for it, so it has the client's own time
       // budget; each request still waits for it no longer than its own deadline (Call.loginFirst).
       // A login may be sent again (it only makes another session), so the retry rule treats it as
       // idempotent; its answer, whatever the status, goes back to the authenticator.
-      postLogin: (body) => this.promised<TextResponse>({
-        method: 'POST', path: `${s.prefix}/login`, headers: this.plain as Record<string, string>, body,
-        timeoutMs: s.timeoutMs, deadlineAt: deadlineAfter(s.timeoutMs), repeat: 'idempotent', anonymous: true,
-      }, 'answer'),
+      postLogin: (body) =>
+        this.promised<TextResponse>(
+          {
+            method: 'POST',
+            path: `${s.prefix}/login`,
+            headers: this.plain as Record<string, string>,
+            body,
+            timeoutMs: s.timeoutMs,
+            deadlineAt: deadlineAfter(s.timeoutMs),
+            repeat: 'idempotent',
+            anonymous: true,
+          },
+          'answer',
+        ),
       // Called while a request holds a slot, so it must not wait for another one.
       authEnabled: async () => {
-        const status = await this.promised<{ auth?: { http_auth_enabled?: unknown } } | null>(this.statusExchange(deadlineAfter(s.timeoutMs), s.timeoutMs), 'json');
+        const status = await this.promised<{ auth?: { http_auth_enabled?: unknown } } | null>(
+          this.statusExchange(deadlineAfter(s.timeoutMs), s.timeoutMs),
+          'json',
+        );
         return status?.auth?.http_auth_enabled !== false;
       },
     });
@@ -108,13 +133,19 @@ export class Exchanger {
   }
 
   /** The server's http_auth_type, as the last login showed it (login mode only). */
-  get httpAuthType(): HttpAuthType | undefined { return this.auth.httpAuthType; }
+  get httpAuthType(): HttpAuthType | undefined {
+    return this.auth.httpAuthType;
+  }
 
   /** The proxy's origin (no credentials) when requests go through one. */
-  get proxy(): string | undefined { return this.transport.proxy; }
+  get proxy(): string | undefined {
+    return this.transport.proxy;
+  }
 
   /** Closed (redeploy): no attempt starts again. @internal (Call) */
-  get closed(): boolean { return this.isClosed; }
+  get closed(): boolean {
+    return this.isClosed;
+  }
 
   /** Requests in flight and waiting, for status displays. */
   get load(): { inFlight: number; queued: number } {
@@ -123,7 +154,16 @@ export class Exchanger {
 
   /** The public status route (GET {prefix}/status) as an exchange. */
   statusExchange(deadlineAt: DeadlineAt, timeoutMs: number): Exchange {
-    return { method: 'GET', path: `${this.s.prefix}/status`, headers: this.plain as Record<string, string>, body: undefined, timeoutMs, deadlineAt, repeat: 'idempotent', anonymous: true };
+    return {
+      method: 'GET',
+      path: `${this.s.prefix}/status`,
+      headers: this.plain as Record<string, string>,
+      body: undefined,
+      timeoutMs,
+      deadlineAt,
+      repeat: 'idempotent',
+      anonymous: true,
+    };
   }
 
   /**
@@ -179,12 +219,19 @@ export class Exchanger {
   httpError(res: TextResponse, req: Exchange): MindsDBError {
     const e = httpError(res, req.method, req.path, this.redactor);
     if (e.status !== 401 || req.anonymous) return e;
-    return new MindsDBError(`${e.message} (${this.auth.refusedHint()})`,
-      { kind: e.kind, status: e.status, code: e.code, serverMessage: e.serverMessage, method: e.method, path: e.path });
+    return new MindsDBError(`${e.message} (${this.auth.refusedHint()})`, {
+      kind: e.kind,
+      status: e.status,
+      code: e.code,
+      serverMessage: e.serverMessage,
+      method: e.method,
+      path: e.path,
+    });
   }
 
   /**
-   * A failure as a MindsDBError with no secret in its text; one without an answer (network, timeout) is told to the observer.
+   * A failure as a MindsDBError with no secret in its text; one without an answer (network, timeout) is told to the
+   * observer.
    * @internal (Call)
    */
   failed(err: unknown, req: Exchange): MindsDBError {

@@ -39,11 +39,21 @@ export class HeldStream implements StreamHold {
   async unpark(waitMs: number): Promise<void> {
     if (this.slot || this.released) return;
     const { method, path } = this.desc;
-    const slot = await this.slots.acquire(Date.now() + waitMs, {
-      method, path, timeoutMs: waitMs,
-      expired: () => new MindsDBError(`no connection slot came free within ${waitMs} ms to read on the answer to ${method} ${path}; the rest of the result was dropped`,
-        { kind: 'timeout', code: 'ETIMEDOUT', method, path }),
-    }, true);
+    const slot = await this.slots.acquire(
+      Date.now() + waitMs,
+      {
+        method,
+        path,
+        timeoutMs: waitMs,
+        expired: () =>
+          new MindsDBError(
+            `no connection slot came free within ${waitMs} ms to read on the answer to ${method} ${path}; the rest ` +
+              `of the result was dropped`,
+            { kind: 'timeout', code: 'ETIMEDOUT', method, path },
+          ),
+      },
+      true,
+    );
     if (this.released) slot();
     else this.slot = slot;
   }

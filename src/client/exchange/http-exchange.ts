@@ -117,7 +117,10 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
     this.status = statusCode;
     this.headers = headers;
     this.redirectTo = this.hops < MAX_REDIRECTS ? redirectLocation(statusCode, headers) : undefined;
-    if (this.mode !== 'whole' && statusCode >= 200 && statusCode < 300) { this.open(controller); return; }
+    if (this.mode !== 'whole' && statusCode >= 200 && statusCode < 300) {
+      this.open(controller);
+      return;
+    }
     const declared = headers['content-length'];
     if (declared !== undefined && this.redirectTo === undefined && Number(declared) > this.maxBytes) this.overLimit();
   }
@@ -138,16 +141,26 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    if (this.body) { this.stopTimer(); this.body.finish(); return; }
+    if (this.body) {
+      this.stopTimer();
+      this.body.finish();
+      return;
+    }
     if (this.settled) return;
-    if (this.redirectTo !== undefined) { this.follow(this.redirectTo); return; }
+    if (this.redirectTo !== undefined) {
+      this.follow(this.redirectTo);
+      return;
+    }
     this.settle();
     this.sink.answered({ status: this.status, headers: this.headers as IncomingHttpHeaders, text: this.text() });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     this.stopTimer();
-    if (this.body) { this.body.destroy(this.reason ?? networkError(err, this.req, this.route.proxy)); return; }
+    if (this.body) {
+      this.body.destroy(this.reason ?? networkError(err, this.req, this.route.proxy));
+      return;
+    }
     if (this.settled) return;
     this.settle();
     this.sink.failed(networkError(err, this.req, this.route.proxy));
@@ -158,16 +171,19 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
     const { req } = this;
     this.controller = undefined;
     if (left < 1) left = 1;
-    this.route.dispatcher.dispatch({
-      origin: this.route.origin,
-      method: req.method as Dispatcher.HttpMethod,
-      path: this.path,
-      headers: req.headers,
-      body: req.body,
-      headersTimeout: left,
-      // A paced stream's reader may stop reading for a while (flow control): it bounds each wait itself.
-      bodyTimeout: this.mode === 'paced' ? 0 : left,
-    }, this);
+    this.route.dispatcher.dispatch(
+      {
+        origin: this.route.origin,
+        method: req.method as Dispatcher.HttpMethod,
+        path: this.path,
+        headers: req.headers,
+        body: req.body,
+        headersTimeout: left,
+        // A paced stream's reader may stop reading for a while (flow control): it bounds each wait itself.
+        bodyTimeout: this.mode === 'paced' ? 0 : left,
+      },
+      this,
+    );
   }
 
   /** A 2xx answer in a streaming mode: its body goes to the caller as it arrives. */
@@ -176,7 +192,12 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
     if (this.mode === 'paced') this.stopTimer();
     const body = new ResponseBody(controller);
     this.body = body;
-    this.sink.opened({ status: this.status, headers: this.headers as IncomingHttpHeaders, body, release: () => this.release() });
+    this.sink.opened({
+      status: this.status,
+      headers: this.headers as IncomingHttpHeaders,
+      body,
+      release: () => this.release(),
+    });
   }
 
   /** The caller is done with a streamed body: what is left of it is dropped. */
@@ -206,7 +227,10 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
    * its status, with its text cut at the limit, because the status still says what happened.
    */
   private overLimit(): void {
-    if (this.status >= 200 && this.status < 300) { this.cut(tooLarge(this.req, this.maxBytes)); return; }
+    if (this.status >= 200 && this.status < 300) {
+      this.cut(tooLarge(this.req, this.maxBytes));
+      return;
+    }
     const text = this.text().slice(0, this.maxBytes);
     this.settle();
     this.controller?.abort(tooLarge(this.req, this.maxBytes));
@@ -216,7 +240,12 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
   /** The body read so far, as UTF-8 text without a byte order mark. */
   private text(): string {
     const { chunks } = this;
-    const text = chunks.length === 1 ? chunks[0].toString('utf8') : chunks.length === 0 ? '' : Buffer.concat(chunks, this.size).toString('utf8');
+    const text =
+      chunks.length === 1
+        ? chunks[0].toString('utf8')
+        : chunks.length === 0
+          ? ''
+          : Buffer.concat(chunks, this.size).toString('utf8');
     return text.charCodeAt(0) === BOM ? text.slice(1) : text;
   }
 
@@ -241,6 +270,9 @@ export class HttpExchange implements Dispatcher.DispatchHandler {
   }
 
   private stopTimer(): void {
-    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
   }
 }

@@ -55,10 +55,18 @@ export class RequestLimiter {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
 
-  constructor(private readonly maxInFlight: number, private readonly maxQueued: number, private readonly what = 'requests') {}
+  constructor(
+    private readonly maxInFlight: number,
+    private readonly maxQueued: number,
+    private readonly what = 'requests',
+  ) {}
 
-  get inFlight(): number { return this.active; }
-  get queued(): number { return this.waiting.length - this.head - this.expired; }
+  get inFlight(): number {
+    return this.active;
+  }
+  get queued(): number {
+    return this.waiting.length - this.head - this.expired;
+  }
 
   /**
    * Starts `job` now if a slot is free (synchronously), else when one comes free, in turn; or
@@ -66,9 +74,19 @@ export class RequestLimiter {
    * per request: this is what every message's whole answer waits in.
    */
   submit(job: SlotJob, deadlineAt: number, desc: WaitDescription): void {
-    if (this.closed) { job.refused(closedError()); return; }
-    if (this.active < this.maxInFlight) { this.active++; job.start(); return; }
-    if (this.queued >= this.maxQueued) { job.refused(this.queueFull()); return; }
+    if (this.closed) {
+      job.refused(closedError());
+      return;
+    }
+    if (this.active < this.maxInFlight) {
+      this.active++;
+      job.start();
+      return;
+    }
+    if (this.queued >= this.maxQueued) {
+      job.refused(this.queueFull());
+      return;
+    }
     this.enqueue({ job, resolve: ignore, reject: ignore, deadlineAt, desc, gone: false }, false);
   }
 
@@ -88,14 +106,19 @@ export class RequestLimiter {
    */
   acquire(deadlineAt: number, desc: WaitDescription, first = false): Promise<ReleaseSlot> {
     if (this.closed) return Promise.reject(closedError());
-    if (this.active < this.maxInFlight) { this.active++; return Promise.resolve(this.releaser()); }
+    if (this.active < this.maxInFlight) {
+      this.active++;
+      return Promise.resolve(this.releaser());
+    }
     return this.wait(deadlineAt, desc, first) as Promise<ReleaseSlot>;
   }
 
   /** Fails every waiting request; requests in flight finish on their own. */
   close(): void {
     this.closed = true;
-    const err = new MindsDBError('the MindsDB server connection was closed (redeploy) before the request was sent', { kind: 'closed' });
+    const err = new MindsDBError('the MindsDB server connection was closed (redeploy) before the request was sent', {
+      kind: 'closed',
+    });
     for (let i = this.head; i < this.waiting.length; i++) {
       const w = this.waiting[i];
       if (w && !w.gone) fail(w, err);
@@ -110,13 +133,17 @@ export class RequestLimiter {
 
   private wait(deadlineAt: number, desc: WaitDescription, first: boolean): Promise<unknown> {
     if (!first && this.queued >= this.maxQueued) return Promise.reject(this.queueFull());
-    return new Promise((resolve, reject) => { this.enqueue({ job: undefined, resolve, reject, deadlineAt, desc, gone: false }, first); });
+    return new Promise((resolve, reject) => {
+      this.enqueue({ job: undefined, resolve, reject, deadlineAt, desc, gone: false }, first);
+    });
   }
 
   private queueFull(): MindsDBError {
     return new MindsDBError(
-      `too many ${this.what} waiting for the MindsDB server (queue limit ${this.maxQueued}); slow the flow down or raise the limit`,
-      { kind: 'queue-full' });
+      `too many ${this.what} waiting for the MindsDB server (queue limit ${this.maxQueued}); slow the flow down or ` +
+        `raise the limit`,
+      { kind: 'queue-full' },
+    );
   }
 
   /** A deadline already past fails when the timer fires (at once): no clock read on this path. */
@@ -129,7 +156,12 @@ export class RequestLimiter {
 
   private releaser(): ReleaseSlot {
     let held = true;
-    return () => { if (held) { held = false; this.release(); } };
+    return () => {
+      if (held) {
+        held = false;
+        this.release();
+      }
+    };
   }
 
   /** The next waiter still waiting, taken off the line. */
@@ -143,7 +175,10 @@ export class RequestLimiter {
         this.head = 0;
       }
       if (!w) continue;
-      if (w.gone) { this.expired--; continue; }
+      if (w.gone) {
+        this.expired--;
+        continue;
+      }
       return w;
     }
     return undefined;
@@ -178,7 +213,9 @@ export class RequestLimiter {
   }
 }
 
-function ignore(): void { /* a job is told through its own methods */ }
+function ignore(): void {
+  /* a job is told through its own methods */
+}
 
 function fail(w: Waiter, err: MindsDBError): void {
   if (w.job) w.job.refused(err);

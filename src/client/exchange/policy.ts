@@ -38,7 +38,14 @@ export function repeatOf(method: string, declared: Repeat | undefined, hasGone: 
 export type Verdict = 'not-sent' | 'refused' | 'may-have-landed' | 'final';
 
 /** Network codes of a connection that broke after the request may have been written. */
-const BROKEN_AFTER_SEND = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_CLOSED', 'ENETWORK']);
+const BROKEN_AFTER_SEND = new Set([
+  'ECONNRESET',
+  'UND_ERR_SOCKET',
+  'EPIPE',
+  'ECONNABORTED',
+  'UND_ERR_CLOSED',
+  'ENETWORK',
+]);
 
 export function verdictOf(err: MindsDBError): Verdict {
   if (err.kind === 'network') {
@@ -94,7 +101,13 @@ export type Decision = { retry: true; delayMs: number } | GiveUp;
 export class RetryPolicy {
   constructor(private readonly settings: RetrySettings) {}
 
-  decide(attempt: number, repeat: Repeat, err: MindsDBError, retryAfter: number | undefined, deadlineAt: DeadlineAt): Decision {
+  decide(
+    attempt: number,
+    repeat: Repeat,
+    err: MindsDBError,
+    retryAfter: number | undefined,
+    deadlineAt: DeadlineAt,
+  ): Decision {
     const verdict = verdictOf(err);
     if (verdict === 'final') return { retry: false };
     const repeatable = repeat === 'idempotent' || (repeat === 'post' && this.settings.retryPost);
@@ -103,7 +116,12 @@ export class RetryPolicy {
     const left = msLeft(deadlineAt);
     if (verdict === 'refused' && retryAfter !== undefined) {
       if (retryAfter >= left) {
-        return { retry: false, note: `the server asked to wait ${Math.ceil(retryAfter / 1000)} s (Retry-After), longer than this message's time limit allows` };
+        return {
+          retry: false,
+          note:
+            `the server asked to wait ${Math.ceil(retryAfter / 1000)} s (Retry-After), longer than this ` +
+            `message's time limit allows`,
+        };
       }
       return { retry: true, delayMs: retryAfter };
     }

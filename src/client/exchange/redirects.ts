@@ -24,27 +24,48 @@ export function redirectLocation(status: number, headers: IncomingHttpHeaders): 
  * host, or to something that is not a URL, is refused (kind 'redirect'), never followed, so
  * credentials and request bodies never leave for another host.
  */
-export function sameOriginPath(origin: string, fromPath: string, location: string, req: ExchangeDescription, status: number): string {
+export function sameOriginPath(
+  origin: string,
+  fromPath: string,
+  location: string,
+  req: ExchangeDescription,
+  status: number,
+): string {
   let target: URL;
   try {
     target = new URL(location, origin + fromPath);
   } catch {
-    throw new MindsDBError(`the server redirected ${req.method} ${req.path} (HTTP ${status}) to something that is not a URL; not followed`,
-      { kind: 'redirect', status, method: req.method, path: req.path });
+    throw new MindsDBError(
+      `the server redirected ${req.method} ${req.path} (HTTP ${status}) to something that is not a URL; not followed`,
+      { kind: 'redirect', status, method: req.method, path: req.path },
+    );
   }
   if (target.origin !== origin) {
     throw new MindsDBError(
-      `the server redirected ${req.method} ${req.path} to another host (${target.origin}); not followed, so no credentials are sent there`,
-      { kind: 'redirect', status, method: req.method, path: req.path });
+      `the server redirected ${req.method} ${req.path} to another host (${target.origin}); not followed, so no ` +
+        `credentials are sent there`,
+      { kind: 'redirect', status, method: req.method, path: req.path },
+    );
   }
   return target.pathname + target.search;
 }
 
 /** The error for a 3xx answer the client did not follow: a 301/302/303, or a 307/308 after MAX_REDIRECTS hops. */
-export function unfollowedRedirect(status: number, headers: IncomingHttpHeaders, method: string, path: string): MindsDBError {
-  const why = status === 307 || status === 308
-    ? `more than ${MAX_REDIRECTS} redirects`
-    : `HTTP ${status}${typeof headers.location === 'string' ? '' : ' without a Location'}; only 307/308 on the same host are followed`;
-  return new MindsDBError(`the server answered ${method} ${path} with a redirect the client does not follow (${why})`,
-    { kind: 'redirect', status, method, path });
+export function unfollowedRedirect(
+  status: number,
+  headers: IncomingHttpHeaders,
+  method: string,
+  path: string,
+): MindsDBError {
+  const why =
+    status === 307 || status === 308
+      ? `more than ${MAX_REDIRECTS} redirects`
+      : `HTTP ${status}${typeof headers.location === 'string' ? '' : ' without a Location'}; only 307/308 on the ` +
+        `same host are followed`;
+  return new MindsDBError(`the server answered ${method} ${path} with a redirect the client does not follow (${why})`, {
+    kind: 'redirect',
+    status,
+    method,
+    path,
+  });
 }

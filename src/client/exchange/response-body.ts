@@ -26,7 +26,8 @@ export class ResponseBody extends Readable {
   }
 
   override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
-    if (!this.complete && !this.controller.aborted) this.controller.abort(err ?? new Error('the answer was not read to its end'));
+    if (!this.complete && !this.controller.aborted)
+      this.controller.abort(err ?? new Error('the answer was not read to its end'));
     callback(err);
   }
 
@@ -40,4 +41,6 @@ export class ResponseBody extends Readable {
   }
 }
 
-function ignore(): void { /* whoever stopped reading reports why */ }
+function ignore(): void {
+  /* whoever stopped reading reports why */
+}

@@ -9,8 +9,10 @@ export function parseSuccessBody(res: TextResponse, method: string, path: string
   try {
     return JSON.parse(text);
   } catch {
-    throw new MindsDBError(`the MindsDB server answered ${method} ${path} with a body that is not JSON (${describeBody(res)})`,
-      { kind: 'invalid-response', status: res.status, method, path });
+    throw new MindsDBError(
+      `the MindsDB server answered ${method} ${path} with a body that is not JSON (${describeBody(res)})`,
+      { kind: 'invalid-response', status: res.status, method, path },
+    );
   }
 }
 
@@ -26,11 +28,19 @@ export function httpError(res: TextResponse, method: string, path: string, redac
   const serverMessage = redactor.text(messageOf(body) ?? statusText(res.status));
   const missingRoute = res.status === 405 || (res.status === 404 && isMissingRouteBody(body));
   if (missingRoute) {
-    return new MindsDBError(`this MindsDB server has no ${method} ${path} endpoint (HTTP ${res.status}); it may be a different MindsDB version`,
-      { kind: 'unsupported', status: res.status, serverMessage, method, path });
+    return new MindsDBError(
+      `this MindsDB server has no ${method} ${path} endpoint (HTTP ${res.status}); it may be a different MindsDB ` +
+        `version`,
+      { kind: 'unsupported', status: res.status, serverMessage, method, path },
+    );
   }
-  return new MindsDBError(`MindsDB answered HTTP ${res.status} to ${method} ${path}: ${serverMessage}`,
-    { kind: res.status === 401 || res.status === 403 ? 'auth' : 'http', status: res.status, serverMessage, method, path });
+  return new MindsDBError(`MindsDB answered HTTP ${res.status} to ${method} ${path}: ${serverMessage}`, {
+    kind: res.status === 401 || res.status === 403 ? 'auth' : 'http',
+    status: res.status,
+    serverMessage,
+    method,
+    path,
+  });
 }
 
 /** A 404 for a path the server has no route for (as opposed to "Model not found" on a real route). */
@@ -43,7 +53,11 @@ export function isMissingRouteBody(body: unknown): boolean {
 function tryJson(res: TextResponse): unknown {
   const ct = String(res.headers['content-type'] ?? '');
   if (!ct.includes('json') && !/^\s*[[{"]/.test(res.text)) return undefined;
-  try { return JSON.parse(res.text); } catch { return undefined; }
+  try {
+    return JSON.parse(res.text);
+  } catch {
+    return undefined;
+  }
 }
 
 function messageOf(body: unknown): string | undefined {
@@ -60,9 +74,18 @@ function messageOf(body: unknown): string | undefined {
 
 function statusText(status: number): string {
   const texts: Record<number, string> = {
-    400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-    409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 500: 'Internal Server Error',
-    502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    405: 'Method Not Allowed',
+    409: 'Conflict',
+    413: 'Payload Too Large',
+    415: 'Unsupported Media Type',
+    500: 'Internal Server Error',
+    502: 'Bad Gateway',
+    503: 'Service Unavailable',
+    504: 'Gateway Timeout',
   };
   return texts[status] ?? `HTTP ${status}`;
 }

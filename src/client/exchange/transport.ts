@@ -59,7 +59,10 @@ export class HttpTransport {
 
   /** Sends `req`; its one outcome goes to `sink` (see HttpExchange). */
   exchange(req: ExchangeRequest, maxBytes: number, mode: ReadMode, sink: ExchangeSink): void {
-    const route = mode === 'whole' ? this.whole : (this.streams ??= this.route(this.opts.streamConnections ?? this.opts.connections));
+    const route =
+      mode === 'whole'
+        ? this.whole
+        : (this.streams ??= this.route(this.opts.streamConnections ?? this.opts.connections));
     new HttpExchange(route, req, maxBytes, mode, sink);
   }
 
@@ -72,10 +75,17 @@ export class HttpTransport {
     const { origin, tls, proxy } = this.opts;
     const options = { connections, pipelining: 1 };
     const dispatcher: Dispatcher = proxy
-      ? new ProxyAgent({ ...options, uri: proxy.url, token: basicAuth(proxy), requestTls: tls ? { ...tls } : undefined })
+      ? new ProxyAgent({
+          ...options,
+          uri: proxy.url,
+          token: basicAuth(proxy),
+          requestTls: tls ? { ...tls } : undefined,
+        })
       : new Pool(origin, { ...options, connect: tls ? { ...tls } : undefined });
     // A pool-level error must never become an uncaught exception in Node-RED.
-    dispatcher.on('connectionError', () => { /* surfaced per request */ });
+    dispatcher.on('connectionError', () => {
+      /* surfaced per request */
+    });
     return { dispatcher, origin, proxy: this.proxy };
   }
 }
@@ -88,8 +98,14 @@ function basicAuth(proxy: ProxyOptions): string | undefined {
 /** Closes gracefully (in-flight requests finish); destroys the sockets after `graceMs`. */
 async function closeDispatcher(dispatcher: Dispatcher, graceMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const graceful = dispatcher.close().then(() => true, () => false);
-  const timedOut = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), graceMs); timer.unref?.(); });
+  const graceful = dispatcher.close().then(
+    () => true,
+    () => false,
+  );
+  const timedOut = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), graceMs);
+    timer.unref?.();
+  });
   const closed = await Promise.race([graceful, timedOut]);
   if (timer) clearTimeout(timer);
   if (!closed) await dispatcher.destroy().catch(() => undefined);

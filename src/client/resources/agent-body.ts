@@ -43,7 +43,10 @@ export function normaliseAgentSettings(payload: Json | undefined): AgentSettings
   const setModel = (key: string, value: unknown, where: string) => {
     if (value === undefined) return;
     if (model[key] !== undefined && JSON.stringify(model[key]) !== JSON.stringify(value)) {
-      throw inputError(`the agent's ${key} is given twice with different values (${where} and elsewhere): give it once, either at the top level or in model: {…}`);
+      throw inputError(
+        `the agent's ${key} is given twice with different values (${where} and elsewhere): give it once, either at ` +
+          `the top level or in model: {…}`,
+      );
     }
     model[key] = value;
   };
@@ -52,14 +55,16 @@ export function normaliseAgentSettings(payload: Json | undefined): AgentSettings
   delete rest.model;
   if (typeof nested === 'string') setModel('model_name', nested, 'model');
   else if (isObject(nested)) for (const [k, v] of Object.entries(nested)) setModel(k, v, `model.${k}`);
-  else if (nested !== undefined && nested !== null) throw inputError('the agent\'s model must be an object {provider, model_name, api_key, base_url} or a model name');
+  else if (nested !== undefined && nested !== null)
+    throw inputError("the agent's model must be an object {provider, model_name, api_key, base_url} or a model name");
 
   for (const key of MODEL_KEYS) {
     setModel(key, rest[key], key);
     delete rest[key];
   }
 
-  if (rest.params !== undefined && rest.params !== null && !isObject(rest.params)) throw inputError('the agent\'s params must be an object');
+  if (rest.params !== undefined && rest.params !== null && !isObject(rest.params))
+    throw inputError("the agent's params must be an object");
   for (const [k, v] of Object.entries(isObject(rest.params) ? rest.params : {})) {
     // A settings object read back from either version may carry these inside params.
     if (k === 'model' && isObject(v)) for (const [mk, mv] of Object.entries(v)) setModel(mk, mv, `params.model.${mk}`);
@@ -81,14 +86,23 @@ export function agentBody(version: string, payload: Json | undefined): Json {
   if (major >= 26) {
     const skills = SKILL_KEYS.filter((k) => rest[k] !== undefined);
     if (skills.length) {
-      throw inputError(`MindsDB ${version} has no skills (removed in 26.0), so ${skills.join(' and ')} cannot be sent: give the agent its tables and knowledge bases as data: {tables: […], knowledge_bases: […]} instead`);
+      throw inputError(
+        `MindsDB ${version} has no skills (removed in 26.0), so ${skills.join(' and ')} cannot be sent: give the ` +
+          `agent its tables and knowledge bases as data: {tables: […], knowledge_bases: […]} instead`,
+      );
     }
     const refused = Object.keys(params).filter((k) => !PARAMS_26.includes(k));
     if (refused.length) {
-      throw inputError(`MindsDB ${version} accepts only timeout and mode in an agent's params (got ${refused.join(', ')}): put LLM settings such as temperature in model: {provider, model_name, api_key, base_url, …} and prompt_template or data at the top level`);
+      throw inputError(
+        `MindsDB ${version} accepts only timeout and mode in an agent's params (got ${refused.join(', ')}): put LLM ` +
+          `settings such as temperature in model: {provider, model_name, api_key, base_url, …} and prompt_template ` +
+          `or data at the top level`,
+      );
     }
     if (params.mode !== undefined && !MODES_26.includes(String(params.mode))) {
-      throw inputError(`MindsDB ${version} accepts an agent mode of "text" or "sql" only (got ${JSON.stringify(params.mode)})`);
+      throw inputError(
+        `MindsDB ${version} accepts an agent mode of "text" or "sql" only (got ${JSON.stringify(params.mode)})`,
+      );
     }
     const body: Json = { ...rest };
     if (Object.keys(model).length) body.model = model;

@@ -37,7 +37,9 @@ export function toAgentMessages(payload: unknown): AgentMessage[] {
     return [{ question: payload, answer: null }];
   }
   if (!Array.isArray(payload) || payload.length === 0) {
-    throw inputError('msg.payload must be a question (string) or an array of {question, answer} or {role, content} messages');
+    throw inputError(
+      'msg.payload must be a question (string) or an array of {question, answer} or {role, content} messages',
+    );
   }
   const out: AgentMessage[] = [];
   for (const [i, m] of payload.entries()) {
@@ -47,7 +49,8 @@ export function toAgentMessages(payload: unknown): AgentMessage[] {
       out.push({ question: msg.question, answer: typeof msg.answer === 'string' ? msg.answer : null });
     } else if (typeof msg.role === 'string' && typeof msg.content === 'string') {
       if (msg.role === 'user') out.push({ question: msg.content, answer: null });
-      else if (msg.role === 'assistant' && out.length > 0 && out[out.length - 1].answer === null) out[out.length - 1].answer = msg.content;
+      else if (msg.role === 'assistant' && out.length > 0 && out[out.length - 1].answer === null)
+        out[out.length - 1].answer = msg.content;
       // system and other roles have no place in MindsDB's question/answer format
     } else {
       throw inputError(`msg.payload[${i}] needs a "question", or a "role" and "content"`);
@@ -65,18 +68,38 @@ const completionsPath = (project: string, agent: string) =>
  * Asks an agent and returns its final answer. A completion that may have reached the server is
  * never repeated, even with Retry POST on (each one may be a billed LLM call): a provider error or
  * any other answer is reported as it is. Only what cannot have started it is sent again: a
- * connection that was never made, and a 429 or 503 (the server refused it; Retry-After honoured). Only when the server has no plain completions route at all (404 without a
- * JSON body, or 405) is the question asked once through the streaming route instead.
+ * connection that was never made, and a 429 or 503 (the server refused it; Retry-After honoured). Only when the server
+ * has no plain completions route at all (404 without a JSON body, or 405) is the question asked once through the
+ * streaming route instead.
  */
-export function completeAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], options?: AgentRequestOptions): Promise<Completion> {
+export function completeAgent(
+  client: MindsDBClient,
+  project: string,
+  agent: string,
+  messages: AgentMessage[],
+  options?: AgentRequestOptions,
+): Promise<Completion> {
   // One deadline for the lookup and the question; the agent as MindsDB stored its name: its 404
   // comes before any LLM call, so asking again under the stored name is free.
   const { signal, ...request } = options ?? {};
   const opts = client.withDeadline(request);
-  return withStoredName(client, { resource: 'agent', project }, agent, (name) => completeAs(client, project, name, messages, opts, signal), { request: opts });
+  return withStoredName(
+    client,
+    { resource: 'agent', project },
+    agent,
+    (name) => completeAs(client, project, name, messages, opts, signal),
+    { request: opts },
+  );
 }
 
-async function completeAs(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[], opts: RequestOptions, signal?: AbortSignal): Promise<Completion> {
+async function completeAs(
+  client: MindsDBClient,
+  project: string,
+  agent: string,
+  messages: AgentMessage[],
+  opts: RequestOptions,
+  signal?: AbortSignal,
+): Promise<Completion> {
   // MindsDB 26.1.0's plain endpoint fails every answered completion (500 KeyError 'trace_id'
   // after the LLM has answered); its stream works, so 26.x is asked there, once. An unknown
   // version keeps the plain endpoint.
@@ -84,7 +107,12 @@ async function completeAs(client: MindsDBClient, project: string, agent: string,
   if (majorVersion(version) >= 26) return streamAs(client, project, agent, messages, () => undefined, opts, signal);
   let response: { message?: { content?: unknown } };
   try {
-    response = await client.request<{ message?: { content?: unknown } }>('POST', completionsPath(project, agent), { messages }, { ...opts, repeat: 'never' });
+    response = await client.request<{ message?: { content?: unknown } }>(
+      'POST',
+      completionsPath(project, agent),
+      { messages },
+      { ...opts, repeat: 'never' },
+    );
   } catch (err) {
     if (err instanceof MindsDBError && err.kind === 'unsupported') {
       return streamAs(client, project, agent, messages, () => undefined, opts, signal);
@@ -93,7 +121,11 @@ async function completeAs(client: MindsDBClient, project: string, agent: string,
   }
   const content = response?.message?.content;
   if (typeof content !== 'string') {
-    throw new MindsDBError('unexpected answer from the agent: no message.content', { kind: 'invalid-response', method: 'POST', path: completionsPath(project, agent) });
+    throw new MindsDBError('unexpected answer from the agent: no message.content', {
+      kind: 'invalid-response',
+      method: 'POST',
+      path: completionsPath(project, agent),
+    });
   }
   return { answer: content, response };
 }
@@ -103,22 +135,46 @@ async function completeAs(client: MindsDBClient, project: string, agent: string,
  * answer is `output` (MindsDB 25) or the text/content of a `type: "data"` chunk (26); the
  * stream ends at the first `type: "end"`; an in-band error ends it with an error.
  */
-export function streamAgent(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[],
-  onChunk: (chunk: Record<string, unknown>) => void, options?: AgentRequestOptions): Promise<Completion> {
+export function streamAgent(
+  client: MindsDBClient,
+  project: string,
+  agent: string,
+  messages: AgentMessage[],
+  onChunk: (chunk: Record<string, unknown>) => void,
+  options?: AgentRequestOptions,
+): Promise<Completion> {
   // A missing agent is a 404 before the stream opens (no chunk sent yet), so asking again is safe.
   const { signal, ...opts } = options ?? {};
-  return withStoredName(client, { resource: 'agent', project }, agent, (name) => streamAs(client, project, name, messages, onChunk, opts, signal), { request: opts });
+  return withStoredName(
+    client,
+    { resource: 'agent', project },
+    agent,
+    (name) => streamAs(client, project, name, messages, onChunk, opts, signal),
+    { request: opts },
+  );
 }
 
-async function streamAs(client: MindsDBClient, project: string, agent: string, messages: AgentMessage[],
-  onChunk: (chunk: Record<string, unknown>) => void, opts?: RequestOptions, signal?: AbortSignal): Promise<Completion> {
+async function streamAs(
+  client: MindsDBClient,
+  project: string,
+  agent: string,
+  messages: AgentMessage[],
+  onChunk: (chunk: Record<string, unknown>) => void,
+  opts?: RequestOptions,
+  signal?: AbortSignal,
+): Promise<Completion> {
   const path = `${completionsPath(project, agent)}/stream`;
   // Never repeated once it may have reached the server, whatever Retry POST says (see above).
   const res = await client.stream('POST', path, { messages }, { ...opts, repeat: 'never' });
   // Stopped while the answer was on its way, or later: the body is destroyed, which ends the read
   // below with the signal's reason, and release() frees the connection.
-  const stop = (): void => { (res.body as { destroy?(err?: Error): void }).destroy?.(signal?.reason as Error); };
-  if (signal?.aborted) { res.release(); throw signal.reason; }
+  const stop = (): void => {
+    (res.body as { destroy?(err?: Error): void }).destroy?.(signal?.reason as Error);
+  };
+  if (signal?.aborted) {
+    res.release();
+    throw signal.reason;
+  }
   signal?.addEventListener('abort', stop, { once: true });
   // One event is at most the server node's Max response; the whole stream is under the deadline.
   const parser = new SseParser(client.maxResponseBytes, path);
@@ -135,13 +191,20 @@ async function streamAs(client: MindsDBClient, project: string, agent: string, m
         if (event.type === 'end') return finish(answer, chunks, path);
         if (event.type === 'error' || (event.error !== undefined && event.type === undefined)) {
           const text = client.redactor.text(String(event.content ?? event.error ?? 'unknown error'));
-          throw new MindsDBError(`the agent failed: ${text}`, { kind: 'http', status: 200, serverMessage: text, method: 'POST', path });
+          throw new MindsDBError(`the agent failed: ${text}`, {
+            kind: 'http',
+            status: 200,
+            serverMessage: text,
+            method: 'POST',
+            path,
+          });
         }
         chunks.push(event);
         onChunk(event);
         if (typeof event.output === 'string') answer = event.output;
         else if (event.type === 'data') {
-          const text = typeof event.text === 'string' ? event.text : typeof event.content === 'string' ? event.content : undefined;
+          const text =
+            typeof event.text === 'string' ? event.text : typeof event.content === 'string' ? event.content : undefined;
           if (text !== undefined) answer = text;
         }
       }
@@ -151,7 +214,11 @@ async function streamAs(client: MindsDBClient, project: string, agent: string, m
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (err instanceof MindsDBError) throw err;
-    throw new MindsDBError(`the agent's answer stream broke off: ${err instanceof Error ? err.message : String(err)}`, { kind: 'network', method: 'POST', path });
+    throw new MindsDBError(`the agent's answer stream broke off: ${err instanceof Error ? err.message : String(err)}`, {
+      kind: 'network',
+      method: 'POST',
+      path,
+    });
   } finally {
     signal?.removeEventListener('abort', stop);
     res.release();
@@ -160,7 +227,11 @@ async function streamAs(client: MindsDBClient, project: string, agent: string, m
 
 function finish(answer: string | undefined, chunks: Array<Record<string, unknown>>, path: string): Completion {
   if (answer === undefined) {
-    throw new MindsDBError('the agent\'s stream ended without an answer', { kind: 'invalid-response', method: 'POST', path });
+    throw new MindsDBError("the agent's stream ended without an answer", {
+      kind: 'invalid-response',
+      method: 'POST',
+      path,
+    });
   }
   return { answer, response: chunks };
 }

@@ -38,14 +38,22 @@ export class DatabasesApi {
     if (checkConnection) body.check_connection = true;
     const answer = await this.client.request<Json>('POST', '/databases/', body, opts);
     rejectConnectionFailure(answer, 'POST', '/databases/', this.client);
-    return { name: String(answer.name ?? spec.name), engine: String(answer.engine ?? spec.engine), type: String(answer.type ?? 'data') };
+    return {
+      name: String(answer.name ?? spec.name),
+      engine: String(answer.engine ?? spec.engine),
+      type: String(answer.type ?? 'data'),
+    };
   }
 
   /**
    * MindsDB's PUT is an upsert: a mistyped name would silently create a new data source. Unless
    * `createIfMissing`, the database must exist first (a GET; its 404 becomes a clear error).
    */
-  async update(spec: DatabaseSpec, checkConnection: boolean, options?: RequestOptions & { createIfMissing?: boolean }): Promise<Json> {
+  async update(
+    spec: DatabaseSpec,
+    checkConnection: boolean,
+    options?: RequestOptions & { createIfMissing?: boolean },
+  ): Promise<Json> {
     const path = `/databases/${segment(spec.name, 'database name')}`;
     const opts = this.client.withDeadline(options);
     refuseMaskedValues(spec.parameters, 'the database parameters');
@@ -53,7 +61,8 @@ export class DatabasesApi {
     // 25.14.1's PUT creates a missing database without its connection check (201, saved even when
     // the data source refuses): with the check asked for, a missing one is created by POST, which
     // checks first and saves nothing when the connection fails (as 26.1.0's PUT does).
-    else if (checkConnection && spec.engine && !(await this.exists(path, opts))) return { ...(await this.create(spec, true, opts)) };
+    else if (checkConnection && spec.engine && !(await this.exists(path, opts)))
+      return { ...(await this.create(spec, true, opts)) };
     const database: Json = { parameters: spec.parameters ?? {} };
     if (spec.engine) database.engine = spec.engine;
     const body: Json = { database };
@@ -81,8 +90,11 @@ export class DatabasesApi {
       return await this.client.request<Json>('GET', path, undefined, opts);
     } catch (err) {
       if (err instanceof MindsDBError && err.kind === 'http' && err.status === 404) {
-        throw new MindsDBError(`database "${name}" does not exist, nothing was changed: create it first, or turn on "update creates a missing database"`,
-          { ...err, kind: 'http', status: 404, serverMessage: err.serverMessage, method: 'PUT', path });
+        throw new MindsDBError(
+          `database "${name}" does not exist, nothing was changed: create it first, or turn on "update creates a ` +
+            `missing database"`,
+          { ...err, kind: 'http', status: 404, serverMessage: err.serverMessage, method: 'PUT', path },
+        );
       }
       throw err;
     }
@@ -95,10 +107,19 @@ export class DatabasesApi {
    */
   delete(name: string, options?: RequestOptions): Promise<{ deleted: true; name: string }> {
     const opts = this.client.withDeadline(options);
-    return withStoredName(this.client, { resource: 'database' }, name, async (stored) => {
-      await this.client.request('DELETE', `/databases/${segment(stored, 'database name')}`, undefined, { ...opts, gone: recordNotFound });
-      return { deleted: true as const, name: stored };
-    }, { request: opts });
+    return withStoredName(
+      this.client,
+      { resource: 'database' },
+      name,
+      async (stored) => {
+        await this.client.request('DELETE', `/databases/${segment(stored, 'database name')}`, undefined, {
+          ...opts,
+          gone: recordNotFound,
+        });
+        return { deleted: true as const, name: stored };
+      },
+      { request: opts },
+    );
   }
 }
 
@@ -109,7 +130,11 @@ export class DatabasesApi {
 function refuseEngineChange(spec: DatabaseSpec, existing: Json): void {
   const engine = typeof existing?.engine === 'string' ? existing.engine : undefined;
   if (spec.engine && engine && spec.engine.toLowerCase() !== engine.toLowerCase()) {
-    throw inputError(`database "${spec.name}" uses the engine ${engine}, and MindsDB does not change a data source's engine on update (it keeps ${engine} and merges only the parameters): nothing was changed; delete the database and create it again with ${spec.engine}`);
+    throw inputError(
+      `database "${spec.name}" uses the engine ${engine}, and MindsDB does not change a data source's engine on ` +
+        `update (it keeps ${engine} and merges only the parameters): nothing was changed; delete the database and ` +
+        `create it again with ${spec.engine}`,
+    );
   }
 }
 
@@ -117,6 +142,11 @@ function rejectConnectionFailure(answer: unknown, method: string, path: string, 
   const status = (answer as { status?: unknown } | null)?.status;
   if (status !== 'connection_error' && status !== 'redirect_required') return;
   const detail = client.redactor.text(String((answer as { detail?: unknown }).detail ?? status));
-  throw new MindsDBError(`MindsDB could not connect to the data source, nothing was saved: ${detail}`,
-    { kind: 'http', status: 200, serverMessage: detail, method, path });
+  throw new MindsDBError(`MindsDB could not connect to the data source, nothing was saved: ${detail}`, {
+    kind: 'http',
+    status: 200,
+    serverMessage: detail,
+    method,
+    path,
+  });
 }

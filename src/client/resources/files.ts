@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { MindsDBClient, RequestOptions } from '../connection';
-import { RawBody, inputError, isRawJson, matchName, ambiguousNameError, MindsDBError, plainJson, segment } from '../shared';
+import {
+  RawBody,
+  inputError,
+  isRawJson,
+  matchName,
+  ambiguousNameError,
+  MindsDBError,
+  plainJson,
+  segment,
+} from '../shared';
 import { fileNotFound } from './gone';
 import { hasCapitals, storedName, storedNames, withStoredName } from './names';
 
@@ -33,7 +42,10 @@ export function checkFileName(name: string): string {
   // The server's own test (Python's Path(name).suffix): a dot that is neither first nor last.
   const dot = name.lastIndexOf('.');
   if (dot > 0 && dot < name.length - 1) {
-    throw inputError(`the file name "${name}" has an extension: MindsDB names a file like a table (files.<name>), use "${name.slice(0, dot)}"`);
+    throw inputError(
+      `the file name "${name}" has an extension: MindsDB names a file like a table (files.<name>), use ` +
+        `"${name.slice(0, dot)}"`,
+    );
   }
   return name;
 }
@@ -45,7 +57,8 @@ export function checkFileName(name: string): string {
  */
 export function fileContent(payload: unknown, name: string, format: RowFormat, filename?: string): FileContent {
   if (Buffer.isBuffer(payload)) {
-    if (!filename) throw inputError('msg.payload is a Buffer: set msg.filename (e.g. "readings.csv") so MindsDB knows its format');
+    if (!filename)
+      throw inputError('msg.payload is a Buffer: set msg.filename (e.g. "readings.csv") so MindsDB knows its format');
     if (payload.length === 0) throw inputError('msg.payload is an empty Buffer: there is nothing to upload');
     return { data: payload, filename: baseName(filename) };
   }
@@ -54,9 +67,16 @@ export function fileContent(payload: unknown, name: string, format: RowFormat, f
     if (text === '') throw inputError('msg.payload is an empty string: there is nothing to upload');
     const isJson = text.startsWith('[') || text.startsWith('{');
     if (isJson) {
-      try { JSON.parse(text); } catch { throw inputError('msg.payload looks like JSON (it starts with [ or {) but does not parse'); }
+      try {
+        JSON.parse(text);
+      } catch {
+        throw inputError('msg.payload looks like JSON (it starts with [ or {) but does not parse');
+      }
     }
-    return { data: Buffer.from(payload, 'utf8'), filename: filename ? baseName(filename) : `${name}.${isJson ? 'json' : 'csv'}` };
+    return {
+      data: Buffer.from(payload, 'utf8'),
+      filename: filename ? baseName(filename) : `${name}.${isJson ? 'json' : 'csv'}`,
+    };
   }
   if (Array.isArray(payload)) {
     if (payload.length === 0) throw inputError('msg.payload is an empty array: there are no rows to upload');
@@ -64,13 +84,19 @@ export function fileContent(payload: unknown, name: string, format: RowFormat, f
     const rows = plainJson(payload, 'msg.payload') as unknown[];
     rows.forEach((row, i) => {
       if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-        throw inputError(`msg.payload[${i}] must be a row object ({column: value}), not ${Array.isArray(row) ? 'an array' : row === null ? 'null' : typeof row}`);
+        throw inputError(
+          `msg.payload[${i}] must be a row object ({column: value}), not ` +
+            `${Array.isArray(row) ? 'an array' : row === null ? 'null' : typeof row}`,
+        );
       }
     });
     const text = format === 'json' ? JSON.stringify(rows) : toCsv(rows as Array<Record<string, unknown>>);
     return { data: Buffer.from(text, 'utf8'), filename: `${name}.${format}`, rows: rows.length };
   }
-  throw inputError(`msg.payload must be an array of row objects, a CSV or JSON string, or a Buffer with msg.filename, not ${payload === null ? 'null' : typeof payload}`);
+  throw inputError(
+    `msg.payload must be an array of row objects, a CSV or JSON string, or a Buffer with msg.filename, not ` +
+      `${payload === null ? 'null' : typeof payload}`,
+  );
 }
 
 /** The last path component of a user-given file name (MindsDB refuses names with a path). */
@@ -90,12 +116,17 @@ export function toCsv(input: ReadonlyArray<Record<string, unknown>>, where = 'th
   const columns: string[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
-    for (const key of Object.keys(row)) if (!seen.has(key)) { seen.add(key); columns.push(key); }
+    for (const key of Object.keys(row))
+      if (!seen.has(key)) {
+        seen.add(key);
+        columns.push(key);
+      }
   }
   if (columns.length === 0) throw inputError('the rows in msg.payload have no columns');
   const lines = [columns.map(csvField).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvField(cellText(Object.prototype.hasOwnProperty.call(row, c) ? row[c] : undefined))).join(','));
-  return lines.join('\r\n') + '\r\n';
+  for (const row of rows)
+    lines.push(columns.map((c) => csvField(cellText(Object.hasOwn(row, c) ? row[c] : undefined))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
 }
 
 /** One cell of a plain-JSON row (toCsv made it so). */
@@ -112,14 +143,25 @@ function csvField(s: string): string {
 }
 
 /** A multipart/form-data body: text fields, then the file. */
-export function multipartBody(fields: Record<string, string>, file: { field: string; filename: string; data: Buffer }): RawBody {
+export function multipartBody(
+  fields: Record<string, string>,
+  file: { field: string; filename: string; data: Buffer },
+): RawBody {
   const boundary = `----mindsdb-node-red-${randomBytes(12).toString('hex')}`;
   const parts: Buffer[] = [];
   const quoted = (s: string) => s.replace(/["\r\n\\]/g, (c) => encodeURIComponent(c));
   for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(k)}"\r\n\r\n${v}\r\n`, 'utf8'));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(k)}"\r\n\r\n${v}\r\n`, 'utf8'),
+    );
   }
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.field)}"; filename="${quoted(file.filename)}"\r\nContent-Type: application/octet-stream\r\n\r\n`, 'utf8'));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.field)}"; ` +
+        `filename="${quoted(file.filename)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      'utf8',
+    ),
+  );
   parts.push(file.data);
   parts.push(Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'));
   return new RawBody(Buffer.concat(parts), `multipart/form-data; boundary=${boundary}`);
@@ -148,14 +190,26 @@ export class FilesApi {
   async delete(name: string, opts?: RequestOptions): Promise<{ deleted: true; name: string }> {
     const first = hasCapitals(name) ? await storedName(this.client, { resource: 'file' }, name, opts) : name;
     try {
-      return await withStoredName(this.client, { resource: 'file' }, first, async (stored) => {
-        await this.client.request('DELETE', `/files/${segment(stored, 'file name')}`, undefined, { ...opts, gone: fileNotFound });
-        return { deleted: true as const, name: stored };
-      }, { missing: isMissingFile, request: opts });
+      return await withStoredName(
+        this.client,
+        { resource: 'file' },
+        first,
+        async (stored) => {
+          await this.client.request('DELETE', `/files/${segment(stored, 'file name')}`, undefined, {
+            ...opts,
+            gone: fileNotFound,
+          });
+          return { deleted: true as const, name: stored };
+        },
+        { missing: isMissingFile, request: opts },
+      );
     } catch (err) {
       // MindsDB answers a missing file with 400 "Error deleting file", not 404.
       if (isMissingFile(err)) {
-        throw new MindsDBError(`file "${name}" does not exist (MindsDB answered: ${(err as MindsDBError).serverMessage})`, { ...(err as MindsDBError) });
+        throw new MindsDBError(
+          `file "${name}" does not exist (MindsDB answered: ${(err as MindsDBError).serverMessage})`,
+          { ...(err as MindsDBError) },
+        );
       }
       throw err;
     }
@@ -176,10 +230,19 @@ export class FilesApi {
    * message's one deadline. The result names the file and table as MindsDB stored them: 25.14.1
    * and 26.1.0 store an upload's name lower-cased, so a name with capitals is read back from the listing.
    */
-  async upload(name: string, content: FileContent, replace: boolean, maxBytes: number, options?: RequestOptions): Promise<UploadResult> {
+  async upload(
+    name: string,
+    content: FileContent,
+    replace: boolean,
+    maxBytes: number,
+    options?: RequestOptions,
+  ): Promise<UploadResult> {
     checkFileName(name);
     if (content.data.length > maxBytes) {
-      throw inputError(`the file is ${megabytes(content.data.length)} MB, over the upload limit of ${megabytes(maxBytes)} MB set in the node`);
+      throw inputError(
+        `the file is ${megabytes(content.data.length)} MB, over the upload limit of ${megabytes(maxBytes)} MB set in ` +
+          `the node`,
+      );
     }
     const opts = this.client.withDeadline(options);
     let existing: string | undefined;
@@ -190,12 +253,20 @@ export class FilesApi {
     }
     const stored = async (replaced: boolean): Promise<UploadResult> => {
       const as = hasCapitals(name) ? await this.storedAfterUpload(name, opts) : name;
-      const result: UploadResult = { uploaded: true, name: as, table: `files.${as}`, bytes: content.data.length, replaced };
+      const result: UploadResult = {
+        uploaded: true,
+        name: as,
+        table: `files.${as}`,
+        bytes: content.data.length,
+        replaced,
+      };
       if (content.rows !== undefined) result.rows = content.rows;
       return result;
     };
     if (existing === undefined) {
-      await this.put(name, content, opts).catch((err: unknown) => { throw explainUploadError(err, name); });
+      await this.put(name, content, opts).catch((err: unknown) => {
+        throw explainUploadError(err, name);
+      });
       return stored(false);
     }
 
@@ -206,13 +277,23 @@ export class FilesApi {
     try {
       await this.delete(existing, opts);
     } catch (err) {
-      const cleaned = await this.delete(temporary, opts).then(() => true, () => false);
-      throw halfWay(err, `files.${name} was not replaced: deleting the old file failed${cleaned ? '' : `; the new content stays in files.${temporary}`}`);
+      const cleaned = await this.delete(temporary, opts).then(
+        () => true,
+        () => false,
+      );
+      throw halfWay(
+        err,
+        `files.${name} was not replaced: deleting the old file ` +
+          `failed${cleaned ? '' : `; the new content stays in files.${temporary}`}`,
+      );
     }
     try {
       await this.put(name, content, opts);
     } catch (err) {
-      throw halfWay(explainUploadError(err, name), `files.${name} was deleted, but uploading its new content failed; the new content is in files.${temporary}`);
+      throw halfWay(
+        explainUploadError(err, name),
+        `files.${name} was deleted, but uploading its new content failed; the new content is in files.${temporary}`,
+      );
     }
     const result = await stored(true);
     try {
@@ -259,10 +340,16 @@ function explainUploadError(err: unknown, name: string): unknown {
   if (!(err instanceof MindsDBError)) return err;
   const server = err.serverMessage ?? '';
   if (err.status === 400 && /already exists/i.test(server)) {
-    return new MindsDBError(`file "${name}" already exists in MindsDB: turn on "Replace an existing file" in the node, or delete it first`, { ...err });
+    return new MindsDBError(
+      `file "${name}" already exists in MindsDB: turn on "Replace an existing file" in the node, or delete it first`,
+      { ...err },
+    );
   }
   if (err.status === 413) {
-    return new MindsDBError(`the server (or a proxy in front of it) refused the upload as too large (HTTP 413): ${server}`, { ...err });
+    return new MindsDBError(
+      `the server (or a proxy in front of it) refused the upload as too large (HTTP 413): ${server}`,
+      { ...err },
+    );
   }
   if (err.status === 400 && /extension/i.test(server)) {
     return new MindsDBError(`MindsDB refused the file name "${name}": ${server}`, { ...err });

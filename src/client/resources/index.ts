@@ -24,7 +24,17 @@ export { storedNames, storedName, withStoredName, withStoredNames, isNoSuchName,
 export type { NamedResource, NameScope, StoredNameOptions } from './names';
 export { integrationCapabilities, CAPABILITIES_SINCE } from './integrations';
 export type { PassthroughEngine } from './integrations';
-export { TablesApi, insertRows, insertStatement, insertColumn, insertValue, insertMayHaveLanded, bindsParameters, storedKeys, keyText } from './tables';
+export {
+  TablesApi,
+  insertRows,
+  insertStatement,
+  insertColumn,
+  insertValue,
+  insertMayHaveLanded,
+  bindsParameters,
+  storedKeys,
+  keyText,
+} from './tables';
 export type { InsertRow, InsertResult } from './tables';
 export type { CreatedTable } from './table-create';
 export { ProjectsApi } from './projects';

@@ -20,19 +20,33 @@ export interface PassthroughEngine {
  * The engines the server can pass REST requests through to, sorted by name. A server before
  * 26.2.0 gets no request: the error names its version.
  */
-export async function integrationCapabilities(client: MindsDBClient, opts?: RequestOptions): Promise<PassthroughEngine[]> {
+export async function integrationCapabilities(
+  client: MindsDBClient,
+  opts?: RequestOptions,
+): Promise<PassthroughEngine[]> {
   const version = await client.serverVersion(opts);
   if (!versionAtLeast(version, CAPABILITIES_SINCE)) {
-    throw new MindsDBError(`MindsDB ${version} has no integration capabilities (GET ${PATH} came with MindsDB ${CAPABILITIES_SINCE})`,
-      { kind: 'unsupported', method: 'GET', path: PATH });
+    throw new MindsDBError(
+      `MindsDB ${version} has no integration capabilities (GET ${PATH} came with MindsDB ${CAPABILITIES_SINCE})`,
+      { kind: 'unsupported', method: 'GET', path: PATH },
+    );
   }
   const body = await client.request<unknown>('GET', PATH, undefined, opts);
   const handlers = isPlainObject(body) ? body.handlers : undefined;
   if (!isPlainObject(handlers)) {
-    throw new MindsDBError(`unexpected answer from MindsDB to GET ${PATH}: expected {"handlers": {…}}`, { kind: 'invalid-response', method: 'GET', path: PATH });
+    throw new MindsDBError(`unexpected answer from MindsDB to GET ${PATH}: expected {"handlers": {…}}`, {
+      kind: 'invalid-response',
+      method: 'GET',
+      path: PATH,
+    });
   }
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const strings = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   return Object.entries(handlers)
-    .map(([engine, h]) => ({ engine, authModes: strings(isPlainObject(h) ? h.auth_modes : undefined), operations: strings(isPlainObject(h) ? h.operations : undefined) }))
+    .map(([engine, h]) => ({
+      engine,
+      authModes: strings(isPlainObject(h) ? h.auth_modes : undefined),
+      operations: strings(isPlainObject(h) ? h.operations : undefined),
+    }))
     .sort((a, b) => (a.engine < b.engine ? -1 : a.engine > b.engine ? 1 : 0));
 }

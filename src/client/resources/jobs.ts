@@ -23,7 +23,10 @@ const SCHEDULE = new RegExp(`^every\\s+(\\d+\\s+)?(${PERIODS})$`, 'i');
 export function checkSchedule(schedule: string): string {
   const s = schedule.trim().replace(/\s+/g, ' ');
   if (!SCHEDULE.test(s)) {
-    throw inputError(`the job schedule "${schedule}" is not one MindsDB understands: use "every <number> <minute|hour|day|week|month>" (e.g. "every 1 day", "every 30 minutes", "every hour")`);
+    throw inputError(
+      `the job schedule "${schedule}" is not one MindsDB understands: use "every <number> ` +
+        `<minute|hour|day|week|month>" (e.g. "every 1 day", "every 30 minutes", "every hour")`,
+    );
   }
   return s.toLowerCase();
 }
@@ -49,9 +52,15 @@ export function jobDate(value: unknown, what: string): string | null {
     if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(s)) date = new Date(s);
   }
   if (!date || Number.isNaN(date.getTime())) {
-    throw inputError(`the job's ${what} must be a date ("2026-01-31", "2026-01-31 08:00:00", an ISO time, a Date or epoch ms), not ${JSON.stringify(value) ?? typeof value}`);
+    throw inputError(
+      `the job's ${what} must be a date ("2026-01-31", "2026-01-31 08:00:00", an ISO time, a Date or epoch ms), not ` +
+        `${JSON.stringify(value) ?? typeof value}`,
+    );
   }
-  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+  return (
+    `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
+  );
 }
 
 /**
@@ -75,12 +84,17 @@ export class JobsApi {
   }
 
   create(project: string, name: string, spec: JobSpec, opts?: RequestOptions): Promise<unknown> {
-    if (typeof spec.query !== 'string' || spec.query.trim() === '') throw inputError('no job query: set it in the node or in msg.payload.query');
+    if (typeof spec.query !== 'string' || spec.query.trim() === '')
+      throw inputError('no job query: set it in the node or in msg.payload.query');
     const job: Record<string, unknown> = { query: spec.query, start_at: spec.start_at, end_at: spec.end_at };
     if (spec.schedule_str) job.schedule_str = checkSchedule(spec.schedule_str);
     if (spec.if_query) job.if_query = spec.if_query;
     return this.resources.run('job', 'create', { project, name, payload: job }, opts).catch((err: unknown) => {
-      throw explain(err, /already exists/i, `job "${name}" already exists in project "${project}": delete it first, or use another name`);
+      throw explain(
+        err,
+        /already exists/i,
+        `job "${name}" already exists in project "${project}": delete it first, or use another name`,
+      );
     });
   }
 
@@ -91,8 +105,19 @@ export class JobsApi {
   }
 
   history(project: string, name: string, opts?: RequestOptions): Promise<unknown> {
-    return withStoredName(this.client, { resource: 'job', project }, name,
-      (stored) => this.client.request('GET', `/projects/${segment(project, 'project')}/jobs/${segment(stored, 'job name')}/history`, undefined, opts), { request: opts });
+    return withStoredName(
+      this.client,
+      { resource: 'job', project },
+      name,
+      (stored) =>
+        this.client.request(
+          'GET',
+          `/projects/${segment(project, 'project')}/jobs/${segment(stored, 'job name')}/history`,
+          undefined,
+          opts,
+        ),
+      { request: opts },
+    );
   }
 }
 

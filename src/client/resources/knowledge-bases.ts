@@ -13,10 +13,7 @@ import { rowsToObjects } from '../answers';
  */
 
 /** What is inserted: rows of {content, id?, metadata…}, web pages to crawl, or a SELECT's result. */
-export type KnowledgeInsert =
-  | { rows: Array<Record<string, unknown>> }
-  | { urls: string[] }
-  | { query: string };
+export type KnowledgeInsert = { rows: Array<Record<string, unknown>> } | { urls: string[] } | { query: string };
 
 export interface SearchRequest {
   text: string;
@@ -40,7 +37,8 @@ export function knowledgeInsert(payload: unknown): KnowledgeInsert {
     if (s !== '') return { rows: [{ content: payload }] };
   }
   if (Array.isArray(payload) && payload.length > 0) {
-    if (payload.every((x) => typeof x === 'string' && /^https?:\/\//i.test(x.trim()))) return { urls: payload.map((x: string) => x.trim()) };
+    if (payload.every((x) => typeof x === 'string' && /^https?:\/\//i.test(x.trim())))
+      return { urls: payload.map((x: string) => x.trim()) };
     if (payload.every((x) => typeof x === 'string')) return { rows: payload.map((content: string) => ({ content })) };
     payload.forEach((row, i) => {
       if (!isPlainObject(row)) {
@@ -52,7 +50,9 @@ export function knowledgeInsert(payload: unknown): KnowledgeInsert {
   if (isPlainObject(payload)) {
     return { rows: [payload] };
   }
-  throw inputError('msg.payload must be what to insert: rows ({content, …} objects or texts), URLs, or a SELECT statement');
+  throw inputError(
+    'msg.payload must be what to insert: rows ({content, …} objects or texts), URLs, or a SELECT statement',
+  );
 }
 
 /** Rows MindsDB embeds and stores at a time (KB_MAX_INSERT_BATCH_SIZE, 50,000 on 25.14.1 and 26.1.0). */
@@ -80,7 +80,12 @@ export class KnowledgeBasesApi {
    * ever (docs/real-mindsdb.md, "What a failed operation leaves"): such a data source, made by the
    * failed create, is deleted again.
    */
-  async create(project: string, name: string, settings: Record<string, unknown>, options?: RequestOptions): Promise<unknown> {
+  async create(
+    project: string,
+    name: string,
+    settings: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<unknown> {
     const opts = this.client.withDeadline(options);
     const create = () => this.resources.run('knowledge_base', 'create', { project, name, payload: settings }, opts);
     if (settings.storage !== undefined && settings.storage !== null) return create();
@@ -90,25 +95,44 @@ export class KnowledgeBasesApi {
     } catch (err) {
       if (!(err instanceof MindsDBError)) throw err;
       const stores = [`${name}_chromadb`, `store_${name}`];
-      const made = (await this.dataSources(opts).catch((): string[] => [])).filter((d) => stores.includes(d) && !before.has(d));
+      const made = (await this.dataSources(opts).catch((): string[] => [])).filter(
+        (d) => stores.includes(d) && !before.has(d),
+      );
       if (made.length === 0) throw err;
       const left: string[] = [];
       for (const store of made) {
-        await this.client.request('DELETE', `/databases/${segment(store, 'database')}`, undefined, opts).catch(() => { left.push(store); });
+        await this.client.request('DELETE', `/databases/${segment(store, 'database')}`, undefined, opts).catch(() => {
+          left.push(store);
+        });
       }
       const removed = made.filter((d) => !left.includes(d));
       const text = [
-        removed.length ? `the node deleted the data source ${removed.join(', ')} that MindsDB made for the default vector store before it failed` : '',
-        left.length ? `MindsDB made the data source ${left.join(', ')} for the default vector store before it failed, and deleting it failed too: delete it with the database node` : '',
-      ].filter(Boolean).join('; ');
-      throw new MindsDBError(`${err.message} (${text}; give the knowledge base a vector store of its own with Storage)`,
-        { ...err, leftover: left.length ? left.map((d) => `data source ${d}: delete it with the database node`) : undefined });
+        removed.length
+          ? `the node deleted the data source ${removed.join(', ')} that MindsDB made for the default vector store ` +
+            `before it failed`
+          : '',
+        left.length
+          ? `MindsDB made the data source ${left.join(', ')} for the default vector store before it failed, and ` +
+            `deleting it failed too: delete it with the database node`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
+      throw new MindsDBError(
+        `${err.message} (${text}; give the knowledge base a vector store of its own with Storage)`,
+        {
+          ...err,
+          leftover: left.length ? left.map((d) => `data source ${d}: delete it with the database node`) : undefined,
+        },
+      );
     }
   }
 
   private async dataSources(opts: RequestOptions): Promise<string[]> {
     const all = await this.client.request<unknown>('GET', '/databases/', undefined, opts);
-    return Array.isArray(all) ? all.flatMap((d) => (isPlainObject(d) && d.type === 'data' && typeof d.name === 'string' ? [d.name] : [])) : [];
+    return Array.isArray(all)
+      ? all.flatMap((d) => (isPlainObject(d) && d.type === 'data' && typeof d.name === 'string' ? [d.name] : []))
+      : [];
   }
 
   delete(project: string, name: string, opts?: RequestOptions): Promise<unknown> {
@@ -122,15 +146,38 @@ export class KnowledgeBasesApi {
    * id (or a hash of their content), so sending the same content again stores no duplicates: the
    * error of an insert that may be partly stored says so.
    */
-  async insert(project: string, name: string, what: KnowledgeInsert, opts?: RequestOptions): Promise<Record<string, unknown>> {
+  async insert(
+    project: string,
+    name: string,
+    what: KnowledgeInsert,
+    opts?: RequestOptions,
+  ): Promise<Record<string, unknown>> {
     try {
-      await this.resources.run('knowledge_base', 'update', { project, name, payload: what as Record<string, unknown> }, opts);
+      await this.resources.run(
+        'knowledge_base',
+        'update',
+        { project, name, payload: what as Record<string, unknown> },
+        opts,
+      );
     } catch (err) {
       const chunked = 'rows' in what ? what.rows.length > INSERT_CHUNK : true;
       if (!(err instanceof MindsDBError) || err.kind === 'input' || !chunked) throw err;
-      const part = 'rows' in what ? `the first chunks of ${INSERT_CHUNK} rows` : `the first chunks of ${INSERT_CHUNK} rows of what ${'query' in what ? 'the query answered' : 'the pages held'}`;
-      throw new MindsDBError(`${err.message} (MindsDB embeds and stores an insert in chunks of ${INSERT_CHUNK} rows, so ${part} may be stored in ${project}.${name}; sending the same content again stores no duplicates)`,
-        { ...err, leftover: [`maybe rows of this insert in knowledge base ${project}.${name}: send the same content again, or delete them by id`] });
+      const part =
+        'rows' in what
+          ? `the first chunks of ${INSERT_CHUNK} rows`
+          : `the first chunks of ${INSERT_CHUNK} rows of what ` +
+            `${'query' in what ? 'the query answered' : 'the pages held'}`;
+      throw new MindsDBError(
+        `${err.message} (MindsDB embeds and stores an insert in chunks of ${INSERT_CHUNK} rows, so ${part} may be ` +
+          `stored in ${project}.${name}; sending the same content again stores no duplicates)`,
+        {
+          ...err,
+          leftover: [
+            `maybe rows of this insert in knowledge base ${project}.${name}: send the same content again, or delete ` +
+              `them by id`,
+          ],
+        },
+      );
     }
     if ('rows' in what) return { inserted: true, name, rows: what.rows.length };
     if ('urls' in what) return { inserted: true, name, urls: what.urls.length };
@@ -139,29 +186,53 @@ export class KnowledgeBasesApi {
 
   /** The chunks most similar to `text`: id, chunk_id, chunk_content, metadata, distance, relevance. */
   async search(project: string, name: string, req: SearchRequest, opts?: RequestOptions): Promise<SearchAnswer> {
-    if (typeof req.text !== 'string' || req.text.trim() === '') throw inputError('the search text is empty: set it in the node or as a string msg.payload');
+    if (typeof req.text !== 'string' || req.text.trim() === '')
+      throw inputError('the search text is empty: set it in the node or as a string msg.payload');
     const params: Record<string, unknown> = { q: req.text };
     let where = 'content = :q';
     if (req.threshold !== undefined) {
-      if (!Number.isFinite(req.threshold) || req.threshold < 0 || req.threshold > 1) throw inputError(`the relevance threshold must be a number from 0 to 1 (got ${req.threshold})`);
+      if (!Number.isFinite(req.threshold) || req.threshold < 0 || req.threshold > 1)
+        throw inputError(`the relevance threshold must be a number from 0 to 1 (got ${req.threshold})`);
       where += ' AND relevance >= :r';
       params.r = req.threshold;
     }
     let limit = '';
     if (req.limit !== undefined) {
-      if (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > 100_000) throw inputError(`the search limit must be a whole number from 1 to 100000 (got ${req.limit})`);
+      if (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > 100_000)
+        throw inputError(`the search limit must be a whole number from 1 to 100000 (got ${req.limit})`);
       limit = ` LIMIT ${req.limit}`;
     }
     // In SQL, MindsDB finds the project and the knowledge base only by their exact stored names.
-    const select = (p: string, kb: string) => sqlOf(this.client, {
-      query: `SELECT * FROM ${ident(p, 'the project')}.${ident(kb, 'the knowledge base name')} WHERE ${where}${limit}`, params, context: { db: p },
-    }, opts);
+    const select = (p: string, kb: string) =>
+      sqlOf(
+        this.client,
+        {
+          query:
+            `SELECT * FROM ${ident(p, 'the project')}.${ident(kb, 'the knowledge base name')} WHERE ` +
+            `${where}${limit}`,
+          params,
+          context: { db: p },
+        },
+        opts,
+      );
     try {
-      const answer = await withStoredNames(this.client, { resource: 'knowledge_base', project }, name, select, { request: opts });
-      return { rows: answer.type === 'table' ? rowsToObjects(answer.column_names, answer.data) : [], columns: answer.column_names };
+      const answer = await withStoredNames(this.client, { resource: 'knowledge_base', project }, name, select, {
+        request: opts,
+      });
+      return {
+        rows: answer.type === 'table' ? rowsToObjects(answer.column_names, answer.data) : [],
+        columns: answer.column_names,
+      };
     } catch (err) {
-      if (err instanceof MindsDBError && err.kind === 'sql' && /not found|does not exist|unknown/i.test(err.serverMessage ?? '')) {
-        throw new MindsDBError(`knowledge base "${name}" cannot be searched in project "${project}": ${err.serverMessage}`, { ...err });
+      if (
+        err instanceof MindsDBError &&
+        err.kind === 'sql' &&
+        /not found|does not exist|unknown/i.test(err.serverMessage ?? '')
+      ) {
+        throw new MindsDBError(
+          `knowledge base "${name}" cannot be searched in project "${project}": ${err.serverMessage}`,
+          { ...err },
+        );
       }
       throw err;
     }

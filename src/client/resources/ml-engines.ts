@@ -1,14 +1,25 @@
 import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
 import { rowsToObjects } from '../answers';
-import { ident, inputError, isPlainObject, MindsDBError, redactSecretFields, refuseMaskedValues, sqlUsing } from '../shared';
+import {
+  ident,
+  inputError,
+  isPlainObject,
+  MindsDBError,
+  redactSecretFields,
+  refuseMaskedValues,
+  sqlUsing,
+} from '../shared';
 import { withStoredName } from './names';
 
 /** An ML handler the server has: what an ML engine is made from. */
 export interface MLHandler {
   name: string;
   title: string;
-  /** true: its Python code imports; false: it does not (`error` says why); null: not tried yet (the listing does not import every handler). */
+  /**
+   * true: its Python code imports; false: it does not (`error` says why); null: not tried yet (the listing does not
+   * import every handler).
+   */
   imported: boolean | null;
   error?: string;
   /** The Python packages it needs, as the server lists them. */
@@ -39,7 +50,10 @@ const HANDLER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The handler name as CREATE ML_ENGINE takes it (trimmed), or an input error. */
 export function checkHandler(handler: string): string {
   const name = handler.trim();
-  if (!HANDLER.test(name)) throw inputError(`the ML handler ${JSON.stringify(handler)} is not a handler name (letters, digits and _, e.g. "openai")`);
+  if (!HANDLER.test(name))
+    throw inputError(
+      `the ML handler ${JSON.stringify(handler)} is not a handler name (letters, digits and _, e.g. "openai")`,
+    );
   return name;
 }
 
@@ -60,21 +74,29 @@ export class MLEnginesApi {
     } catch (err) {
       if (err instanceof MindsDBError && err.kind === 'unsupported') {
         const version = await this.client.serverVersion(opts).catch(() => 'this version');
-        throw new MindsDBError(`MindsDB ${version} has no handlers route (GET /api/handlers/): cannot list ML handlers`, { ...err });
+        throw new MindsDBError(
+          `MindsDB ${version} has no handlers route (GET /api/handlers/): cannot list ML handlers`,
+          { ...err },
+        );
       }
       throw err;
     }
-    return (Array.isArray(all) ? all : []).filter((h): h is Json => isPlainObject(h) && h.type === 'ml' && typeof h.name === 'string').map((h) => {
-      const imp = isPlainObject(h.import) ? h.import : {};
-      const out: MLHandler = {
-        name: h.name as string,
-        title: typeof h.title === 'string' ? h.title : h.name as string,
-        imported: typeof imp.success === 'boolean' ? imp.success : null,
-        dependencies: Array.isArray(imp.dependencies) ? imp.dependencies.filter((d): d is string => typeof d === 'string') : [],
-      };
-      if (typeof imp.error_message === 'string' && imp.error_message !== '') out.error = imp.error_message;
-      return out;
-    }).sort((a, b) => a.name.localeCompare(b.name));
+    return (Array.isArray(all) ? all : [])
+      .filter((h): h is Json => isPlainObject(h) && h.type === 'ml' && typeof h.name === 'string')
+      .map((h) => {
+        const imp = isPlainObject(h.import) ? h.import : {};
+        const out: MLHandler = {
+          name: h.name as string,
+          title: typeof h.title === 'string' ? h.title : (h.name as string),
+          imported: typeof imp.success === 'boolean' ? imp.success : null,
+          dependencies: Array.isArray(imp.dependencies)
+            ? imp.dependencies.filter((d): d is string => typeof d === 'string')
+            : [],
+        };
+        if (typeof imp.error_message === 'string' && imp.error_message !== '') out.error = imp.error_message;
+        return out;
+      })
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   async list(opts?: RequestOptions): Promise<MLEngine[]> {
@@ -82,7 +104,11 @@ export class MLEnginesApi {
     if (answer.type !== 'table') return [];
     return rowsToObjects(answer.column_names, answer.data).map((row) => {
       const value = (key: string): unknown => Object.entries(row).find(([k]) => k.toLowerCase() === key)?.[1];
-      return { name: String(value('name') ?? ''), handler: String(value('handler') ?? ''), settings: redactSecretFields(parseSettings(value('connection_data'))) };
+      return {
+        name: String(value('name') ?? ''),
+        handler: String(value('handler') ?? ''),
+        settings: redactSecretFields(parseSettings(value('connection_data'))),
+      };
     });
   }
 
@@ -91,24 +117,38 @@ export class MLEnginesApi {
    * store the engine and then answer "Integration does not exists: <name lower-cased>": when the
    * listing then shows the name as given, it was created.
    */
-  async create(spec: MLEngineSpec, options?: RequestOptions): Promise<{ created: true; name: string; handler: string }> {
+  async create(
+    spec: MLEngineSpec,
+    options?: RequestOptions,
+  ): Promise<{ created: true; name: string; handler: string }> {
     const opts = this.client.withDeadline(options);
     const handler = checkHandler(spec.handler);
     refuseMaskedValues(spec.settings, 'the ML engine settings');
-    const query = `CREATE ML_ENGINE ${ident(spec.name, 'the ML engine name')} FROM ${handler}${sqlUsing(spec.settings)}`;
+    const name = ident(spec.name, 'the ML engine name');
+    const query = `CREATE ML_ENGINE ${name} FROM ${handler}${sqlUsing(spec.settings)}`;
     try {
       await sqlOf(this.client, { query }, opts);
     } catch (err) {
       if (!(err instanceof MindsDBError) || err.kind !== 'sql') throw err;
       const said = err.serverMessage ?? '';
-      if (/integration does not exists?/i.test(said) && (await this.names(opts).catch((): string[] => [])).includes(spec.name)) {
+      if (
+        /integration does not exists?/i.test(said) &&
+        (await this.names(opts).catch((): string[] => [])).includes(spec.name)
+      ) {
         return { created: true, name: spec.name, handler };
       }
       if (/there is no engine/i.test(said)) {
         const version = await this.client.serverVersion(opts).catch(() => 'this version');
-        throw new MindsDBError(`MindsDB ${version} has no ML handler "${handler}" (the "handlers" operation lists the ones it has), nothing was created`, { ...err });
+        throw new MindsDBError(
+          `MindsDB ${version} has no ML handler "${handler}" (the "handlers" operation lists the ones it has), ` +
+            `nothing was created`,
+          { ...err },
+        );
       }
-      if (/already exists/i.test(said)) throw new MindsDBError(`ML engine "${spec.name}" already exists: delete it first, or use another name`, { ...err });
+      if (/already exists/i.test(said))
+        throw new MindsDBError(`ML engine "${spec.name}" already exists: delete it first, or use another name`, {
+          ...err,
+        });
       throw err;
     }
     return { created: true, name: spec.name, handler };
@@ -117,10 +157,16 @@ export class MLEnginesApi {
   /** DROP ML_ENGINE compares the name exactly: a miss is tried once more with the stored spelling (./names.ts). */
   delete(name: string, options?: RequestOptions): Promise<{ deleted: true; name: string }> {
     const opts = this.client.withDeadline(options);
-    return withStoredName(this.client, { resource: 'ml_engine' }, name, async (stored) => {
-      await sqlOf(this.client, { query: `DROP ML_ENGINE ${ident(stored, 'the ML engine name')}` }, opts);
-      return { deleted: true as const, name: stored };
-    }, { request: opts });
+    return withStoredName(
+      this.client,
+      { resource: 'ml_engine' },
+      name,
+      async (stored) => {
+        await sqlOf(this.client, { query: `DROP ML_ENGINE ${ident(stored, 'the ML engine name')}` }, opts);
+        return { deleted: true as const, name: stored };
+      },
+      { request: opts },
+    );
   }
 
   private async names(opts?: RequestOptions): Promise<string[]> {

@@ -1,6 +1,16 @@
 import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
-import { type Row, ident, inputError, MindsDBError, segment, sqlSubquery, sqlUsing, matchName, ambiguousNameError } from '../shared';
+import {
+  type Row,
+  ident,
+  inputError,
+  MindsDBError,
+  segment,
+  sqlSubquery,
+  sqlUsing,
+  matchName,
+  ambiguousNameError,
+} from '../shared';
 import { rowsToObjects } from '../answers';
 import { recordNotFound } from './gone';
 import { capitalsProjectText, hasCapitals, storedNames, withStoredName, withStoredNames } from './names';
@@ -43,9 +53,18 @@ export interface UpdateSpec {
 
 type Json = Record<string, unknown>;
 
+/** A model's version as MindsDB's SQL names it: project.model.version, each part quoted. */
+function modelVersion(project: string, model: string, version: number | string): string {
+  return `${ident(project, 'the project')}.${ident(model, 'the model name')}.${ident(String(version), 'the version')}`;
+}
+
 function fromClause(database: string | undefined, select: string | undefined, required: boolean, what: string): string {
   if (!select || select.trim() === '') {
-    if (required) throw inputError(`${what} needs training data: set the source database and SELECT in the node, or in msg.payload ({database, select})`);
+    if (required)
+      throw inputError(
+        `${what} needs training data: set the source database and SELECT in the node, or in msg.payload ({database, ` +
+          `select})`,
+      );
     return '';
   }
   if (!database) throw inputError(`${what}: the SELECT needs the database it runs in (e.g. "files")`);
@@ -59,9 +78,10 @@ export function createModelSql(project: string, spec: TrainSpec): string {
   const { engine: usingEngine, ...rest } = spec.using ?? {};
   const engine = spec.engine || usingEngine;
   const using: Record<string, unknown> = engine === undefined || engine === '' ? rest : { engine, ...rest };
-  return `CREATE MODEL ${ident(project, 'the project')}.${ident(spec.model, 'the model name')}${fromClause(spec.database, spec.select, false, 'CREATE MODEL')} PREDICT ${ident(spec.predict, 'the column to predict')}${sqlUsing(using)}`;
+  const model = `${ident(project, 'the project')}.${ident(spec.model, 'the model name')}`;
+  const from = fromClause(spec.database, spec.select, false, 'CREATE MODEL');
+  return `CREATE MODEL ${model}${from} PREDICT ${ident(spec.predict, 'the column to predict')}${sqlUsing(using)}`;
 }
-
 
 export class ModelsApi {
   constructor(private readonly client: MindsDBClient) {}
@@ -80,18 +100,32 @@ export class ModelsApi {
   async versions(project: string, model: string, opts?: RequestOptions): Promise<Json[]> {
     const all = await this.client.request<Json[]>('GET', this.base(project), undefined, opts);
     const records = (Array.isArray(all) ? all : []).filter((m) => typeof m?.name === 'string');
-    const match = matchName(model, records.map((m) => m.name as string));
+    const match = matchName(
+      model,
+      records.map((m) => m.name as string),
+    );
     if (match.found === 'ambiguous') throw ambiguousNameError('model', model, `project \`${project}\``, match.names);
     const mine = match.found === 'none' ? [] : records.filter((m) => m.name === match.name);
     if (mine.length === 0) {
-      throw new MindsDBError(`model "${model}" does not exist in project "${project}"`, { kind: 'http', status: 404, method: 'GET', path: this.base(project) });
+      throw new MindsDBError(`model "${model}" does not exist in project "${project}"`, {
+        kind: 'http',
+        status: 404,
+        method: 'GET',
+        path: this.base(project),
+      });
     }
     return mine.sort((a, b) => Number(a.version) - Number(b.version));
   }
 
   /** One model (its active version) or one version of it. */
   get(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Json> {
-    return withStoredName(this.client, { resource: 'model', project }, model, (m) => this.getExactly(project, m, version, opts), { request: opts });
+    return withStoredName(
+      this.client,
+      { resource: 'model', project },
+      model,
+      (m) => this.getExactly(project, m, version, opts),
+      { request: opts },
+    );
   }
 
   /** `get` of a name known to be stored so (the poll of a training run: no lookup on every poll). */
@@ -106,16 +140,36 @@ export class ModelsApi {
    * 25.14.1 and 26.1.0, so it never finds a model stored with capitals.
    */
   async describe(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Row[]> {
-    const rows = await withStoredName(this.client, { resource: 'model', project }, model, (m) => {
-      const name = version === undefined ? m : `${m}.${version}`;
-      return this.client.request<unknown>('GET', `${this.base(project)}/${segment(name, 'model name')}/describe`, {}, opts);
-    }, { request: opts });
-    if (!Array.isArray(rows)) throw new MindsDBError('MindsDB answered describe without a list of rows', { kind: 'invalid-response', method: 'GET', path: `${this.base(project)}/…/describe` });
+    const rows = await withStoredName(
+      this.client,
+      { resource: 'model', project },
+      model,
+      (m) => {
+        const name = version === undefined ? m : `${m}.${version}`;
+        return this.client.request<unknown>(
+          'GET',
+          `${this.base(project)}/${segment(name, 'model name')}/describe`,
+          {},
+          opts,
+        );
+      },
+      { request: opts },
+    );
+    if (!Array.isArray(rows))
+      throw new MindsDBError('MindsDB answered describe without a list of rows', {
+        kind: 'invalid-response',
+        method: 'GET',
+        path: `${this.base(project)}/…/describe`,
+      });
     return rows as Row[];
   }
 
   /** CREATE MODEL, from the node's fields or from a whole statement; training goes on in MindsDB. */
-  async train(project: string, what: TrainSpec | { statement: string }, options?: RequestOptions): Promise<TrainingRun> {
+  async train(
+    project: string,
+    what: TrainSpec | { statement: string },
+    options?: RequestOptions,
+  ): Promise<TrainingRun> {
     const opts = this.client.withDeadline(options);
     if ('statement' in what) {
       const statement = checkStatement(what.statement);
@@ -124,39 +178,76 @@ export class ModelsApi {
     }
     if (!hasEngine(what)) await this.requireDefaultEngine(opts);
     // The project goes into the SQL, where MindsDB finds it only by its stored name.
-    return withStoredName(this.client, { resource: 'project' }, project, async (p) => {
-      // A model there would train but could not be read or asked through REST (./names.ts).
-      if (hasCapitals(p) && (await storedNames(this.client, { resource: 'project' }, opts)).includes(p)) throw inputError(`${capitalsProjectText('models', p)}; nothing was sent`);
-      return this.started(await this.rows(createModelSql(p, what), p, opts), p, 'CREATE MODEL', 'model');
-    }, { request: opts });
+    return withStoredName(
+      this.client,
+      { resource: 'project' },
+      project,
+      async (p) => {
+        // A model there would train but could not be read or asked through REST (./names.ts).
+        if (hasCapitals(p) && (await storedNames(this.client, { resource: 'project' }, opts)).includes(p))
+          throw inputError(`${capitalsProjectText('models', p)}; nothing was sent`);
+        return this.started(await this.rows(createModelSql(p, what), p, opts), p, 'CREATE MODEL', 'model');
+      },
+      { request: opts },
+    );
   }
 
   /** RETRAIN: a new version, from the model's own data query unless new data is given. */
   async retrain(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
     const tail = `${fromClause(spec.database, spec.select, false, 'RETRAIN')}${sqlUsing(spec.using ?? {})}`;
-    return this.inSql(project, model, async (p, m) => this.started(await this.rows(`RETRAIN ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'RETRAIN', 'version'), opts);
+    return this.inSql(
+      project,
+      model,
+      async (p, m) =>
+        this.started(
+          await this.rows(`RETRAIN ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts),
+          p,
+          'RETRAIN',
+          'version',
+        ),
+      opts,
+    );
   }
 
   /** FINETUNE: a new version trained further on new data (the engine must support it). */
   async finetune(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
     const tail = `${fromClause(spec.database, spec.select, true, 'FINETUNE')}${sqlUsing(spec.using ?? {})}`;
-    return this.inSql(project, model, async (p, m) => this.started(await this.rows(`FINETUNE ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts), p, 'FINETUNE', 'version'), opts);
+    return this.inSql(
+      project,
+      model,
+      async (p, m) =>
+        this.started(
+          await this.rows(`FINETUNE ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts),
+          p,
+          'FINETUNE',
+          'version',
+        ),
+      opts,
+    );
   }
 
   /** Makes `version` the one predictions use; resolves with its record. */
   async activate(project: string, model: string, version: number, options?: RequestOptions): Promise<Json> {
     const opts = this.client.withDeadline(options);
-    return this.inSql(project, model, async (p, m) => {
-      await this.rows(`SET active ${ident(p, 'the project')}.${ident(m, 'the model name')}.${ident(String(version), 'the version')}`, p, opts);
-      try {
-        return await this.getExactly(p, m, version, opts);
-      } catch (err) {
-        throw alreadyDone(err, `version ${version} of ${p}.${m} is active now, but reading its record back failed`);
-      }
-    }, opts);
+    return this.inSql(
+      project,
+      model,
+      async (p, m) => {
+        await this.rows(`SET active ${modelVersion(p, m, version)}`, p, opts);
+        try {
+          return await this.getExactly(p, m, version, opts);
+        } catch (err) {
+          throw alreadyDone(err, `version ${version} of ${p}.${m} is active now, but reading its record back failed`);
+        }
+      },
+      opts,
+    );
   }
 
-  /** The record of a training run just started (named as MindsDB answered it); an error says that the training goes on anyway. */
+  /**
+   * The record of a training run just started (named as MindsDB answered it); an error says that the training goes on
+   * anyway.
+   */
   record(run: TrainingRun, opts?: RequestOptions): Promise<Json> {
     return trainingRecord(this.client, run, opts);
   }
@@ -172,19 +263,38 @@ export class ModelsApi {
   /** Deletes the model with every version, or one (inactive) version; the answer names it as stored. */
   async delete(project: string, model: string, version?: number, opts?: RequestOptions): Promise<Json> {
     if (version === undefined) {
-      return withStoredName(this.client, { resource: 'model', project }, model, async (m) => {
-        await this.client.request('DELETE', `${this.base(project)}/${segment(m, 'model name')}`, undefined, { ...opts, gone: recordNotFound });
-        return { deleted: true, project, model: m };
-      }, { request: opts });
+      return withStoredName(
+        this.client,
+        { resource: 'model', project },
+        model,
+        async (m) => {
+          await this.client.request('DELETE', `${this.base(project)}/${segment(m, 'model name')}`, undefined, {
+            ...opts,
+            gone: recordNotFound,
+          });
+          return { deleted: true, project, model: m };
+        },
+        { request: opts },
+      );
     }
-    return this.inSql(project, model, async (p, m) => {
-      await this.rows(`DROP MODEL ${ident(p, 'the project')}.${ident(m, 'the model name')}.${ident(String(version), 'the version')}`, p, opts);
-      return { deleted: true, project: p, model: m, version };
-    }, opts);
+    return this.inSql(
+      project,
+      model,
+      async (p, m) => {
+        await this.rows(`DROP MODEL ${modelVersion(p, m, version)}`, p, opts);
+        return { deleted: true, project: p, model: m, version };
+      },
+      opts,
+    );
   }
 
   /** A statement naming `project`.`model`: MindsDB's SQL finds both only by their stored names. */
-  private inSql<T>(project: string, model: string, call: (project: string, model: string) => Promise<T>, opts?: RequestOptions): Promise<T> {
+  private inSql<T>(
+    project: string,
+    model: string,
+    call: (project: string, model: string) => Promise<T>,
+    opts?: RequestOptions,
+  ): Promise<T> {
     return withStoredNames(this.client, { resource: 'model', project }, model, call, { request: opts });
   }
 
@@ -195,7 +305,10 @@ export class ModelsApi {
   private async requireDefaultEngine(opts?: RequestOptions): Promise<void> {
     const version = String((await this.client.status(opts)).mindsdb_version ?? '');
     if (Number(version.split('.')[0]) >= 26) {
-      throw inputError(`no engine: MindsDB ${version} has no default ML engine, set Engine in the node or msg.payload.engine (e.g. an ML engine made with CREATE ML_ENGINE)`);
+      throw inputError(
+        `no engine: MindsDB ${version} has no default ML engine, set Engine in the node or msg.payload.engine (e.g. ` +
+          `an ML engine made with CREATE ML_ENGINE)`,
+      );
     }
   }
 
@@ -211,7 +324,11 @@ export class ModelsApi {
     const name = value('name');
     const version = Number(value('version'));
     if (typeof name !== 'string' || !Number.isInteger(version)) {
-      throw new MindsDBError(`MindsDB answered ${what} without the model's name and version`, { kind: 'invalid-response', method: 'POST', path: 'sql/query' });
+      throw new MindsDBError(`MindsDB answered ${what} without the model's name and version`, {
+        kind: 'invalid-response',
+        method: 'POST',
+        path: 'sql/query',
+      });
     }
     const p = value('project');
     return { project: typeof p === 'string' && p ? p : project, model: name, version, ...(made ? { made } : {}) };
@@ -219,7 +336,9 @@ export class ModelsApi {
 }
 
 function hasEngine(spec: TrainSpec): boolean {
-  return Boolean(spec.engine) || Boolean(spec.using && typeof spec.using.engine === 'string' && spec.using.engine !== '');
+  return (
+    Boolean(spec.engine) || Boolean(spec.using && typeof spec.using.engine === 'string' && spec.using.engine !== '')
+  );
 }
 
 /** A whole statement from the user: it must be one CREATE MODEL (anything else has its own node). */

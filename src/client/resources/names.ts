@@ -16,8 +16,18 @@ import { ambiguousNameError, foldCase, matchName, MindsDBError, segment, storedN
 
 /** Every resource whose names the package takes from the user. */
 export type NamedResource =
-  | 'file' | 'database' | 'project' | 'model' | 'knowledge_base' | 'job' | 'view'
-  | 'agent' | 'chatbot' | 'skill' | 'ml_engine' | 'table';
+  | 'file'
+  | 'database'
+  | 'project'
+  | 'model'
+  | 'knowledge_base'
+  | 'job'
+  | 'view'
+  | 'agent'
+  | 'chatbot'
+  | 'skill'
+  | 'ml_engine'
+  | 'table';
 
 /** Where a name lives: the project for project resources, the data source for tables. */
 export interface NameScope {
@@ -30,18 +40,40 @@ type Json = Record<string, unknown>;
 
 /** Words for error texts. */
 const WHAT: Readonly<Record<NamedResource, string>> = {
-  file: 'file', database: 'database', project: 'project', model: 'model', knowledge_base: 'knowledge base',
-  job: 'job', view: 'view', agent: 'agent', chatbot: 'chatbot', skill: 'skill', ml_engine: 'ML engine', table: 'table',
+  file: 'file',
+  database: 'database',
+  project: 'project',
+  model: 'model',
+  knowledge_base: 'knowledge base',
+  job: 'job',
+  view: 'view',
+  agent: 'agent',
+  chatbot: 'chatbot',
+  skill: 'skill',
+  ml_engine: 'ML engine',
+  table: 'table',
 };
 
 /** The collection under /projects/{p}/ that lists a project resource. */
 const PROJECT_COLLECTIONS: Partial<Record<NamedResource, string>> = {
-  model: 'models', knowledge_base: 'knowledge_bases', job: 'jobs', view: 'views', agent: 'agents', chatbot: 'chatbots', skill: 'skills',
+  model: 'models',
+  knowledge_base: 'knowledge_bases',
+  job: 'jobs',
+  view: 'views',
+  agent: 'agents',
+  chatbot: 'chatbots',
+  skill: 'skills',
 };
 
 const namesOf = (records: unknown): string[] =>
   Array.isArray(records)
-    ? [...new Set(records.map((r) => (r && typeof r === 'object' ? (r as Json).name : undefined)).filter((n): n is string => typeof n === 'string'))]
+    ? [
+        ...new Set(
+          records
+            .map((r) => (r && typeof r === 'object' ? (r as Json).name : undefined))
+            .filter((n): n is string => typeof n === 'string'),
+        ),
+      ]
     : [];
 
 /**
@@ -52,23 +84,41 @@ const namesOf = (records: unknown): string[] =>
 export async function storedNames(client: MindsDBClient, scope: NameScope, opts?: RequestOptions): Promise<string[]> {
   const collection = PROJECT_COLLECTIONS[scope.resource];
   if (collection) {
-    return namesOf(await client.request('GET', `/projects/${segment(scope.project ?? 'mindsdb', 'project')}/${collection}`, undefined, opts));
+    return namesOf(
+      await client.request(
+        'GET',
+        `/projects/${segment(scope.project ?? 'mindsdb', 'project')}/${collection}`,
+        undefined,
+        opts,
+      ),
+    );
   }
   switch (scope.resource) {
-    case 'file': return namesOf(await client.request('GET', '/files/', undefined, opts));
+    case 'file':
+      return namesOf(await client.request('GET', '/files/', undefined, opts));
     case 'project':
     case 'database': {
       const all = await client.request<Json[]>('GET', '/databases/', undefined, opts);
       const isProject = (d: Json) => d.type === 'project';
-      return namesOf((Array.isArray(all) ? all : []).filter((d) => d && d.type !== 'system' && (scope.resource === 'project') === isProject(d)));
+      return namesOf(
+        (Array.isArray(all) ? all : []).filter(
+          (d) => d && d.type !== 'system' && (scope.resource === 'project') === isProject(d),
+        ),
+      );
     }
     case 'table':
-      return namesOf(await client.request('GET', `/databases/${segment(scope.database, 'database')}/tables`, undefined, opts));
+      return namesOf(
+        await client.request('GET', `/databases/${segment(scope.database, 'database')}/tables`, undefined, opts),
+      );
     case 'ml_engine': {
       const answer = await sqlOf(client, { query: 'SHOW ML_ENGINES' }, opts);
       if (answer.type !== 'table') return [];
       const column = answer.column_names.findIndex((c) => c.toLowerCase() === 'name');
-      return [...new Set(answer.data.map((row) => row[column < 0 ? 0 : column]).filter((n): n is string => typeof n === 'string'))];
+      return [
+        ...new Set(
+          answer.data.map((row) => row[Math.max(column, 0)]).filter((n): n is string => typeof n === 'string'),
+        ),
+      ];
     }
     default:
       return [];
@@ -102,15 +152,24 @@ export interface StoredNameOptions {
 }
 
 const within = (scope: NameScope): string | undefined =>
-  scope.resource === 'table' ? `database \`${scope.database}\``
-    : PROJECT_COLLECTIONS[scope.resource] ? `project \`${scope.project ?? 'mindsdb'}\`` : undefined;
+  scope.resource === 'table'
+    ? `database \`${scope.database}\``
+    : PROJECT_COLLECTIONS[scope.resource]
+      ? `project \`${scope.project ?? 'mindsdb'}\``
+      : undefined;
 
 /**
  * Calls `call` with the name as typed; when the server answers that it has no such name, calls it
  * once more with the one stored spelling that differs only in case. Two such spellings are an
  * error naming both; none (or the exact name listed) gives back the server's own error.
  */
-export async function withStoredName<T>(client: MindsDBClient, scope: NameScope, typed: string, call: (name: string) => Promise<T>, options: StoredNameOptions = {}): Promise<T> {
+export async function withStoredName<T>(
+  client: MindsDBClient,
+  scope: NameScope,
+  typed: string,
+  call: (name: string) => Promise<T>,
+  options: StoredNameOptions = {},
+): Promise<T> {
   const missing = options.missing ?? isNoSuchName;
   try {
     return await call(typed);
@@ -130,7 +189,16 @@ export async function withStoredName<T>(client: MindsDBClient, scope: NameScope,
     } catch (again) {
       if (!missing(again) || !(again instanceof MindsDBError)) throw again;
       // Listed, yet not found by its own spelling: say what MindsDB has, with its answer.
-      throw new MindsDBError(storedNameText(WHAT[scope.resource], typed, within(scope), [match.name], `but does not find it by that name either: ${again.message}`), { ...again });
+      throw new MindsDBError(
+        storedNameText(
+          WHAT[scope.resource],
+          typed,
+          within(scope),
+          [match.name],
+          `but does not find it by that name either: ${again.message}`,
+        ),
+        { ...again },
+      );
     }
   }
 }
@@ -140,7 +208,12 @@ export async function withStoredName<T>(client: MindsDBClient, scope: NameScope,
  * lists, or `typed` unchanged when there is none or the listing fails (the call then reports
  * the miss, or creates).
  */
-export async function storedName(client: MindsDBClient, scope: NameScope, typed: string, opts?: RequestOptions): Promise<string> {
+export async function storedName(
+  client: MindsDBClient,
+  scope: NameScope,
+  typed: string,
+  opts?: RequestOptions,
+): Promise<string> {
   let listed: string[];
   try {
     listed = await storedNames(client, scope, opts);
@@ -157,11 +230,29 @@ export async function storedName(client: MindsDBClient, scope: NameScope, typed:
  * also puts that parent into SQL, where MindsDB compares its name exactly: the parent is found
  * the same way, and the call gets both stored spellings.
  */
-export function withStoredNames<T>(client: MindsDBClient, scope: NameScope & ({ project: string } | { database: string }), typed: string, call: (parent: string, name: string) => Promise<T>, options: StoredNameOptions = {}): Promise<T> {
+export function withStoredNames<T>(
+  client: MindsDBClient,
+  scope: NameScope & ({ project: string } | { database: string }),
+  typed: string,
+  call: (parent: string, name: string) => Promise<T>,
+  options: StoredNameOptions = {},
+): Promise<T> {
   const inDatabase = scope.resource === 'table';
   const parent = (inDatabase ? scope.database : scope.project) as string;
-  return withStoredName(client, { resource: inDatabase ? 'database' : 'project' }, parent, (stored) =>
-    withStoredName(client, inDatabase ? { ...scope, database: stored } : { ...scope, project: stored }, typed, (name) => call(stored, name), options), options);
+  return withStoredName(
+    client,
+    { resource: inDatabase ? 'database' : 'project' },
+    parent,
+    (stored) =>
+      withStoredName(
+        client,
+        inDatabase ? { ...scope, database: stored } : { ...scope, project: stored },
+        typed,
+        (name) => call(stored, name),
+        options,
+      ),
+    options,
+  );
 }
 
 /** Whether a name has capitals, so that a server that lower-cases it would store another spelling. */
@@ -177,11 +268,18 @@ export function hasCapitals(name: string): boolean {
  * REST (the same 500). Measured in docs/real-mindsdb.md ("Names and capitals").
  */
 export function capitalsProjectText(what: string, project: string): string {
-  return `MindsDB cannot keep ${what} in project "${project}": it looks a project up lower-cased there, so a project whose name has capitals can hold no ${what} that its REST interface can use; use a project with a lower-case name`;
+  return (
+    `MindsDB cannot keep ${what} in project "${project}": it looks a project up lower-cased there, so a project ` +
+    `whose name has capitals can hold no ${what} that its REST interface can use; use a project with a lower-case name`
+  );
 }
 
 /** Whether an error is MindsDB failing to find a project stored with capitals (see capitalsProjectText). */
 export function isCapitalsProjectError(err: unknown, project: string): boolean {
-  return err instanceof MindsDBError && err.status === 500 && hasCapitals(project)
-    && /can ?not find project|object has no attribute 'data'/i.test(err.serverMessage ?? '');
+  return (
+    err instanceof MindsDBError &&
+    err.status === 500 &&
+    hasCapitals(project) &&
+    /can ?not find project|object has no attribute 'data'/i.test(err.serverMessage ?? '')
+  );
 }

@@ -41,7 +41,12 @@ export class ProjectsApi {
     const opts = this.client.withDeadline(options);
     const entry = await this.find(name, opts);
     // The route lower-cases the name it answers with; the listing has it as stored.
-    await this.client.request<Json>('GET', `/projects/${segment(entry ? String(entry.name) : name, 'project')}`, undefined, opts);
+    await this.client.request<Json>(
+      'GET',
+      `/projects/${segment(entry ? String(entry.name) : name, 'project')}`,
+      undefined,
+      opts,
+    );
     return entry ? record(entry) : { name };
   }
 
@@ -54,15 +59,23 @@ export class ProjectsApi {
   async create(name: string, options?: RequestOptions): Promise<ProjectChange> {
     const opts = this.client.withDeadline(options);
     const statement = `CREATE PROJECT ${ident(name, 'the project name')}`;
-    const system = (await this.entries(opts, true)).find((d) => d.type === 'system' && String(d.name).toLowerCase() === name.toLowerCase());
+    const system = (await this.entries(opts, true)).find(
+      (d) => d.type === 'system' && String(d.name).toLowerCase() === name.toLowerCase(),
+    );
     if (system) {
-      throw inputError(`"${name}" is the name of MindsDB's system database ${String(system.name)}: MindsDB would make a project beside it under the same name; use another name`);
+      throw inputError(
+        `"${name}" is the name of MindsDB's system database ${String(system.name)}: MindsDB would make a project ` +
+          `beside it under the same name; use another name`,
+      );
     }
     try {
       await sqlOf(this.client, { query: statement }, opts);
     } catch (err) {
       if (err instanceof MindsDBError && err.kind === 'sql' && /already exists/i.test(err.serverMessage ?? '')) {
-        throw new MindsDBError(`a project or data source named "${name}" already exists (MindsDB answered: ${err.serverMessage})`, { ...err });
+        throw new MindsDBError(
+          `a project or data source named "${name}" already exists (MindsDB answered: ${err.serverMessage})`,
+          { ...err },
+        );
       }
       throw err;
     }
@@ -89,19 +102,32 @@ export class ProjectsApi {
   /** What /databases/ lists (the system databases only with `withSystem`). */
   private async entries(options?: RequestOptions, withSystem = false): Promise<Json[]> {
     const all = await this.client.request<Json[]>('GET', '/databases/', undefined, options);
-    return (Array.isArray(all) ? all : []).filter((d): d is Json => !!d && typeof d === 'object' && (withSystem || d.type !== 'system') && typeof d.name === 'string');
+    return (Array.isArray(all) ? all : []).filter(
+      (d): d is Json =>
+        !!d && typeof d === 'object' && (withSystem || d.type !== 'system') && typeof d.name === 'string',
+    );
   }
 
-  /** The listed project of that name (exactly, else the one spelling that differs only in case); refuses a data source's name. */
+  /**
+   * The listed project of that name (exactly, else the one spelling that differs only in case); refuses a data source's
+   * name.
+   */
   private async find(name: string, options?: RequestOptions): Promise<Json | undefined> {
-    if (typeof name !== 'string' || name.trim() === '') throw inputError('no project name: set it in the node or in msg.name');
+    if (typeof name !== 'string' || name.trim() === '')
+      throw inputError('no project name: set it in the node or in msg.name');
     const entries = await this.entries(options);
-    const match = matchName(name, entries.map((d) => String(d.name)));
+    const match = matchName(
+      name,
+      entries.map((d) => String(d.name)),
+    );
     if (match.found === 'none') return undefined;
     if (match.found === 'ambiguous') throw ambiguousNameError('project', name, undefined, match.names);
     const entry = entries.find((d) => d.name === match.name);
     if (entry && entry.type !== 'project') {
-      throw inputError(`"${String(entry.name)}" is a data source (engine ${String(entry.engine ?? 'unknown')}), not a project: the project node leaves it alone (MindsDB's DROP PROJECT would drop the data source); use the database node`);
+      throw inputError(
+        `"${String(entry.name)}" is a data source (engine ${String(entry.engine ?? 'unknown')}), not a project: the ` +
+          `project node leaves it alone (MindsDB's DROP PROJECT would drop the data source); use the database node`,
+      );
     }
     return entry;
   }
@@ -114,7 +140,11 @@ function explainDrop(err: unknown, name: string): unknown {
   if (!(err instanceof MindsDBError) || err.kind !== 'sql') return err;
   const said = err.serverMessage ?? '';
   if (/can ?not be deleted/i.test(said) && /contains/i.test(said)) {
-    return new MindsDBError(`project "${name}" still holds models, views, agents or other tables, and MindsDB deletes only an empty project: delete them first (MindsDB answered: ${said})`, { ...err });
+    return new MindsDBError(
+      `project "${name}" still holds models, views, agents or other tables, and MindsDB deletes only an empty ` +
+        `project: delete them first (MindsDB answered: ${said})`,
+      { ...err },
+    );
   }
   if (/does not exist/i.test(said)) {
     return new MindsDBError(`project "${name}" does not exist (MindsDB answered: ${said})`, { ...err });

@@ -38,19 +38,50 @@ export interface ResourceSpec {
 }
 
 export const RESOURCES: Readonly<Record<ResourceKind, ResourceSpec>> = {
-  chatbot: { collection: 'chatbots', wrapper: 'chatbot', updateCreates: true, nameInUpdateBody: true, updateRepeats: true },
+  chatbot: {
+    collection: 'chatbots',
+    wrapper: 'chatbot',
+    updateCreates: true,
+    nameInUpdateBody: true,
+    updateRepeats: true,
+  },
   skill: {
-    collection: 'skills', wrapper: 'skill', updateCreates: true, nameInUpdateBody: false, updateRepeats: true,
+    collection: 'skills',
+    wrapper: 'skill',
+    updateCreates: true,
+    nameInUpdateBody: false,
+    updateRepeats: true,
     missingText: 'this MindsDB server has no skills (skills were removed in MindsDB 26.0)',
   },
   // 25.x's skills_to_add / skills_to_remove are set operations, so an agent update repeats harmlessly too.
-  agent: { collection: 'agents', wrapper: 'agent', updateCreates: false, nameInUpdateBody: false, updateRepeats: true, deleteFallbackCollection: 'agent', bodyFor: agentBody },
+  agent: {
+    collection: 'agents',
+    wrapper: 'agent',
+    updateCreates: false,
+    nameInUpdateBody: false,
+    updateRepeats: true,
+    deleteFallbackCollection: 'agent',
+    bodyFor: agentBody,
+  },
   // Jobs have no update route; their node adds the history (GET …/jobs/{name}/history). A missing
   // job's DELETE answers 500 "Job does not exist".
-  job: { collection: 'jobs', wrapper: 'job', updateCreates: false, nameInUpdateBody: false, updateRepeats: false, gone: jobNotFound },
+  job: {
+    collection: 'jobs',
+    wrapper: 'job',
+    updateCreates: false,
+    nameInUpdateBody: false,
+    updateRepeats: false,
+    gone: jobNotFound,
+  },
   // A knowledge base's PUT inserts content ({rows | urls | query}): never repeated, or rows would be
   // stored twice. Search is SQL (./knowledge-bases.ts).
-  knowledge_base: { collection: 'knowledge_bases', wrapper: 'knowledge_base', updateCreates: false, nameInUpdateBody: false, updateRepeats: false },
+  knowledge_base: {
+    collection: 'knowledge_bases',
+    wrapper: 'knowledge_base',
+    updateCreates: false,
+    nameInUpdateBody: false,
+    updateRepeats: false,
+  },
   // A view's PUT ({view: {query}}) sets the query, and creates a missing view (201); the view node
   // reads the view first (./views.ts), so its update never creates one.
   view: { collection: 'views', wrapper: 'view', updateCreates: false, nameInUpdateBody: false, updateRepeats: true },
@@ -86,17 +117,30 @@ export class ResourcesApi {
    * looks the name up first, so it changes the stored record instead of making a second one.
    * The lookups and the operation share the message's one deadline.
    */
-  async run(kind: ResourceKind, operation: ResourceOperation, req: ResourceRequest, options?: RequestOptions): Promise<unknown> {
+  async run(
+    kind: ResourceKind,
+    operation: ResourceOperation,
+    req: ResourceRequest,
+    options?: RequestOptions,
+  ): Promise<unknown> {
     const opts = this.client.withDeadline(options);
-    if (req.name === undefined || (operation !== 'get' && operation !== 'update' && operation !== 'delete')) return this.runAs(kind, operation, req, opts);
+    if (req.name === undefined || (operation !== 'get' && operation !== 'update' && operation !== 'delete'))
+      return this.runAs(kind, operation, req, opts);
     const scope: NameScope = { resource: kind, project: req.project };
     if (operation === 'update' && RESOURCES[kind].updateCreates) {
       return this.runAs(kind, operation, { ...req, name: await storedName(this.client, scope, req.name, opts) }, opts);
     }
-    return withStoredName(this.client, scope, req.name, (name) => this.runAs(kind, operation, { ...req, name }, opts), { request: opts });
+    return withStoredName(this.client, scope, req.name, (name) => this.runAs(kind, operation, { ...req, name }, opts), {
+      request: opts,
+    });
   }
 
-  private async runAs(kind: ResourceKind, operation: ResourceOperation, req: ResourceRequest, options: RequestOptions): Promise<unknown> {
+  private async runAs(
+    kind: ResourceKind,
+    operation: ResourceOperation,
+    req: ResourceRequest,
+    options: RequestOptions,
+  ): Promise<unknown> {
     const spec = RESOURCES[kind];
     // Some operations take two requests (the server's version first, a fallback route, the agent of
     // a skills list): they share the message's one deadline.
@@ -113,17 +157,32 @@ export class ResourcesApi {
           return await this.client.request('GET', item(), undefined, opts);
         case 'create':
           refuseMaskedValues(req.payload, `the ${kind} settings`);
-          return await this.client.request('POST', base, { [spec.wrapper]: { ...(await this.settings(spec, req, opts)), name: requireName(req, kind) } }, opts);
+          return await this.client.request(
+            'POST',
+            base,
+            { [spec.wrapper]: { ...(await this.settings(spec, req, opts)), name: requireName(req, kind) } },
+            opts,
+          );
         case 'update': {
           refuseMaskedValues(req.payload, `the ${kind} settings`);
           const record: Json = { ...(await this.settings(spec, req, opts)) };
           if (spec.nameInUpdateBody && record.name === undefined) record.name = requireName(req, kind);
           const renames = record.name !== undefined && record.name !== req.name;
-          return await this.client.request('PUT', item(), { [spec.wrapper]: record }, { ...opts, repeat: spec.updateRepeats && !renames ? 'idempotent' : 'never' });
+          return await this.client.request(
+            'PUT',
+            item(),
+            { [spec.wrapper]: record },
+            { ...opts, repeat: spec.updateRepeats && !renames ? 'idempotent' : 'never' },
+          );
         }
         case 'delete':
           await this.deleteWithFallback(spec, req, item(), opts);
-          return { deleted: true, resource: kind, project: req.project, name: String(req.name) } satisfies DeletedRecord;
+          return {
+            deleted: true,
+            resource: kind,
+            project: req.project,
+            name: String(req.name),
+          } satisfies DeletedRecord;
         default:
           throw inputError(`unknown operation "${String(operation)}" for ${kind}s`);
       }
@@ -142,23 +201,42 @@ export class ResourcesApi {
    * /agents/{name}. Use the real one, and the specification's only when the server has no route
    * for the real one (so a JSON 404 "agent not found" is reported, not retried elsewhere).
    */
-  private async deleteWithFallback(spec: ResourceSpec, req: ResourceRequest, path: string, options?: RequestOptions): Promise<void> {
+  private async deleteWithFallback(
+    spec: ResourceSpec,
+    req: ResourceRequest,
+    path: string,
+    options?: RequestOptions,
+  ): Promise<void> {
     const opts: RequestOptions = { ...options, gone: spec.gone ?? recordNotFound };
     try {
       await this.client.request('DELETE', path, undefined, opts);
     } catch (err) {
       if (!spec.deleteFallbackCollection || !(err instanceof MindsDBError) || err.kind !== 'unsupported') throw err;
-      const fallback = `/projects/${segment(req.project, 'project')}/${spec.deleteFallbackCollection}/${segment(req.name, 'name')}`;
+      const project = segment(req.project, 'project');
+      const fallback = `/projects/${project}/${spec.deleteFallbackCollection}/${segment(req.name, 'name')}`;
       await this.client.request('DELETE', fallback, undefined, opts);
     }
   }
 
   /** The server cannot filter skills by agent; each skill lists its agents' ids in agent_ids. */
   private async attachedTo(skills: Json[], project: string, agent: string, opts?: RequestOptions): Promise<Json[]> {
-    const record = await withStoredName(this.client, { resource: 'agent', project }, agent,
-      (name) => this.client.request<Json>('GET', `/projects/${segment(project, 'project')}/agents/${segment(name, 'agent')}`, undefined, opts), { request: opts });
+    const record = await withStoredName(
+      this.client,
+      { resource: 'agent', project },
+      agent,
+      (name) =>
+        this.client.request<Json>(
+          'GET',
+          `/projects/${segment(project, 'project')}/agents/${segment(name, 'agent')}`,
+          undefined,
+          opts,
+        ),
+      { request: opts },
+    );
     const id = record?.id;
-    return (Array.isArray(skills) ? skills : []).filter((s) => Array.isArray(s.agent_ids) && s.agent_ids.some((a) => String(a) === String(id)));
+    return (Array.isArray(skills) ? skills : []).filter(
+      (s) => Array.isArray(s.agent_ids) && s.agent_ids.some((a) => String(a) === String(id)),
+    );
   }
 }
 
@@ -169,20 +247,54 @@ function requireName(req: ResourceRequest, kind: ResourceKind): string {
 }
 
 /** Turns the server's terse answers for known quirks into errors that say what to do. */
-function explain(err: unknown, kind: ResourceKind, operation: ResourceOperation, spec: ResourceSpec, req: ResourceRequest): unknown {
+function explain(
+  err: unknown,
+  kind: ResourceKind,
+  operation: ResourceOperation,
+  spec: ResourceSpec,
+  req: ResourceRequest,
+): unknown {
   if (!(err instanceof MindsDBError)) return err;
   if (err.kind === 'unsupported' && spec.missingText) {
     return new MindsDBError(`${spec.missingText}: cannot ${operation} ${kind}s`, { ...err, kind: 'unsupported' });
   }
   // 26.x: a chatbot reads its agent's top-level model_name, which agents made with model: {…} lack.
-  if (kind === 'chatbot' && (operation === 'create' || operation === 'update') && err.status === 500 && /'NoneType' object has no attribute 'split'/.test(err.serverMessage ?? '')) {
-    return new MindsDBError(`MindsDB cannot put this chatbot on agent "${String(req.payload?.agent_name ?? '')}": the chatbot needs the agent's top-level model_name, which agents on MindsDB 26.x (model: {…}) do not have (server: 500 ${err.serverMessage}). Give the chatbot a model_name instead of agent_name, or use the agent node's completions`, { ...err });
+  if (
+    kind === 'chatbot' &&
+    (operation === 'create' || operation === 'update') &&
+    err.status === 500 &&
+    /'NoneType' object has no attribute 'split'/.test(err.serverMessage ?? '')
+  ) {
+    return new MindsDBError(
+      `MindsDB cannot put this chatbot on agent "${String(req.payload?.agent_name ?? '')}": the chatbot needs the ` +
+        `agent's top-level model_name, which agents on MindsDB 26.x (model: {…}) do not have (server: 500 ` +
+        `${err.serverMessage}). Give the chatbot a model_name instead of agent_name, or use the agent node's ` +
+        `completions`,
+      { ...err },
+    );
   }
-  if ((operation === 'create' || operation === 'update') && (kind === 'chatbot' || kind === 'knowledge_base') && isCapitalsProjectError(err, req.project)) {
-    return new MindsDBError(`${capitalsProjectText(`${kind === 'chatbot' ? 'chatbots' : 'knowledge bases'}`, req.project)}; nothing was made (MindsDB answered: ${err.serverMessage})`, { ...err });
+  if (
+    (operation === 'create' || operation === 'update') &&
+    (kind === 'chatbot' || kind === 'knowledge_base') &&
+    isCapitalsProjectError(err, req.project)
+  ) {
+    return new MindsDBError(
+      `${capitalsProjectText(`${kind === 'chatbot' ? 'chatbots' : 'knowledge bases'}`, req.project)}; nothing was ` +
+        `made (MindsDB answered: ${err.serverMessage})`,
+      { ...err },
+    );
   }
-  if (operation === 'update' && !spec.updateCreates && err.status === 400 && /creation is not allowed/i.test(err.serverMessage ?? '')) {
-    return new MindsDBError(`${kind} "${req.name}" does not exist in project "${req.project}": MindsDB does not create ${kind}s on update, create it first`, { ...err });
+  if (
+    operation === 'update' &&
+    !spec.updateCreates &&
+    err.status === 400 &&
+    /creation is not allowed/i.test(err.serverMessage ?? '')
+  ) {
+    return new MindsDBError(
+      `${kind} "${req.name}" does not exist in project "${req.project}": MindsDB does not create ${kind}s on update, ` +
+        `create it first`,
+      { ...err },
+    );
   }
   return err;
 }

@@ -6,5 +6,7 @@ import type { MindsDBClient, RequestOptions, SqlAnswer, SqlRequest } from '../co
  * the resources turn it into one.
  */
 export function sqlOf(client: MindsDBClient, req: SqlRequest, opts?: RequestOptions): Promise<SqlAnswer> {
-  return new Promise((resolve, reject) => { client.sql(req, opts, (err, answer) => (err ? reject(err) : resolve(answer as SqlAnswer))); });
+  return new Promise((resolve, reject) => {
+    client.sql(req, opts, (err, answer) => (err ? reject(err) : resolve(answer as SqlAnswer)));
+  });
 }

@@ -36,35 +36,62 @@ const path = (db: string, table?: string): string =>
 /** The data source's table names as listed (the stored spellings). */
 async function tableNames(client: MindsDBClient, db: string, opts: RequestOptions): Promise<string[]> {
   const listed = await client.request<unknown>('GET', path(db), undefined, opts);
-  return Array.isArray(listed) ? listed.flatMap((t) => (isPlainObject(t) && typeof t.name === 'string' ? [t.name] : [])) : [];
+  return Array.isArray(listed)
+    ? listed.flatMap((t) => (isPlainObject(t) && typeof t.name === 'string' ? [t.name] : []))
+    : [];
 }
 
 export class TableCreation {
-  constructor(private readonly client: MindsDBClient, private readonly db: string, private readonly opts: RequestOptions) {}
+  constructor(
+    private readonly client: MindsDBClient,
+    private readonly db: string,
+    private readonly opts: RequestOptions,
+  ) {}
 
-  /** Creates `table` from `select` (a replace when asked and the table exists), or fails leaving the data source as it was. */
+  /**
+   * Creates `table` from `select` (a replace when asked and the table exists), or fails leaving the data source as it
+   * was.
+   */
   async run(table: string, select: string, replace: boolean): Promise<CreatedTable> {
     const before = await tableNames(this.client, this.db, this.opts);
     const existing = matchName(table, before);
-    if (existing.found === 'ambiguous') throw ambiguousNameError('table', table, `database \`${this.db}\``, existing.names);
+    if (existing.found === 'ambiguous')
+      throw ambiguousNameError('table', table, `database \`${this.db}\``, existing.names);
     if (replace && existing.found !== 'none') return this.replace(existing.name, select, before);
     return this.fresh(table, select, replace, before);
   }
 
-  /** A create of a table that is not there: a failure drops what it made; a name the data source folded is used as folded. */
-  private async fresh(table: string, select: string, replace: boolean, before: readonly string[]): Promise<CreatedTable> {
+  /**
+   * A create of a table that is not there: a failure drops what it made; a name the data source folded is used as
+   * folded.
+   */
+  private async fresh(
+    table: string,
+    select: string,
+    replace: boolean,
+    before: readonly string[],
+  ): Promise<CreatedTable> {
     try {
       return await this.post(table, select, replace);
     } catch (err) {
       const made = await this.madeSince(table, before);
       if (made === undefined) throw err;
       const dropped = await this.drop(made);
-      if (!dropped.ok) throw withLeftover(err, `MindsDB made the table ${this.db}.${made} before it failed, and dropping it failed too (${dropped.why})`, `table ${this.db}.${made}: delete it with the table node, or DROP TABLE \`${this.db}\`.\`${made}\``);
+      if (!dropped.ok)
+        throw withLeftover(
+          err,
+          `MindsDB made the table ${this.db}.${made} before it failed, and dropping it failed too (${dropped.why})`,
+          `table ${this.db}.${made}: delete it with the table node, or DROP TABLE \`${this.db}\`.\`${made}\``,
+        );
       // The data source keeps the name another way (PostgreSQL folds it to lower case): made under its spelling.
       if (made !== table && foldCase(made) === foldCase(table) && foldsTheName(err, table)) {
         return this.fresh(made, select, replace, before);
       }
-      throw said(err, `the node dropped the empty table ${this.db}.${made} that MindsDB made before it failed, so the data source is as it was`);
+      throw said(
+        err,
+        `the node dropped the empty table ${this.db}.${made} that MindsDB made before it failed, so the data source ` +
+          `is as it was`,
+      );
     }
   }
 
@@ -86,7 +113,13 @@ export class TableCreation {
     try {
       result = await this.post(table, from, true);
     } catch (err) {
-      throw withLeftover(err, `replacing ${this.db}.${table} from the new rows failed after they were stored in ${this.db}.${temporary}: MindsDB drops the old table before it fills the new one, so ${this.db}.${table} may be empty or gone; the new rows are in ${this.db}.${temporary}`, `table ${this.db}.${temporary} (the new rows): delete it with the table node once they are safe`);
+      throw withLeftover(
+        err,
+        `replacing ${this.db}.${table} from the new rows failed after they were stored in ${this.db}.${temporary}: ` +
+          `MindsDB drops the old table before it fills the new one, so ${this.db}.${table} may be empty or gone; the ` +
+          `new rows are in ${this.db}.${temporary}`,
+        `table ${this.db}.${temporary} (the new rows): delete it with the table node once they are safe`,
+      );
     }
     const dropped = await this.drop(temporary);
     return dropped.ok ? result : { ...result, leftover: `${this.db}.${temporary}` };
@@ -96,13 +129,21 @@ export class TableCreation {
   private async post(table: string, select: string, replace: boolean): Promise<CreatedTable> {
     const body = { table: { name: table, select, ...(replace ? { replace: true } : {}) } };
     const made = await this.client.request<Json>('POST', path(this.db), body, { ...this.opts, repeat: 'never' });
-    return { ...(isPlainObject(made) ? made : {}), name: isPlainObject(made) && typeof made.name === 'string' ? made.name : table, database: this.db };
+    return {
+      ...(isPlainObject(made) ? made : {}),
+      name: isPlainObject(made) && typeof made.name === 'string' ? made.name : table,
+      database: this.db,
+    };
   }
 
   /** The table a failed create of `table` made: listed now, not before, named `table` in any case. */
   private async madeSince(table: string, before: readonly string[]): Promise<string | undefined> {
     let now: string[];
-    try { now = await tableNames(this.client, this.db, this.opts); } catch { return undefined; }
+    try {
+      now = await tableNames(this.client, this.db, this.opts);
+    } catch {
+      return undefined;
+    }
     const had = new Set(before);
     const made = now.filter((n) => !had.has(n) && foldCase(n) === foldCase(table));
     return made.length === 1 ? made[0] : undefined;
@@ -118,7 +159,10 @@ export class TableCreation {
   }
 }
 
-/** MindsDB filled the table under the name as given and the data source, which folded it, had none: `relation "T" does not exist`. */
+/**
+ * MindsDB filled the table under the name as given and the data source, which folded it, had none: `relation "T" does
+ * not exist`.
+ */
 function foldsTheName(err: unknown, table: string): boolean {
   return err instanceof MindsDBError && (err.serverMessage ?? '').includes(`"${table}" does not exist`);
 }

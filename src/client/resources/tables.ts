@@ -1,6 +1,16 @@
 import { sqlOf } from './sql';
 import { isNotSent, type MindsDBClient, type RequestOptions, type SqlAnswer } from '../connection';
-import { describeType, ident, inputError, isPlainObject, isRawJson, MindsDBError, plainJson, segment, type RawJson } from '../shared';
+import {
+  describeType,
+  ident,
+  inputError,
+  isPlainObject,
+  isRawJson,
+  MindsDBError,
+  plainJson,
+  segment,
+  type RawJson,
+} from '../shared';
 import { recordNotFound } from './gone';
 import { withStoredName, withStoredNames } from './names';
 import { TableCreation, type CreatedTable } from './table-create';
@@ -38,9 +48,16 @@ const PARAMS_SINCE = [25, 12] as const;
  * Words MindsDB's parser (mindsdb_sql_parser 0.13.8) does not take as a column name in an INSERT's
  * column list. test/unit/table-node.test.js checks this list against the real parser both ways.
  */
-const RESERVED = new Set(('alter and as asc between case character collate convert cross delete desc describe distinct drop ' +
-  'else end except explain false for from full having in inner insert intersect into is join left like limit not null on ' +
-  'or outer over persist_only read right select set show then true union update use using values when where window with write').split(' '));
+const RESERVED = new Set(
+  [
+    'alter and as asc between case character collate convert cross delete desc describe distinct drop',
+    'else end except explain false for from full having in inner insert intersect into is join left like',
+    'limit not null on or outer over persist_only read right select set show then true union update use',
+    'using values when where window with write',
+  ]
+    .join(' ')
+    .split(' '),
+);
 
 /**
  * A column name as it can be written in an INSERT's column list: plain, unquoted. MindsDB
@@ -51,10 +68,16 @@ const RESERVED = new Set(('alter and as asc between case character collate conve
  */
 export function insertColumn(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-    throw inputError(`the column name ${JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name)} cannot be written in MindsDB's INSERT: only letters, digits and _ (not first a digit) work there, because MindsDB keeps the quotes of a quoted column name (rename the key)`);
+    throw inputError(
+      `the column name ${JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name)} cannot be written in ` +
+        `MindsDB's INSERT: only letters, digits and _ (not first a digit) work there, because MindsDB keeps the ` +
+        `quotes of a quoted column name (rename the key)`,
+    );
   }
   if (RESERVED.has(name.toLowerCase())) {
-    throw inputError(`the column name "${name}" is an SQL keyword MindsDB's INSERT cannot take as a column name (rename the key)`);
+    throw inputError(
+      `the column name "${name}" is an SQL keyword MindsDB's INSERT cannot take as a column name (rename the key)`,
+    );
   }
   return name;
 }
@@ -70,12 +93,14 @@ export function insertValue(v: unknown, where: string): InsertValue {
   const plain = plainJson(v, where);
   if (plain === null || plain === undefined) return null;
   if (typeof plain === 'string') {
-    if (plain.includes('\u0000')) throw inputError(`${where} contains NUL, which PostgreSQL and most databases cannot store in text`);
+    if (plain.includes('\u0000'))
+      throw inputError(`${where} contains NUL, which PostgreSQL and most databases cannot store in text`);
     return plain;
   }
   if (typeof plain === 'number' || typeof plain === 'boolean' || isRawJson(plain)) return plain;
   const text = JSON.stringify(plain);
-  if (text.includes('\\u0000')) throw inputError(`${where} contains NUL, which PostgreSQL and most databases cannot store in text`);
+  if (text.includes('\\u0000'))
+    throw inputError(`${where} contains NUL, which PostgreSQL and most databases cannot store in text`);
   return text;
 }
 
@@ -86,7 +111,11 @@ export function insertValue(v: unknown, where: string): InsertValue {
  */
 export function insertRows(payload: unknown): InsertRow[] {
   const list = isPlainObject(payload) ? [payload] : Array.isArray(payload) ? payload : undefined;
-  if (!list) throw inputError(`msg.payload must be an object (one row) or an array of objects (many rows) to insert, not ${describeType(payload)}`);
+  if (!list)
+    throw inputError(
+      `msg.payload must be an object (one row) or an array of objects (many rows) to insert, not ` +
+        `${describeType(payload)}`,
+    );
   if (list.length === 0) throw inputError('msg.payload is an empty array: there are no rows to insert');
   return list.map((row: unknown, i) => {
     const at = Array.isArray(payload) ? `msg.payload[${i}]` : 'msg.payload';
@@ -106,23 +135,40 @@ export function insertRows(payload: unknown): InsertRow[] {
  * value is ever written into the SQL text. Two keys differing only in case are one column to
  * MindsDB (it matches columns to the table case-insensitively) and are refused.
  */
-export function insertStatement(database: string, table: string, rows: readonly InsertRow[]): { query: string; params: Record<string, unknown>; columns: string[] } {
+export function insertStatement(
+  database: string,
+  table: string,
+  rows: readonly InsertRow[],
+): { query: string; params: Record<string, unknown>; columns: string[] } {
   const columns: string[] = [];
   const seen = new Map<string, string>();
   for (const row of rows) {
     for (const k of Object.keys(row)) {
       const folded = k.toLowerCase();
       const first = seen.get(folded);
-      if (first === undefined) { seen.set(folded, k); columns.push(k); } else if (first !== k) {
+      if (first === undefined) {
+        seen.set(folded, k);
+        columns.push(k);
+      } else if (first !== k) {
         throw inputError(`the columns "${first}" and "${k}" differ only in case: MindsDB takes them for one column`);
       }
     }
   }
   const params: Record<string, unknown> = {};
   let n = 0;
-  const tuples = rows.map((row) => `(${columns.map((c) => { params[`p${++n}`] = row[c] ?? null; return `:p${n}`; }).join(', ')})`);
+  const tuples = rows.map(
+    (row) =>
+      `(${columns
+        .map((c) => {
+          params[`p${++n}`] = row[c] ?? null;
+          return `:p${n}`;
+        })
+        .join(', ')})`,
+  );
   return {
-    query: `INSERT INTO ${ident(database, 'the database')}.${ident(table, 'the table')} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`,
+    query:
+      `INSERT INTO ${ident(database, 'the database')}.${ident(table, 'the table')} (${columns.join(', ')}) ` +
+      `VALUES ${tuples.join(', ')}`,
     params,
     columns,
   };
@@ -147,14 +193,20 @@ export class TablesApi {
   /** The data source's tables (and views), by the database's stored spelling. */
   list(database: string, options?: RequestOptions): Promise<Json[]> {
     const opts = this.client.withDeadline(options);
-    return withStoredName(this.client, { resource: 'database' }, database, async (db) => {
-      try {
-        const tables = await this.client.request<Json[]>('GET', this.path(db), undefined, opts);
-        return Array.isArray(tables) ? tables : [];
-      } catch (err) {
-        throw noDatabase(err, db);
-      }
-    }, { request: opts });
+    return withStoredName(
+      this.client,
+      { resource: 'database' },
+      database,
+      async (db) => {
+        try {
+          const tables = await this.client.request<Json[]>('GET', this.path(db), undefined, opts);
+          return Array.isArray(tables) ? tables : [];
+        } catch (err) {
+          throw noDatabase(err, db);
+        }
+      },
+      { request: opts },
+    );
   }
 
   /**
@@ -163,25 +215,55 @@ export class TablesApi {
    * filled twice. A create that fails leaves the data source as it was (./table-create.ts): a table
    * it made is dropped again, a replace keeps the old rows until the new ones are stored.
    */
-  async create(database: string, table: string, select: string, replace: boolean, options?: RequestOptions): Promise<CreatedTable> {
-    if (typeof select !== 'string' || select.trim() === '') throw inputError('no SELECT to create the table from: set it in the node or in msg.payload');
+  async create(
+    database: string,
+    table: string,
+    select: string,
+    replace: boolean,
+    options?: RequestOptions,
+  ): Promise<CreatedTable> {
+    if (typeof select !== 'string' || select.trim() === '')
+      throw inputError('no SELECT to create the table from: set it in the node or in msg.payload');
     const opts = this.client.withDeadline(options);
-    return withStoredName(this.client, { resource: 'database' }, database, async (db) => {
-      try {
-        return await new TableCreation(this.client, db, opts).run(table, select.trim().replace(/;\s*$/, ''), replace);
-      } catch (err) {
-        throw noDatabase(err, db);
-      }
-    }, { request: opts, missing: (err) => err instanceof MindsDBError && err.kind === 'http' && err.status === 404 && /database/i.test(err.serverMessage ?? '') });
+    return withStoredName(
+      this.client,
+      { resource: 'database' },
+      database,
+      async (db) => {
+        try {
+          return await new TableCreation(this.client, db, opts).run(table, select.trim().replace(/;\s*$/, ''), replace);
+        } catch (err) {
+          throw noDatabase(err, db);
+        }
+      },
+      {
+        request: opts,
+        missing: (err) =>
+          err instanceof MindsDBError &&
+          err.kind === 'http' &&
+          err.status === 404 &&
+          /database/i.test(err.serverMessage ?? ''),
+      },
+    );
   }
 
   /** Drops the table (REST finds a table by its exact name, so a miss is tried with the stored spelling). */
-  delete(database: string, table: string, options?: RequestOptions): Promise<{ deleted: true; database: string; table: string }> {
+  delete(
+    database: string,
+    table: string,
+    options?: RequestOptions,
+  ): Promise<{ deleted: true; database: string; table: string }> {
     const opts = this.client.withDeadline(options);
-    return withStoredNames(this.client, { resource: 'table', database }, table, async (db, t) => {
-      await this.client.request('DELETE', this.path(db, t), undefined, { ...opts, gone: recordNotFound });
-      return { deleted: true as const, database: db, table: t };
-    }, { request: opts });
+    return withStoredNames(
+      this.client,
+      { resource: 'table', database },
+      table,
+      async (db, t) => {
+        await this.client.request('DELETE', this.path(db, t), undefined, { ...opts, gone: recordNotFound });
+        return { deleted: true as const, database: db, table: t };
+      },
+      { request: opts },
+    );
   }
 
   /**
@@ -191,24 +273,50 @@ export class TablesApi {
    * stored (see docs/fault-matrix.md, "Inserts"); only then is the table's stored spelling
    * looked up and the statement sent again with it.
    */
-  async insert(database: string, table: string, rows: readonly InsertRow[], options?: RequestOptions): Promise<InsertResult> {
+  async insert(
+    database: string,
+    table: string,
+    rows: readonly InsertRow[],
+    options?: RequestOptions,
+  ): Promise<InsertResult> {
     const opts = this.client.withDeadline(options);
     const version = await this.client.serverVersion(opts).catch(() => undefined);
     if (!bindsParameters(version)) {
-      throw new MindsDBError(`inserting rows needs MindsDB 25.12 or later (it binds the values as parameters); this server is MindsDB ${version}`, { kind: 'unsupported' });
+      throw new MindsDBError(
+        `inserting rows needs MindsDB 25.12 or later (it binds the values as parameters); this server is MindsDB ` +
+          `${version}`,
+        { kind: 'unsupported' },
+      );
     }
-    return withStoredNames(this.client, { resource: 'table', database }, table, async (db, t) => {
-      const { query, params, columns } = insertStatement(db, t, rows);
-      let answer: SqlAnswer;
-      try {
-        answer = await sqlOf(this.client, { query, params }, { ...opts, repeat: 'never' });
-      } catch (err) {
-        if (!insertMayHaveLanded(err) || !(err instanceof MindsDBError)) throw err;
-        throw new MindsDBError(`the answer to the INSERT of ${rows.length} row(s) into ${db}.${t} was lost (${err.message}): they may or may not be stored, and were not sent again (an INSERT is not idempotent: look at the table before sending them again)`, { ...err });
-      }
-      const affected = typeof answer.affected_rows === 'number' ? answer.affected_rows : rows.length;
-      return { inserted: affected, database: db, table: t, columns };
-    }, { request: opts, missing: (err) => err instanceof MindsDBError && err.kind === 'sql' && /does not exist|not found|unknown/i.test(err.serverMessage ?? '') });
+    return withStoredNames(
+      this.client,
+      { resource: 'table', database },
+      table,
+      async (db, t) => {
+        const { query, params, columns } = insertStatement(db, t, rows);
+        let answer: SqlAnswer;
+        try {
+          answer = await sqlOf(this.client, { query, params }, { ...opts, repeat: 'never' });
+        } catch (err) {
+          if (!insertMayHaveLanded(err) || !(err instanceof MindsDBError)) throw err;
+          throw new MindsDBError(
+            `the answer to the INSERT of ${rows.length} row(s) into ${db}.${t} was lost (${err.message}): they may ` +
+              `or may not be stored, and were not sent again (an INSERT is not idempotent: look at the table before ` +
+              `sending them again)`,
+            { ...err },
+          );
+        }
+        const affected = typeof answer.affected_rows === 'number' ? answer.affected_rows : rows.length;
+        return { inserted: affected, database: db, table: t, columns };
+      },
+      {
+        request: opts,
+        missing: (err) =>
+          err instanceof MindsDBError &&
+          err.kind === 'sql' &&
+          /does not exist|not found|unknown/i.test(err.serverMessage ?? ''),
+      },
+    );
   }
 }
 
@@ -219,15 +327,33 @@ export class TablesApi {
  * For an INSERT whose answer was lost: with a column that identifies a row, the rows found need not
  * be sent again. Values are compared as text.
  */
-export async function storedKeys(client: MindsDBClient, database: string, table: string, column: string, values: ReadonlyArray<InsertValue>, opts?: RequestOptions): Promise<Set<string>> {
+export async function storedKeys(
+  client: MindsDBClient,
+  database: string,
+  table: string,
+  column: string,
+  values: ReadonlyArray<InsertValue>,
+  opts?: RequestOptions,
+): Promise<Set<string>> {
   const key = insertColumn(column);
   const params: Record<string, unknown> = {};
-  const marks = values.map((v, i) => { params[`p${i + 1}`] = v; return `:p${i + 1}`; });
+  const marks = values.map((v, i) => {
+    params[`p${i + 1}`] = v;
+    return `:p${i + 1}`;
+  });
   // One value is `=`: MindsDB (25.14.1, 26.1.0) renders `IN (:p1)` as `IN 2`, which PostgreSQL refuses.
   const where = marks.length === 1 ? `${key} = ${marks[0]}` : `${key} IN (${marks.join(', ')})`;
-  const answer = await sqlOf(client, { query: `SELECT ${key} FROM ${ident(database, 'the database')}.${ident(table, 'the table')} WHERE ${where}`, params }, opts);
+  const answer = await sqlOf(
+    client,
+    {
+      query: `SELECT ${key} FROM ${ident(database, 'the database')}.${ident(table, 'the table')} WHERE ${where}`,
+      params,
+    },
+    opts,
+  );
   const found = new Set<string>();
-  for (const row of Array.isArray(answer.data) ? answer.data : []) found.add(keyText(Array.isArray(row) ? row[0] : row));
+  for (const row of Array.isArray(answer.data) ? answer.data : [])
+    found.add(keyText(Array.isArray(row) ? row[0] : row));
   return found;
 }
 
@@ -248,7 +374,14 @@ export function keyText(v: unknown): string {
 export function insertMayHaveLanded(err: unknown): boolean {
   if (!(err instanceof MindsDBError)) return true;
   switch (err.kind) {
-    case 'sql': case 'input': case 'auth': case 'unsupported': case 'queue-full': case 'closed': case 'redirect': case 'reset':
+    case 'sql':
+    case 'input':
+    case 'auth':
+    case 'unsupported':
+    case 'queue-full':
+    case 'closed':
+    case 'redirect':
+    case 'reset':
       return false;
     case 'http':
       return (err.status ?? 500) >= 500 && err.status !== 503;
@@ -261,8 +394,16 @@ export function insertMayHaveLanded(err: unknown): boolean {
 
 /** 25.14.1 and 26.1.0 answer a table listing of an unknown database with a 500 about get_tables. */
 function noDatabase(err: unknown, database: string): unknown {
-  if (err instanceof MindsDBError && err.kind === 'http' && err.status === 500 && /get_tables/.test(err.serverMessage ?? '')) {
-    return new MindsDBError(`database "${database}" does not exist (MindsDB: ${err.serverMessage})`, { ...err, status: 404 });
+  if (
+    err instanceof MindsDBError &&
+    err.kind === 'http' &&
+    err.status === 500 &&
+    /get_tables/.test(err.serverMessage ?? '')
+  ) {
+    return new MindsDBError(`database "${database}" does not exist (MindsDB: ${err.serverMessage})`, {
+      ...err,
+      status: 404,
+    });
   }
   return err;
 }

@@ -53,10 +53,19 @@ export function modelsPath(project: string): string {
 /** The record of one version of a model whose name is known as stored (no lookup on every poll). */
 export async function trainingRecord(client: MindsDBClient, run: TrainingRun, opts?: RequestOptions): Promise<Json> {
   try {
-    return await client.request<Json>('GET', `${modelsPath(run.project)}/${segment(`${run.model}.${run.version}`, 'model name')}`, undefined, opts);
+    return await client.request<Json>(
+      'GET',
+      `${modelsPath(run.project)}/${segment(`${run.model}.${run.version}`, 'model name')}`,
+      undefined,
+      opts,
+    );
   } catch (err) {
     if (!(err instanceof MindsDBError)) throw err;
-    throw new MindsDBError(`training ${run.project}.${run.model} version ${run.version} started and goes on in MindsDB, but reading its record failed: ${err.message}`, err);
+    throw new MindsDBError(
+      `training ${run.project}.${run.model} version ${run.version} started and goes on in MindsDB, but reading its ` +
+        `record failed: ${err.message}`,
+      err,
+    );
   }
 }
 
@@ -82,12 +91,20 @@ export async function waitForTraining(client: MindsDBClient, run: TrainingRun, w
       const why = client.redactor.text(String(record.error ?? 'no reason given'));
       const after = await discardRun(client, run, { timeoutMs: w.timeoutMs });
       throw new MindsDBError(`training ${label} failed: ${why} (${after.text})`, {
-        kind: 'http', status: 200, serverMessage: why, method: 'GET', path: `${modelsPath(run.project)}/${run.model}.${run.version}`, leftover: after.leftover,
+        kind: 'http',
+        status: 200,
+        serverMessage: why,
+        method: 'GET',
+        path: `${modelsPath(run.project)}/${run.model}.${run.version}`,
+        leftover: after.leftover,
       });
     }
     const left = w.deadlineMs - (Date.now() - started);
     if (left <= 0) {
-      throw new MindsDBError(`${label} is still "${status}" after ${seconds} s, the wait's limit; it goes on training in MindsDB`, { kind: 'timeout', code: 'ETIMEDOUT' });
+      throw new MindsDBError(
+        `${label} is still "${status}" after ${seconds} s, the wait's limit; it goes on training in MindsDB`,
+        { kind: 'timeout', code: 'ETIMEDOUT' },
+      );
     }
     await pause(Math.min(delay, left), w.signal);
     delay = Math.min(maxDelay, Math.round(delay * 1.5));
@@ -100,27 +117,57 @@ export async function waitForTraining(client: MindsDBClient, run: TrainingRun, w
  * then be refused; a RETRAIN or FINETUNE that failed leaves an inactive version in error. Says
  * what was done, or what is left and how to remove it when it cannot be removed.
  */
-export async function discardRun(client: MindsDBClient, run: TrainingRun, opts: RequestOptions): Promise<{ text: string; leftover?: string[] }> {
+export async function discardRun(
+  client: MindsDBClient,
+  run: TrainingRun,
+  opts: RequestOptions,
+): Promise<{ text: string; leftover?: string[] }> {
   const p = ident(run.project, 'the project');
   const m = ident(run.model, 'the model name');
   if (run.made === 'model') {
     try {
-      await client.request('DELETE', `${modelsPath(run.project)}/${segment(run.model, 'model name')}`, undefined, { ...opts, gone: recordNotFound });
-      return { text: `the node removed the model ${run.project}.${run.model} that this training made, so the server is as it was` };
+      await client.request('DELETE', `${modelsPath(run.project)}/${segment(run.model, 'model name')}`, undefined, {
+        ...opts,
+        gone: recordNotFound,
+      });
+      return {
+        text:
+          `the node removed the model ${run.project}.${run.model} that this training made, so the server is as ` +
+          `it was`,
+      };
     } catch (err) {
-      return { text: `removing the model ${run.project}.${run.model} that it made failed too (${errorText(err)}): delete it with the model node, or DROP MODEL ${p}.${m}`, leftover: [`model ${run.project}.${run.model} (status error): DROP MODEL ${p}.${m}`] };
+      return {
+        text:
+          `removing the model ${run.project}.${run.model} that it made failed too (${errorText(err)}): delete it ` +
+          `with the model node, or DROP MODEL ${p}.${m}`,
+        leftover: [`model ${run.project}.${run.model} (status error): DROP MODEL ${p}.${m}`],
+      };
     }
   }
   const v = ident(String(run.version), 'the version');
   if (run.made === 'version') {
     try {
       await sqlOf(client, { query: `DROP MODEL ${p}.${m}.${v}`, context: { db: run.project } }, opts);
-      return { text: `the node removed version ${run.version} that this training made; the model's other versions are as they were` };
+      return {
+        text:
+          `the node removed version ${run.version} that this training made; the model's other versions are as ` +
+          `they were`,
+      };
     } catch (err) {
-      return { text: `removing version ${run.version} that it made failed too (${errorText(err)}): DROP MODEL ${p}.${m}.${v}`, leftover: [`version ${run.version} of model ${run.project}.${run.model} (status error): DROP MODEL ${p}.${m}.${v}`] };
+      return {
+        text: `removing version ${run.version} that it made failed too (${errorText(err)}): DROP MODEL ${p}.${m}.${v}`,
+        leftover: [
+          `version ${run.version} of model ${run.project}.${run.model} (status error): DROP MODEL ${p}.${m}.${v}`,
+        ],
+      };
     }
   }
-  return { text: `MindsDB keeps version ${run.version} of ${run.project}.${run.model} in error (a CREATE OR REPLACE replaced what was there before): DROP MODEL ${p}.${m} removes the model`, leftover: [`model ${run.project}.${run.model} version ${run.version} (status error): DROP MODEL ${p}.${m}`] };
+  return {
+    text:
+      `MindsDB keeps version ${run.version} of ${run.project}.${run.model} in error (a CREATE OR REPLACE ` +
+      `replaced what was there before): DROP MODEL ${p}.${m} removes the model`,
+    leftover: [`model ${run.project}.${run.model} version ${run.version} (status error): DROP MODEL ${p}.${m}`],
+  };
 }
 
 function errorText(err: unknown): string {
@@ -128,13 +175,22 @@ function errorText(err: unknown): string {
 }
 
 function aborted(label: string): MindsDBError {
-  return new MindsDBError(`stopped waiting for ${label}: the node was closed (redeploy); training goes on in MindsDB`, { kind: 'closed' });
+  return new MindsDBError(`stopped waiting for ${label}: the node was closed (redeploy); training goes on in MindsDB`, {
+    kind: 'closed',
+  });
 }
 
 function pause(ms: number, signal?: AbortLike): Promise<void> {
   return new Promise((resolve) => {
     let remove = (): void => undefined;
-    const timer = setTimeout(() => { remove(); resolve(); }, ms);
-    if (signal) remove = signal.onAbort(() => { clearTimeout(timer); resolve(); });
+    const timer = setTimeout(() => {
+      remove();
+      resolve();
+    }, ms);
+    if (signal)
+      remove = signal.onAbort(() => {
+        clearTimeout(timer);
+        resolve();
+      });
   });
 }

@@ -21,7 +21,17 @@ import { sqlOf } from './sql';
  * One request per level: a data source with thousands of tables is fetched only when it is opened.
  */
 
-export type TreeKind = 'datasource' | 'project' | 'schema' | 'table' | 'view' | 'model' | 'knowledge_base' | 'job' | 'agent' | 'column';
+export type TreeKind =
+  | 'datasource'
+  | 'project'
+  | 'schema'
+  | 'table'
+  | 'view'
+  | 'model'
+  | 'knowledge_base'
+  | 'job'
+  | 'agent'
+  | 'column';
 
 export interface TreeItem {
   name: string;
@@ -46,9 +56,14 @@ export interface TreeItem {
 
 type Json = Record<string, unknown>;
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const records = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) as Json[] : []);
+const records = (v: unknown): Json[] => (Array.isArray(v) ? (v.filter(isPlainObject) as Json[]) : []);
 
-const PROJECT_KINDS: Readonly<Record<string, TreeKind>> = { model: 'model', view: 'view', agent: 'agent', knowledge_base: 'knowledge_base' };
+const PROJECT_KINDS: Readonly<Record<string, TreeKind>> = {
+  model: 'model',
+  view: 'view',
+  agent: 'agent',
+  knowledge_base: 'knowledge_base',
+};
 
 export class TreeApi {
   constructor(private readonly client: MindsDBClient) {}
@@ -62,7 +77,8 @@ export class TreeApi {
       const name = text(d.name);
       if (!name || d.type === 'system' || system.has(name)) continue;
       if (d.type === 'project') items.push({ name, kind: 'project' });
-      else if (d.type === 'data') items.push({ name, kind: 'datasource', ...(text(d.engine) ? { engine: String(d.engine) } : {}) });
+      else if (d.type === 'data')
+        items.push({ name, kind: 'datasource', ...(text(d.engine) ? { engine: String(d.engine) } : {}) });
     }
     const order = (i: TreeItem): number => (i.kind === 'project' ? 0 : 1);
     return items.sort((a, b) => order(a) - order(b) || a.name.localeCompare(b.name));
@@ -71,11 +87,17 @@ export class TreeApi {
   /** A data source's schemas and tables. */
   async dataSource(database: string, opts?: RequestOptions): Promise<TreeItem[]> {
     const opt = this.client.withDeadline(opts);
-    const entries = records(await this.client.request('GET', `/tree/${segment(database, 'database')}?all_schemas=true`, undefined, opt));
+    const entries = records(
+      await this.client.request('GET', `/tree/${segment(database, 'database')}?all_schemas=true`, undefined, opt),
+    );
     const table = (t: Json, schema?: string): TreeItem | undefined => {
       const name = text(t.name);
       if (!name) return undefined;
-      const item: TreeItem = { name, kind: t.type === 'view' ? 'view' : 'table', select: selectOf([database, ...(schema ? [schema] : []), name]) };
+      const item: TreeItem = {
+        name,
+        kind: t.type === 'view' ? 'view' : 'table',
+        select: selectOf([database, ...(schema ? [schema] : []), name]),
+      };
       if (schema) item.schema = schema;
       return item;
     };
@@ -84,7 +106,13 @@ export class TreeApi {
       if (e.class === 'schema') {
         const schema = text(e.name);
         if (!schema) continue;
-        out.push({ name: schema, kind: 'schema', children: records(e.children).map((t) => table(t, schema)).filter((t): t is TreeItem => t !== undefined) });
+        out.push({
+          name: schema,
+          kind: 'schema',
+          children: records(e.children)
+            .map((t) => table(t, schema))
+            .filter((t): t is TreeItem => t !== undefined),
+        });
       } else {
         const t = table(e);
         if (t) out.push(t);
@@ -112,7 +140,12 @@ export class TreeApi {
       if (!name) continue;
       if (e.class === 'job') {
         const run = runs.get(name);
-        out.push({ name, kind: 'job', ...(run && text(run.run_start) ? { lastRun: String(run.run_start) } : {}), ...(run && text(run.error) ? { error: String(run.error) } : {}) });
+        out.push({
+          name,
+          kind: 'job',
+          ...(run && text(run.run_start) ? { lastRun: String(run.run_start) } : {}),
+          ...(run && text(run.error) ? { error: String(run.error) } : {}),
+        });
         continue;
       }
       const kind = PROJECT_KINDS[String(e.type)];
@@ -133,16 +166,26 @@ export class TreeApi {
 
   /** A table's (or view's, or model's) columns and their types, in their order. */
   async columns(database: string, table: string, opts?: RequestOptions): Promise<TreeItem[]> {
-    const query = `SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.columns WHERE TABLE_SCHEMA = ${sqlLiteral(database)} AND TABLE_NAME = ${sqlLiteral(table)}`;
+    const query =
+      `SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.columns WHERE TABLE_SCHEMA = ` +
+      `${sqlLiteral(database)} AND TABLE_NAME = ${sqlLiteral(table)}`;
     const answer = await sqlOf(this.client, { query }, opts);
     return rowsToObjects(answer.column_names, answer.data)
-      .map((r) => ({ name: String(r.COLUMN_NAME ?? ''), kind: 'column' as const, ...(text(r.DATA_TYPE) ? { type: String(r.DATA_TYPE) } : {}) }))
+      .map((r) => ({
+        name: String(r.COLUMN_NAME ?? ''),
+        kind: 'column' as const,
+        ...(text(r.DATA_TYPE) ? { type: String(r.DATA_TYPE) } : {}),
+      }))
       .filter((c) => c.name !== '');
   }
 
   /** Each job's latest run in a project (log.jobs_history), by job name. */
   private async lastRuns(project: string, opts?: RequestOptions): Promise<Map<string, Json>> {
-    const answer = await sqlOf(this.client, { query: `SELECT name, run_start, error FROM log.jobs_history WHERE project = ${sqlLiteral(project)}` }, opts);
+    const answer = await sqlOf(
+      this.client,
+      { query: `SELECT name, run_start, error FROM log.jobs_history WHERE project = ${sqlLiteral(project)}` },
+      opts,
+    );
     const latest = new Map<string, Json>();
     for (const run of rowsToObjects(answer.column_names, answer.data)) {
       const name = String(run.name);

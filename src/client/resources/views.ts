@@ -35,8 +35,14 @@ export class ViewsApi {
 
   create(project: string, name: string, query: string, opts?: RequestOptions): Promise<unknown> {
     const q = checkQuery(query);
-    return this.explained(this.resources.run('view', 'create', { project, name, payload: { query: q } }, opts), opts, (err) =>
-      err.status === 409 ? `view "${name}" already exists in project "${project}": update it, or delete it first` : capitalsInProject(err, project));
+    return this.explained(
+      this.resources.run('view', 'create', { project, name, payload: { query: q } }, opts),
+      opts,
+      (err) =>
+        err.status === 409
+          ? `view "${name}" already exists in project "${project}": update it, or delete it first`
+          : capitalsInProject(err, project),
+    );
   }
 
   /**
@@ -51,18 +57,43 @@ export class ViewsApi {
     const found = await this.explained(this.resources.run('view', 'get', { project, name }, opts), opts);
     const stored = isPlainObject(found) && typeof found.name === 'string' ? found.name : name;
     const old = isPlainObject(found) && typeof found.query === 'string' ? found.query : undefined;
-    const put = (text: string) => this.explained(this.resources.run('view', 'update', { project, name: stored, payload: { query: text } }, opts), opts, (err) => capitalsInProject(err, project));
+    const put = (text: string) =>
+      this.explained(
+        this.resources.run('view', 'update', { project, name: stored, payload: { query: text } }, opts),
+        opts,
+        (err) => capitalsInProject(err, project),
+      );
     const result = await put(q);
-    const failure = await this.select(project, stored, (sql) => sqlOf(this.client, { query: `${sql} LIMIT 1` }, opts), opts).then(() => undefined, (err: unknown) => err);
+    const failure = await this.select(
+      project,
+      stored,
+      (sql) => sqlOf(this.client, { query: `${sql} LIMIT 1` }, opts),
+      opts,
+    ).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     // Only MindsDB's own answer that the view fails counts; an answer lost on the way says nothing about the query.
     if (!(failure instanceof MindsDBError) || failure.kind !== 'sql') return result;
-    const why = `the new query of view ${project}.${stored} fails when the view is read (MindsDB: ${failure.serverMessage ?? failure.message}); MindsDB takes any query on update (it checks one only on create)`;
-    if (old === undefined) throw new MindsDBError(`${why}, and the old query is not known: fix the query`, { ...failure, leftover: [`view ${project}.${stored} with the failing query: update it with a working one`] });
+    const why =
+      `the new query of view ${project}.${stored} fails when the view is read (MindsDB: ` +
+      `${failure.serverMessage ?? failure.message}); MindsDB takes any query on update (it checks one only on create)`;
+    if (old === undefined)
+      throw new MindsDBError(`${why}, and the old query is not known: fix the query`, {
+        ...failure,
+        leftover: [`view ${project}.${stored} with the failing query: update it with a working one`],
+      });
     try {
       await put(old);
     } catch (err) {
-      throw new MindsDBError(`${why}, and putting the old query back failed too (${err instanceof Error ? err.message : String(err)}): update the view with its old query, ${JSON.stringify(old)}`,
-        { ...failure, leftover: [`view ${project}.${stored} with the failing query: its old query was ${JSON.stringify(old)}`] });
+      throw new MindsDBError(
+        `${why}, and putting the old query back failed too (${err instanceof Error ? err.message : String(err)}): ` +
+          `update the view with its old query, ${JSON.stringify(old)}`,
+        {
+          ...failure,
+          leftover: [`view ${project}.${stored} with the failing query: its old query was ${JSON.stringify(old)}`],
+        },
+      );
     }
     throw new MindsDBError(`${why}, so the node put the old query back: the view is as it was`, { ...failure });
   }
@@ -77,22 +108,38 @@ export class ViewsApi {
    */
   select<T>(project: string, name: string, call: (query: string) => Promise<T>, options?: RequestOptions): Promise<T> {
     const opts = this.client.withDeadline(options);
-    return withStoredName(this.client, { resource: 'project' }, project, (p) =>
-      withStoredName(this.client, { resource: 'view', project: p }, name, (v) => call(viewSelect(p, v)), { request: opts }), { request: opts });
+    return withStoredName(
+      this.client,
+      { resource: 'project' },
+      project,
+      (p) =>
+        withStoredName(this.client, { resource: 'view', project: p }, name, (v) => call(viewSelect(p, v)), {
+          request: opts,
+        }),
+      { request: opts },
+    );
   }
 
   /**
    * A route this server lacks gets an error naming its version; the server's own answer for a
    * known case (`say`) is said with what it means.
    */
-  private async explained<T>(task: Promise<T>, opts: RequestOptions | undefined, say?: (err: MindsDBError) => string | undefined): Promise<T> {
+  private async explained<T>(
+    task: Promise<T>,
+    opts: RequestOptions | undefined,
+    say?: (err: MindsDBError) => string | undefined,
+  ): Promise<T> {
     try {
       return await task;
     } catch (err) {
       if (!(err instanceof MindsDBError)) throw err;
       if (err.kind === 'unsupported') {
         const version = await this.client.serverVersion(opts).catch(() => 'of unknown version');
-        throw new MindsDBError(`MindsDB ${version} has no REST route for this view operation (${err.method ?? '?'} ${err.path ?? '?'}); the view node needs a server with /api/projects/{project}/views (25.14.1 and 26.1.0 have it)`, { ...err });
+        throw new MindsDBError(
+          `MindsDB ${version} has no REST route for this view operation (${err.method ?? '?'} ${err.path ?? '?'}); ` +
+            `the view node needs a server with /api/projects/{project}/views (25.14.1 and 26.1.0 have it)`,
+          { ...err },
+        );
       }
       const text = say?.(err);
       if (text) throw new MindsDBError(`${text} (MindsDB answered: ${err.serverMessage ?? err.message})`, { ...err });
@@ -116,6 +163,7 @@ export function viewSelect(project: string, view: string): string {
 }
 
 function checkQuery(query: unknown): string {
-  if (typeof query !== 'string' || query.trim() === '') throw inputError('no view query: set the SELECT in the node, in msg.query, or as a string msg.payload');
+  if (typeof query !== 'string' || query.trim() === '')
+    throw inputError('no view query: set the SELECT in the node, in msg.query, or as a string msg.payload');
   return query;
 }

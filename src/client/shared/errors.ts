@@ -5,19 +5,19 @@
  * own error text, and the server's text is passed through the redactor first.
  */
 export type MindsDBErrorKind =
-  | 'http'            // the server answered with a non-2xx status
-  | 'redirect'        // a redirect the client does not follow (another host, a bad Location, too many hops, 301/302/303)
-  | 'sql'             // /sql/query answered 200 with type "error"
-  | 'auth'            // login failed, or 401 after a fresh login
-  | 'unsupported'     // the route does not exist on this server (e.g. skills on MindsDB 26)
-  | 'network'         // connection refused, reset, DNS, TLS
-  | 'timeout'         // no complete answer within the timeout
-  | 'invalid-response'// the body is not the JSON we expected
-  | 'too-large'       // the body exceeds the configured maximum
-  | 'queue-full'      // too many requests waiting for this server
-  | 'closed'          // the client was closed (redeploy) before the request ran
-  | 'reset'           // msg.reset stopped or dropped the message's work (a batch, a sequence, an answer)
-  | 'input';          // the message asked for something that cannot be sent
+  | 'http' // the server answered with a non-2xx status
+  | 'redirect' // a redirect the client does not follow (another host, a bad Location, too many hops, 301/302/303)
+  | 'sql' // /sql/query answered 200 with type "error"
+  | 'auth' // login failed, or 401 after a fresh login
+  | 'unsupported' // the route does not exist on this server (e.g. skills on MindsDB 26)
+  | 'network' // connection refused, reset, DNS, TLS
+  | 'timeout' // no complete answer within the timeout
+  | 'invalid-response' // the body is not the JSON we expected
+  | 'too-large' // the body exceeds the configured maximum
+  | 'queue-full' // too many requests waiting for this server
+  | 'closed' // the client was closed (redeploy) before the request ran
+  | 'reset' // msg.reset stopped or dropped the message's work (a batch, a sequence, an answer)
+  | 'input'; // the message asked for something that cannot be sent
 
 export interface MindsDBErrorInit {
   kind: MindsDBErrorKind;
@@ -65,8 +65,14 @@ export class MindsDBError extends Error {
 
   toJSON(): Record<string, unknown> {
     return {
-      name: this.name, message: this.message, kind: this.kind, status: this.status, code: this.code,
-      serverMessage: this.serverMessage, method: this.method, path: this.path,
+      name: this.name,
+      message: this.message,
+      kind: this.kind,
+      status: this.status,
+      code: this.code,
+      serverMessage: this.serverMessage,
+      method: this.method,
+      path: this.path,
       ...(this.leftover ? { leftover: this.leftover } : {}),
     };
   }

@@ -43,22 +43,37 @@ export const POSITION_PARAMS = { watermark: 'incremental_watermark', key: 'incre
  * (watermark, key) order, with its parameters: the user's own `params` and the position's.
  * Rows whose watermark or key is NULL are never read: they have no place in that order.
  */
-export function incrementalQuery(select: string, columns: IncrementalColumns, position: Position | undefined,
-  params?: Record<string, unknown>): { query: string; params?: Record<string, unknown> } {
+export function incrementalQuery(
+  select: string,
+  columns: IncrementalColumns,
+  position: Position | undefined,
+  params?: Record<string, unknown>,
+): { query: string; params?: Record<string, unknown> } {
   for (const name of Object.values(POSITION_PARAMS)) {
-    if (params && Object.hasOwn(params, name)) throw inputError(`msg.params cannot hold "${name}" in incremental mode: the node binds that parameter itself`);
+    if (params && Object.hasOwn(params, name))
+      throw inputError(`msg.params cannot hold "${name}" in incremental mode: the node binds that parameter itself`);
   }
   const wm = ident(columns.watermark, 'the watermark column');
   const key = ident(columns.key, 'the key column');
-  if (columns.watermark === columns.key) throw inputError('the watermark and the key must be two different columns (the key orders the rows that share a watermark)');
+  if (columns.watermark === columns.key)
+    throw inputError(
+      'the watermark and the key must be two different columns (the key orders the rows that share a watermark)',
+    );
   const from = `SELECT * FROM ${sqlSubquery(select, 'the query')} AS incremental_rows`;
   let where = `${wm} IS NOT NULL AND ${key} IS NOT NULL`;
   let bound = params;
   if (position) {
     const w = `:${POSITION_PARAMS.watermark}`;
-    const after = position.key === undefined ? `${wm} > ${w}` : `${wm} > ${w} OR (${wm} = ${w} AND ${key} > :${POSITION_PARAMS.key})`;
+    const after =
+      position.key === undefined
+        ? `${wm} > ${w}`
+        : `${wm} > ${w} OR (${wm} = ${w} AND ${key} > :${POSITION_PARAMS.key})`;
     where += ` AND (${after})`;
-    bound = { ...params, [POSITION_PARAMS.watermark]: position.watermark, ...(position.key === undefined ? {} : { [POSITION_PARAMS.key]: position.key }) };
+    bound = {
+      ...params,
+      [POSITION_PARAMS.watermark]: position.watermark,
+      ...(position.key === undefined ? {} : { [POSITION_PARAMS.key]: position.key }),
+    };
   }
   return { query: `${from} WHERE ${where} ORDER BY ${wm}, ${key}`, ...(bound ? { params: bound } : {}) };
 }
@@ -72,7 +87,10 @@ export function positionValue(value: unknown, what: string): PositionValue {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) {
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-      throw inputError(`${what} ${value} is beyond 2^53, where a number in JSON is no longer exact: the position would be wrong: use a column whose values stay below 2^53`);
+      throw inputError(
+        `${what} ${value} is beyond 2^53, where a number in JSON is no longer exact: the position would be wrong: ` +
+          `use a column whose values stay below 2^53`,
+      );
     }
     return value;
   }

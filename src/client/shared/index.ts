@@ -10,7 +10,15 @@ export type { Row } from './values';
 export { plainJson, jsonText, isRawJson, pathOf } from './json-value';
 export type { RawJson } from './json-value';
 export { segment, normalisePrefix } from './paths';
-export { Redactor, redactSecretFields, refuseMaskedValues, maskedValuePaths, isSecretKey, maskUriPasswords, MASK } from './redact';
+export {
+  Redactor,
+  redactSecretFields,
+  refuseMaskedValues,
+  maskedValuePaths,
+  isSecretKey,
+  maskUriPasswords,
+  MASK,
+} from './redact';
 export { positionalToNamed } from './sql-params';
 export { ident, sqlLiteral, sqlUsing, sqlSubquery } from './sql-text';
 export { incrementalQuery, positionValue, POSITION_PARAMS } from './incremental-sql';

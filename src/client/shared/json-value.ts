@@ -33,7 +33,9 @@ import { inputError } from './errors';
  */
 
 /** What JSON.rawJSON makes (Node 22+): a number written with exactly these digits. */
-export interface RawJson { readonly rawJSON: string }
+export interface RawJson {
+  readonly rawJSON: string;
+}
 const RAW = JSON as unknown as { rawJSON(text: string): RawJson; isRawJSON(v: unknown): v is RawJson };
 
 /** Whether a value is a number `plainJson` wrote with its exact digits (a bigint beyond 2^53). */
@@ -74,10 +76,15 @@ export function pathOf(where: string, key: string | number): string {
 function write(v: unknown, path: Path, ancestors: object[], depth: number): unknown {
   switch (typeof v) {
     case 'string':
-      if (LONE_SURROGATE.test(v)) throw inputError(`${pathText(path)} is not well-formed Unicode text (a lone surrogate): no database stores it`);
+      if (LONE_SURROGATE.test(v))
+        throw inputError(`${pathText(path)} is not well-formed Unicode text (a lone surrogate): no database stores it`);
       return v;
     case 'number':
-      if (!Number.isFinite(v)) throw inputError(`${pathText(path)} is ${v}, not a number MindsDB can store (JSON has none; JavaScript would send null): send null for no value`);
+      if (!Number.isFinite(v))
+        throw inputError(
+          `${pathText(path)} is ${v}, not a number MindsDB can store (JSON has none; JavaScript would send null): ` +
+            `send null for no value`,
+        );
       return Object.is(v, -0) ? 0 : v;
     case 'boolean':
     case 'undefined':
@@ -86,14 +93,18 @@ function write(v: unknown, path: Path, ancestors: object[], depth: number): unkn
       return bigint(v, path);
     case 'symbol':
     case 'function':
-      throw inputError(`${pathText(path)} is a ${typeof v}, which has no JSON form (JavaScript would drop it silently): send text, a number, a boolean, null, an object or an array`);
+      throw inputError(
+        `${pathText(path)} is a ${typeof v}, which has no JSON form (JavaScript would drop it silently): send text, ` +
+          `a number, a boolean, null, an object or an array`,
+      );
     default:
       break;
   }
   if (v === null || isRawJson(v)) return v;
   const obj = v as object;
   if (depth >= MAX_DEPTH) throw inputError(`${pathText(path)} is nested more than ${MAX_DEPTH} levels deep`);
-  if (ancestors.includes(obj)) throw inputError(`${pathText(path)} refers back to an object that contains it (a cycle): JSON cannot write it`);
+  if (ancestors.includes(obj))
+    throw inputError(`${pathText(path)} refers back to an object that contains it (a cycle): JSON cannot write it`);
   const tag = Object.prototype.toString.call(obj);
   if (tag === '[object Date]') {
     const time = (obj as Date).getTime();
@@ -101,14 +112,32 @@ function write(v: unknown, path: Path, ancestors: object[], depth: number): unkn
     return (obj as Date).toISOString();
   }
   if (Array.isArray(obj)) return writeArray(obj, path, ancestors, depth);
-  if (Buffer.isBuffer(obj) || ArrayBuffer.isView(obj) || tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
-    throw inputError(`${pathText(path)} is binary data (${tag.slice(8, -1)}): MindsDB's JSON has no bytes, and a base64 text would be stored as that text; send text (e.g. buffer.toString('utf8')), or upload it with the file node`);
+  if (
+    Buffer.isBuffer(obj) ||
+    ArrayBuffer.isView(obj) ||
+    tag === '[object ArrayBuffer]' ||
+    tag === '[object SharedArrayBuffer]'
+  ) {
+    throw inputError(
+      `${pathText(path)} is binary data (${tag.slice(8, -1)}): MindsDB's JSON has no bytes, and a base64 text would ` +
+        `be stored as that text; send text (e.g. buffer.toString('utf8')), or upload it with the file node`,
+    );
   }
-  if (tag === '[object Map]') throw inputError(`${pathText(path)} is a Map, which JSON would write as {} (its entries lost): convert it first, e.g. Object.fromEntries(map)`);
-  if (tag === '[object Set]') throw inputError(`${pathText(path)} is a Set, which JSON would write as {} (its members lost): convert it first, e.g. [...set]`);
+  if (tag === '[object Map]')
+    throw inputError(
+      `${pathText(path)} is a Map, which JSON would write as {} (its entries lost): convert it first, e.g. ` +
+        `Object.fromEntries(map)`,
+    );
+  if (tag === '[object Set]')
+    throw inputError(
+      `${pathText(path)} is a Set, which JSON would write as {} (its members lost): convert it first, e.g. [...set]`,
+    );
   if (!isRootPrototype(Object.getPrototypeOf(obj))) {
     const name = (obj as { constructor?: { name?: unknown } }).constructor?.name;
-    throw inputError(`${pathText(path)} is an instance of ${typeof name === 'string' && name ? name : tag.slice(8, -1)}, not plain JSON: convert it to text, a number, or a plain object first`);
+    throw inputError(
+      `${pathText(path)} is an instance of ${typeof name === 'string' && name ? name : tag.slice(8, -1)}, not plain ` +
+        `JSON: convert it to text, a number, or a plain object first`,
+    );
   }
   return writeObject(obj as Record<string, unknown>, path, ancestors, depth);
 }
@@ -121,7 +150,10 @@ function isRootPrototype(proto: unknown): boolean {
 function bigint(v: bigint, path: Path): unknown {
   if (v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(v);
   if (v < INT64_MIN || v > INT64_MAX) {
-    throw inputError(`${pathText(path)} is the integer ${v}, beyond the 64-bit range MindsDB binds exactly (it would read a float and lose digits): send it as text`);
+    throw inputError(
+      `${pathText(path)} is the integer ${v}, beyond the 64-bit range MindsDB binds exactly (it would read a float ` +
+        `and lose digits): send it as text`,
+    );
   }
   return RAW.rawJSON(v.toString());
 }
@@ -140,7 +172,12 @@ function writeArray(list: unknown[], path: Path, ancestors: object[], depth: num
   return out ?? list;
 }
 
-function writeObject(obj: Record<string, unknown>, path: Path, ancestors: object[], depth: number): Record<string, unknown> {
+function writeObject(
+  obj: Record<string, unknown>,
+  path: Path,
+  ancestors: object[],
+  depth: number,
+): Record<string, unknown> {
   ancestors.push(obj);
   let out: Record<string, unknown> | undefined;
   const keys = Object.keys(obj);
@@ -152,7 +189,8 @@ function writeObject(obj: Record<string, unknown>, path: Path, ancestors: object
       out = {};
       for (let j = 0; j < i; j++) out[keys[j]] = obj[keys[j]];
     }
-    if (out !== undefined && w !== undefined) Object.defineProperty(out, key, { value: w, enumerable: true, writable: true, configurable: true });
+    if (out !== undefined && w !== undefined)
+      Object.defineProperty(out, key, { value: w, enumerable: true, writable: true, configurable: true });
   }
   ancestors.pop();
   // undefined values stay in an unchanged object: JSON.stringify leaves them out as the rule does.

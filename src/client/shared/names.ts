@@ -33,7 +33,13 @@ export function matchName(typed: string, stored: Iterable<string>): NameMatch {
 }
 
 /** "no model `MyModel` in project `mindsdb`; MindsDB has `mymodel`" and its variants. */
-export function storedNameText(what: string, typed: string, within: string | undefined, names: readonly string[], why?: string): string {
+export function storedNameText(
+  what: string,
+  typed: string,
+  within: string | undefined,
+  names: readonly string[],
+  why?: string,
+): string {
   const has = names.map((n) => `\`${n}\``);
   const list = has.length <= 1 ? has.join('') : `${has.slice(0, -1).join(', ')} and ${has[has.length - 1]}`;
   const where = within ? ` in ${within}` : '';
@@ -44,9 +50,20 @@ export function storedNameText(what: string, typed: string, within: string | und
  * The error for a name that only differs in case from two or more stored names: picking one
  * could change the wrong thing, so the user must write it as stored.
  */
-export function ambiguousNameError(what: string, typed: string, within: string | undefined, names: readonly string[]): MindsDBError {
+export function ambiguousNameError(
+  what: string,
+  typed: string,
+  within: string | undefined,
+  names: readonly string[],
+): MindsDBError {
   return new MindsDBError(
-    `${storedNameText(what, typed, within, names, 'which differ from it only in case: write the name exactly as one of them')}`,
+    storedNameText(
+      what,
+      typed,
+      within,
+      names,
+      'which differ from it only in case: write the name exactly as one of them',
+    ),
     { kind: 'input' },
   );
 }

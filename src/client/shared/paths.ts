@@ -19,5 +19,5 @@ export function segment(value: unknown, what: string): string {
 export function normalisePrefix(prefix: string | undefined): string {
   const p = (prefix ?? '/api').trim();
   if (p === '' || p === '/') return '';
-  return ('/' + p.replace(/^\/+/, '')).replace(/\/+$/, '');
+  return `/${p.replace(/^\/+/, '')}`.replace(/\/+$/, '');
 }

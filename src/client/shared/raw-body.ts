@@ -4,5 +4,8 @@
  * because the server may have stored the upload before the connection broke.
  */
 export class RawBody {
-  constructor(readonly data: Buffer, readonly contentType: string) {}
+  constructor(
+    readonly data: Buffer,
+    readonly contentType: string,
+  ) {}
 }

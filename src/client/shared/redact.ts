@@ -38,7 +38,10 @@ export class Redactor {
   error(err: unknown): unknown {
     if (!(err instanceof Error) || !this.secrets.some((s) => err.message.includes(s))) return err;
     if (!(err instanceof MindsDBError)) return new Error(this.text(err.message));
-    return new MindsDBError(this.text(err.message), { ...err, serverMessage: err.serverMessage && this.text(err.serverMessage) });
+    return new MindsDBError(this.text(err.message), {
+      ...err,
+      serverMessage: err.serverMessage && this.text(err.serverMessage),
+    });
   }
 
   text(value: string): string {
@@ -57,12 +60,39 @@ export class Redactor {
  * `access_token` are masked.
  */
 export function isSecretKey(key: string): boolean {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   if (words.length === 0) return false;
   const has = (w: string) => words.includes(w);
   const pair = (a: string, b: string) => words.some((w, i) => w === a && words[i + 1] === b);
-  if (['password', 'passwd', 'pwd', 'pass', 'passphrase', 'secret', 'credential', 'credentials', 'apikey', 'token', 'cookie', 'jwt'].some(has)) return true;
-  if (pair('api', 'key') || pair('private', 'key') || pair('access', 'key') || pair('secret', 'key') || pair('service', 'account')) return true;
+  if (
+    [
+      'password',
+      'passwd',
+      'pwd',
+      'pass',
+      'passphrase',
+      'secret',
+      'credential',
+      'credentials',
+      'apikey',
+      'token',
+      'cookie',
+      'jwt',
+    ].some(has)
+  )
+    return true;
+  if (
+    pair('api', 'key') ||
+    pair('private', 'key') ||
+    pair('access', 'key') ||
+    pair('secret', 'key') ||
+    pair('service', 'account')
+  )
+    return true;
   // A key that is only "session" holds the cookie value; session_id, session_name … do not.
   return words.length === 1 && words[0] === 'session';
 }
@@ -85,13 +115,15 @@ export function redactSecretFields<T>(value: T): T {
 
 function redact(value: unknown, depth: number, underSecret: boolean): unknown {
   if (typeof value === 'string') return underSecret && value !== '' ? MASK : maskUriPasswords(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return underSecret && typeof value === 'number' ? MASK : value;
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return underSecret && typeof value === 'number' ? MASK : value;
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1, underSecret));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const masked = redact(v, depth + 1, underSecret || isSecretKey(k));
-    if (k === '__proto__') Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
     else out[k] = masked;
   }
   return out;
@@ -105,7 +137,9 @@ function redact(value: unknown, depth: number, underSecret: boolean): unknown {
 export function maskedValuePaths(value: unknown, path = '', depth = 0): string[] {
   if (typeof value === 'string') return value === MASK || value.includes(`:${MASK}@`) ? [path || '(value)'] : [];
   if (depth > 32 || value === null || typeof value !== 'object') return [];
-  const entries = Array.isArray(value) ? value.map((v, i) => [`[${i}]`, v] as const) : Object.entries(value as Record<string, unknown>).map(([k, v]) => [path ? `.${k}` : k, v] as const);
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [`[${i}]`, v] as const)
+    : Object.entries(value as Record<string, unknown>).map(([k, v]) => [path ? `.${k}` : k, v] as const);
   return entries.flatMap(([k, v]) => maskedValuePaths(v, `${path}${k}`, depth + 1));
 }
 
@@ -113,6 +147,8 @@ export function maskedValuePaths(value: unknown, path = '', depth = 0): string[]
 export function refuseMaskedValues(body: unknown, what: string): void {
   const paths = maskedValuePaths(body);
   if (paths.length === 0) return;
-  throw inputError(`${what} has masked values from an earlier answer (${paths.join(', ')} = "${MASK}"): `
-    + 'set the real values, or leave those fields out to keep what the server has; a masked value is never sent back');
+  throw inputError(
+    `${what} has masked values from an earlier answer (${paths.join(', ')} = "${MASK}"): ` +
+      'set the real values, or leave those fields out to keep what the server has; a masked value is never sent back',
+  );
 }

@@ -47,7 +47,9 @@ export interface SqlPiece {
 }
 
 const DIGIT = '\\p{Nd}';
-const VARIABLE_BODY = `(?:[a-zA-Z_.$][a-zA-Z_.$${DIGIT}]+|'[a-zA-Z_.$][a-zA-Z_.$${DIGIT}][^']*'|\`[a-zA-Z_.$][a-zA-Z_.$${DIGIT}][^\`]*\`|"[a-zA-Z_.$][a-zA-Z_.$${DIGIT}][^"]*")`;
+const VARIABLE_BODY =
+  `(?:[a-zA-Z_.$][a-zA-Z_.$${DIGIT}]+|'[a-zA-Z_.$][a-zA-Z_.$${DIGIT}][^']*'|` +
+  `\`[a-zA-Z_.$][a-zA-Z_.$${DIGIT}][^\`]*\`|"[a-zA-Z_.$][a-zA-Z_.$${DIGIT}][^"]*")`;
 
 /**
  * The rules in MindsDB's order (those that can start at the same character keep their order).
@@ -135,12 +137,19 @@ export function sqlPieces(sql: string): SqlPiece[] {
     if (!piece) {
       for (const [kind, rule] of RULES) {
         rule.lastIndex = i;
-        if (rule.test(sql)) { piece = { kind, start: i, end: rule.lastIndex }; break; }
+        if (rule.test(sql)) {
+          piece = { kind, start: i, end: rule.lastIndex };
+          break;
+        }
       }
     }
     if (!piece && (c === "'" || c === '"')) {
       const end = (ends[c] ??= stringEnds(sql, c))[i + 1];
-      if (end > 0) piece = greedyStringEnd(sql, i, c) === end ? { kind: 'string', start: i, end } : { kind: 'string', start: i, end, fragile: true };
+      if (end > 0)
+        piece =
+          greedyStringEnd(sql, i, c) === end
+            ? { kind: 'string', start: i, end }
+            : { kind: 'string', start: i, end, fragile: true };
     }
     if (!piece && c === '@') {
       VARIABLE.lastIndex = i;
@@ -148,7 +157,10 @@ export function sqlPieces(sql: string): SqlPiece[] {
     }
     if (!piece) {
       // A quote that no rule closes: MindsDB's lexer stops here ("Illegal character").
-      piece = c === "'" || c === '"' || c === '`' ? { kind: 'unclosed', start: i, end: sql.length } : { kind: 'other', start: i, end: i + 1 };
+      piece =
+        c === "'" || c === '"' || c === '`'
+          ? { kind: 'unclosed', start: i, end: sql.length }
+          : { kind: 'other', start: i, end: i + 1 };
     }
     pieces.push(piece);
     i = piece.end;

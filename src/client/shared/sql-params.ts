@@ -12,17 +12,25 @@ import { sqlPieces } from './sql-lexer';
  * it. A statement MindsDB's lexer would refuse (an unclosed quote) or that mixes `?` with `:name`
  * placeholders is refused here with an input error, before anything is sent.
  */
-export function positionalToNamed(query: string, values: readonly unknown[]): { query: string; params: Record<string, unknown> } {
+export function positionalToNamed(
+  query: string,
+  values: readonly unknown[],
+): { query: string; params: Record<string, unknown> } {
   let out = '';
   let n = 0;
   const pieces = sqlPieces(query);
   for (const piece of pieces) {
     const text = query.slice(piece.start, piece.end);
     if (piece.kind === 'unclosed') {
-      throw inputError(`the query has a ${text[0]} at character ${piece.start + 1} that nothing closes: MindsDB would refuse it`);
+      throw inputError(
+        `the query has a ${text[0]} at character ${piece.start + 1} that nothing closes: MindsDB would refuse it`,
+      );
     }
     if (piece.kind === 'named') {
-      throw inputError(`the query mixes a named placeholder (${text}) with an array msg.params: use "?" placeholders with an array, or an object msg.params for ":name"`);
+      throw inputError(
+        `the query mixes a named placeholder (${text}) with an array msg.params: use "?" placeholders with an array, ` +
+          `or an object msg.params for ":name"`,
+      );
     }
     if (piece.kind === 'positional') {
       n++;
@@ -38,6 +46,8 @@ export function positionalToNamed(query: string, values: readonly unknown[]): { 
     throw inputError(`msg.params has ${values.length} value(s) but the query has ${n} "?" placeholder(s)`);
   }
   const params: Record<string, unknown> = {};
-  values.forEach((v, k) => { params[`p${k + 1}`] = v; });
+  values.forEach((v, k) => {
+    params[`p${k + 1}`] = v;
+  });
   return { query: out, params };
 }

@@ -17,9 +17,39 @@ import { sqlPieces } from './sql-lexer';
  */
 const READS = new Set(['SELECT', 'SHOW', 'DESCRIBE', 'DESC', 'EXPLAIN', 'WITH']);
 const WRITES = new Set([
-  'INSERT', 'UPDATE', 'DELETE', 'CREATE', 'DROP', 'ALTER', 'TRUNCATE', 'RETRAIN', 'FINETUNE', 'MERGE', 'UPSERT',
-  'GRANT', 'REVOKE', 'CALL', 'EXEC', 'EXECUTE', 'COPY', 'REPLACE', 'SET', 'USE', 'LOAD', 'RENAME', 'COMMIT', 'ROLLBACK',
-  'BEGIN', 'VACUUM', 'LOCK', 'UNLOCK', 'ATTACH', 'DETACH', 'KILL', 'INTO', 'OUTFILE',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'CREATE',
+  'DROP',
+  'ALTER',
+  'TRUNCATE',
+  'RETRAIN',
+  'FINETUNE',
+  'MERGE',
+  'UPSERT',
+  'GRANT',
+  'REVOKE',
+  'CALL',
+  'EXEC',
+  'EXECUTE',
+  'COPY',
+  'REPLACE',
+  'SET',
+  'USE',
+  'LOAD',
+  'RENAME',
+  'COMMIT',
+  'ROLLBACK',
+  'BEGIN',
+  'VACUUM',
+  'LOCK',
+  'UNLOCK',
+  'ATTACH',
+  'DETACH',
+  'KILL',
+  'INTO',
+  'OUTFILE',
 ]);
 
 export type ReadOnlyVerdict = { readOnly: true } | { readOnly: false; reason: string };
@@ -31,13 +61,20 @@ export function readOnlyStatement(sql: string): ReadOnlyVerdict {
   // The statement's plain text, with strings, quoted names, variables and comments as blanks.
   const plain = pieces.map((p) => (p.kind === 'other' ? sql.slice(p.start, p.end) : ' ')).join('');
   const semicolon = plain.indexOf(';');
-  if (semicolon !== -1 && plain.slice(semicolon + 1).replace(/;/g, ' ').trim() !== '') {
+  if (
+    semicolon !== -1 &&
+    plain
+      .slice(semicolon + 1)
+      .replace(/;/g, ' ')
+      .trim() !== ''
+  ) {
     return { readOnly: false, reason: 'it holds more than one statement' };
   }
   const words = [...plain.matchAll(/[A-Za-z_][A-Za-z_0-9$]*/g)];
   if (words.length === 0) return { readOnly: false, reason: 'it is empty' };
   const first = words[0][0].toUpperCase();
-  if (!READS.has(first)) return { readOnly: false, reason: `it starts with ${first}, not SELECT, SHOW, DESCRIBE, EXPLAIN or WITH` };
+  if (!READS.has(first))
+    return { readOnly: false, reason: `it starts with ${first}, not SELECT, SHOW, DESCRIBE, EXPLAIN or WITH` };
   for (const m of words) {
     const word = m[0].toUpperCase();
     if (!WRITES.has(word)) continue;

@@ -33,7 +33,11 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function ident(name: unknown, what: string): string {
   if (typeof name === 'number' && Number.isFinite(name)) name = String(name);
   if (typeof name !== 'string' || name.trim() === '') throw inputError(`${what} must be a non-empty string`);
-  if (/[`\u0000]/.test(name)) throw inputError(`${what} ${JSON.stringify(name)} contains a character MindsDB's SQL cannot take in a name (\` or NUL)`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this refuses
+  if (/[`\u0000]/.test(name))
+    throw inputError(
+      `${what} ${JSON.stringify(name)} contains a character MindsDB's SQL cannot take in a name (\` or NUL)`,
+    );
   if (LONE_SURROGATE.test(name)) throw inputError(`${what} ${JSON.stringify(name)} is not well-formed Unicode text`);
   return `\`${name}\``;
 }
@@ -59,13 +63,20 @@ export function sqlLiteral(v: unknown, depth = 0, where = 'a USING value'): stri
   if (typeof v === 'string') return quoteText(v);
   if (typeof v === 'number') return plainNumber(v, where);
   if (isRawJson(v)) {
-    if (v.rawJSON.startsWith('-')) throw inputError(`${where} cannot be the negative number ${v.rawJSON}: MindsDB's SQL parser has no minus sign in USING values (write it as text if the engine takes text)`);
+    if (v.rawJSON.startsWith('-'))
+      throw inputError(
+        `${where} cannot be the negative number ${v.rawJSON}: MindsDB's SQL parser has no minus sign in USING values ` +
+          `(write it as text if the engine takes text)`,
+      );
     return v.rawJSON;
   }
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (Array.isArray(v)) return `[${v.map((x, i) => sqlLiteral(x, depth + 1, pathOf(where, i))).join(', ')}]`;
   if (typeof v === 'object') {
-    return `{${Object.entries(v as Json).filter(([, x]) => x !== undefined).map(([k, x]) => `${quoteText(k)}: ${sqlLiteral(x, depth + 1, pathOf(where, k))}`).join(', ')}}`;
+    return `{${Object.entries(v as Json)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => `${quoteText(k)}: ${sqlLiteral(x, depth + 1, pathOf(where, k))}`)
+      .join(', ')}}`;
   }
   throw inputError(`${where} cannot be ${typeof v}`);
 }
@@ -73,17 +84,32 @@ export function sqlLiteral(v: unknown, depth = 0, where = 'a USING value'): stri
 function quoteText(s: string): string {
   const shown = JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
   if (LONE_SURROGATE.test(s)) throw inputError(`the SQL text value ${shown} is not well-formed Unicode text`);
-  if (/\\$/.test(s)) throw inputError(`the SQL text value ${shown} ends with a backslash, which MindsDB's SQL parser reads as an escape of the closing quote: remove it (C:/data/ works where C:\\data\\ does not)`);
-  if (/\\['"]/.test(s)) throw inputError(`the SQL text value ${shown} has a backslash right before a quote, which MindsDB's SQL parser reads as an escape and drops`);
+  if (/\\$/.test(s))
+    throw inputError(
+      `the SQL text value ${shown} ends with a backslash, which MindsDB's SQL parser reads as an escape of the ` +
+        `closing quote: remove it (C:/data/ works where C:\\data\\ does not)`,
+    );
+  if (/\\['"]/.test(s))
+    throw inputError(
+      `the SQL text value ${shown} has a backslash right before a quote, which MindsDB's SQL parser reads as an ` +
+        `escape and drops`,
+    );
   if (!/^'|'$/.test(s)) return `'${s.replace(/'/g, "''")}'`;
   if (!/^"|"$/.test(s)) return `"${s.replace(/"/g, '""')}"`;
-  throw inputError(`the SQL text value ${shown} begins or ends with both a single and a double quote, which MindsDB's SQL parser strips from a string`);
+  throw inputError(
+    `the SQL text value ${shown} begins or ends with both a single and a double quote, which MindsDB's SQL parser ` +
+      `strips from a string`,
+  );
 }
 
 /** A finite, non-negative number in plain decimal digits: Python reads it back to the same double. */
 function plainNumber(n: number, where: string): string {
   if (!Number.isFinite(n)) throw inputError(`${where} must be a finite number, not ${n}`);
-  if (n < 0) throw inputError(`${where} cannot be the negative number ${n}: MindsDB's SQL parser has no minus sign in USING values (write it as text, '${n}', if the engine takes text)`);
+  if (n < 0)
+    throw inputError(
+      `${where} cannot be the negative number ${n}: MindsDB's SQL parser has no minus sign in USING values (write it ` +
+        `as text, '${n}', if the engine takes text)`,
+    );
   if (Number.isInteger(n)) return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
   const [digits, exp] = String(n).split('e');
   if (exp === undefined) return digits;
@@ -103,7 +129,8 @@ function plainNumber(n: number, where: string): string {
 export function sqlUsing(options: Record<string, unknown>, where = 'the USING options'): string {
   const entries = Object.entries(options).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return '';
-  return ` USING ${entries.map(([k, v]) => `${ident(k, 'a USING option name')} = ${sqlLiteral(v, 0, pathOf(where, k))}`).join(', ')}`;
+  const pairs = entries.map(([k, v]) => `${ident(k, 'a USING option name')} = ${sqlLiteral(v, 0, pathOf(where, k))}`);
+  return ` USING ${pairs.join(', ')}`;
 }
 
 /**
@@ -124,15 +151,23 @@ export function sqlSubquery(select: string, what: string): string {
   for (const [k, p] of pieces.entries()) {
     if (p.start >= end) break;
     const text = select.slice(p.start, p.end);
-    if (p.kind === 'unclosed') throw inputError(`${what} has a ${text[0]} at character ${p.start + 1} that nothing closes`);
-    if (p.fragile) throw inputError(`${what} has a string at character ${p.start + 1} that MindsDB closes only because nothing follows it (a backslash before its closing quote?): with the rest of the statement after it, it would run on`);
+    if (p.kind === 'unclosed')
+      throw inputError(`${what} has a ${text[0]} at character ${p.start + 1} that nothing closes`);
+    if (p.fragile)
+      throw inputError(
+        `${what} has a string at character ${p.start + 1} that MindsDB closes only because nothing follows it (a ` +
+          `backslash before its closing quote?): with the rest of the statement after it, it would run on`,
+      );
     if (p.kind !== 'other') continue;
     // Alone, MindsDB reads an unclosed /* as "/" and "*"; in the statement, a */ further on (in a
     // value) would close it as a comment and hide what lies between.
-    if (text === '/' && pieces[k + 1]?.kind === 'other' && select[p.end] === '*') throw inputError(`${what} has a /* comment at character ${p.start + 1} that nothing closes`);
-    if (text === ';') throw inputError(`${what} must be one SELECT statement: it has a ";" at character ${p.start + 1}`);
+    if (text === '/' && pieces[k + 1]?.kind === 'other' && select[p.end] === '*')
+      throw inputError(`${what} has a /* comment at character ${p.start + 1} that nothing closes`);
+    if (text === ';')
+      throw inputError(`${what} must be one SELECT statement: it has a ";" at character ${p.start + 1}`);
     if (text === '(') depth++;
-    if (text === ')' && --depth < 0) throw inputError(`${what} closes a parenthesis it did not open, at character ${p.start + 1}`);
+    if (text === ')' && --depth < 0)
+      throw inputError(`${what} closes a parenthesis it did not open, at character ${p.start + 1}`);
   }
   if (depth !== 0) throw inputError(`${what} leaves ${depth} parenthes${depth === 1 ? 'is' : 'es'} open`);
   const body = select.slice(0, end).trim();

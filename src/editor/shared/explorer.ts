@@ -9,7 +9,17 @@ import { postJson, serverRequest } from './server-choice';
 /** One item of the tree, as the runtime sends it (TreeItem in src/client/resources/tree.ts). */
 export interface TreeItem {
   name: string;
-  kind: 'datasource' | 'project' | 'schema' | 'table' | 'view' | 'model' | 'knowledge_base' | 'job' | 'agent' | 'column';
+  kind:
+    | 'datasource'
+    | 'project'
+    | 'schema'
+    | 'table'
+    | 'view'
+    | 'model'
+    | 'knowledge_base'
+    | 'job'
+    | 'agent'
+    | 'column';
   engine?: string;
   schema?: string;
   children?: TreeItem[];
@@ -28,13 +38,18 @@ export interface TreeLevel {
   table?: string;
 }
 
-interface TreeAnswer { ok?: boolean; items?: TreeItem[]; error?: string }
+interface TreeAnswer {
+  ok?: boolean;
+  items?: TreeItem[];
+  error?: string;
+}
 
 /** The text of the runtime's error, or the request's own failure. */
 export class ExplorerError extends Error {}
 
 const cache = new Map<string, Promise<TreeItem[]>>();
-const keyOf = (server: string, level: TreeLevel): string => JSON.stringify([server, level.kind ?? '', level.database ?? '', level.table ?? '']);
+const keyOf = (server: string, level: TreeLevel): string =>
+  JSON.stringify([server, level.kind ?? '', level.database ?? '', level.table ?? '']);
 
 /** One level of `server`'s tree; a failure is not kept (the next ask tries again). */
 export function treeLevel(server: string, level: TreeLevel = {}): Promise<TreeItem[]> {
@@ -42,17 +57,20 @@ export function treeLevel(server: string, level: TreeLevel = {}): Promise<TreeIt
   const known = cache.get(key);
   if (known) return known;
   const pending = postJson<TreeAnswer>('mindsdb/tree', { ...serverRequest(server), ...level }, 60000).then((res) => {
-    if (res && res.ok && Array.isArray(res.items)) return res.items;
+    if (res?.ok && Array.isArray(res.items)) return res.items;
     throw new ExplorerError(res && typeof res.error === 'string' ? res.error : 'no answer');
   });
   cache.set(key, pending);
-  pending.catch(() => { if (cache.get(key) === pending) cache.delete(key); });
+  pending.catch(() => {
+    if (cache.get(key) === pending) cache.delete(key);
+  });
   return pending;
 }
 
 /** Forgets what is known of `server` (or of every server). */
 export function forget(server?: string): void {
-  for (const key of [...cache.keys()]) if (server === undefined || (JSON.parse(key) as string[])[0] === server) cache.delete(key);
+  for (const key of [...cache.keys()])
+    if (server === undefined || (JSON.parse(key) as string[])[0] === server) cache.delete(key);
 }
 
 /** The package's own catalogue (nodes/locales/<lang>/mindsdb-sidebar.json), loaded with the editor's plugins. */

@@ -14,11 +14,15 @@ export function selectedServer(): string {
 export function serverRequest(server: string): { server: string; config?: Record<string, unknown> } {
   const body: { server: string; config?: Record<string, unknown> } = { server };
   const cfg = RED.nodes.node(server);
-  if (cfg && cfg.changed) {
+  if (cfg?.changed) {
     // Not deployed as it is now: the runtime connects with these values (stored secrets fill the gaps).
     const creds = cfg.credentials ?? {};
     body.config = {
-      url: cfg.url, apiPrefix: cfg.apiPrefix, authMode: cfg.authMode, tls: cfg.tls, timeout: cfg.timeout,
+      url: cfg.url,
+      apiPrefix: cfg.apiPrefix,
+      authMode: cfg.authMode,
+      tls: cfg.tls,
+      timeout: cfg.timeout,
       credentials: { session: creds.session, username: creds.username, password: creds.password, token: creds.token },
     };
   }
@@ -28,7 +32,14 @@ export function serverRequest(server: string): { server: string; config?: Record
 /** POSTs `body` as JSON to an editor endpoint (relative to the editor); the answer as JSON. */
 export function postJson<T>(url: string, body: unknown, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    $.ajax({ url, method: 'POST', contentType: 'application/json', dataType: 'json', data: JSON.stringify(body), timeout: timeoutMs })
+    $.ajax({
+      url,
+      method: 'POST',
+      contentType: 'application/json',
+      dataType: 'json',
+      data: JSON.stringify(body),
+      timeout: timeoutMs,
+    })
       .done((res: T) => resolve(res))
       .fail((_xhr: unknown, status: string) => reject(new Error(status || 'request failed')));
   });

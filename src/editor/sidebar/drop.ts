@@ -12,24 +12,43 @@ export const DRAG_TYPE = 'application/x-mindsdb-item';
 
 /**
  * The node a dropped item makes, configured on the sidebar's server: a table → a sql node with
- * its `SELECT … LIMIT 100` (with Alt held, Option on a Mac: a table node that inserts into it; Shift too, where the browser starts a drag with it); a model →
- * a predict node; a view → a view node (query); a knowledge base → a knowledge base node
- * (search); a job → a job node (history); an agent → an agent node (completions).
+ * its `SELECT … LIMIT 100` (with Alt held, Option on a Mac: a table node that inserts into it; Shift too, where the
+ * browser starts a drag with it); a model → a predict node; a view → a view node (query); a knowledge base → a
+ * knowledge base node (search); a job → a job node (history); an agent → an agent node (completions).
  */
 export function nodeFor(d: Dragged, modifier: boolean): { type: string; props: Record<string, unknown> } | undefined {
   const { item, home } = d;
-  const named = (operation: string) => ({ operation, project: home, projectType: 'str', itemName: item.name, itemNameType: 'str' });
+  const named = (operation: string) => ({
+    operation,
+    project: home,
+    projectType: 'str',
+    itemName: item.name,
+    itemNameType: 'str',
+  });
   switch (item.kind) {
     case 'table':
       // The table node names a table in its data source's default schema.
-      if (modifier) return { type: 'mindsdb-table', props: { operation: 'insert', database: home, databaseType: 'str', table: item.name, tableType: 'str' } };
+      if (modifier)
+        return {
+          type: 'mindsdb-table',
+          props: { operation: 'insert', database: home, databaseType: 'str', table: item.name, tableType: 'str' },
+        };
       return { type: 'mindsdb-sql', props: { query: item.select ?? '', database: '', databaseType: 'str' } };
-    case 'model': return { type: 'mindsdb-predict', props: { project: home, projectType: 'str', model: item.name, modelType: 'str' } };
-    case 'view': return { type: 'mindsdb-view', props: named('query') };
-    case 'knowledge_base': return { type: 'mindsdb-knowledge-base', props: named('search') };
-    case 'job': return { type: 'mindsdb-job', props: named('history') };
-    case 'agent': return { type: 'mindsdb-agent', props: named('completions') };
-    default: return undefined;
+    case 'model':
+      return {
+        type: 'mindsdb-predict',
+        props: { project: home, projectType: 'str', model: item.name, modelType: 'str' },
+      };
+    case 'view':
+      return { type: 'mindsdb-view', props: named('query') };
+    case 'knowledge_base':
+      return { type: 'mindsdb-knowledge-base', props: named('search') };
+    case 'job':
+      return { type: 'mindsdb-job', props: named('history') };
+    case 'agent':
+      return { type: 'mindsdb-agent', props: named('completions') };
+    default:
+      return undefined;
   }
 }
 

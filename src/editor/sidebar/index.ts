@@ -20,7 +20,8 @@ function serverNodes(): Array<{ id: string; label: string }> {
   });
   const out: Array<{ id: string; label: string; uses: number }> = [];
   RED.nodes.eachConfig((n) => {
-    if (n.type === 'mindsdb-server') out.push({ id: n.id, label: String(n.name || n.url || n.id), uses: uses.get(n.id) ?? 0 });
+    if (n.type === 'mindsdb-server')
+      out.push({ id: n.id, label: String(n.name || n.url || n.id), uses: uses.get(n.id) ?? 0 });
   });
   return out.sort((a, b) => b.uses - a.uses || a.label.localeCompare(b.label));
 }
@@ -30,9 +31,15 @@ function build(): { content: JQuery; tree: SidebarTree; refreshServers: () => vo
   const head = $('<div class="mindsdb-sidebar-head">').appendTo(content);
   const line = $('<div class="mindsdb-sidebar-line">').appendTo(head);
   const select = $('<select id="mindsdb-sidebar-server">').attr('aria-label', text('sidebar.server')).appendTo(line);
-  const refresh = $('<button type="button" class="red-ui-button red-ui-button-small" id="mindsdb-sidebar-refresh"><i class="fa fa-refresh"></i></button>')
-    .attr('title', text('sidebar.refresh')).appendTo(line);
-  const search = $('<input type="text" id="mindsdb-sidebar-search">').attr('placeholder', text('sidebar.search')).appendTo(head);
+  const refresh = $(
+    '<button type="button" class="red-ui-button red-ui-button-small" id="mindsdb-sidebar-refresh"><i class="fa ' +
+      'fa-refresh"></i></button>',
+  )
+    .attr('title', text('sidebar.refresh'))
+    .appendTo(line);
+  const search = $('<input type="text" id="mindsdb-sidebar-search">')
+    .attr('placeholder', text('sidebar.search'))
+    .appendTo(head);
   const box = $('<div class="mindsdb-tree" id="mindsdb-sidebar-tree">').appendTo(content);
   $('<div class="mindsdb-sidebar-hint">').text(text('sidebar.hint')).appendTo(content);
 
@@ -48,7 +55,9 @@ function build(): { content: JQuery; tree: SidebarTree; refreshServers: () => vo
     select.val(keep);
     if (keep !== before || tree.roots.length === 0) void tree.load();
   };
-  select.on('change', () => { void tree.load(); });
+  select.on('change', () => {
+    void tree.load();
+  });
   refresh.on('click', () => {
     forget(chosen());
     void tree.load().then(() => tree.search(String(search.val() ?? '')));
@@ -85,7 +94,9 @@ function addTab(): void {
   });
   acceptDrops();
   // Server nodes come with the flows, after the plugins: offer them once they are there.
-  RED.events.on('workspace:change', () => { if (tree.roots.length === 0) refreshServers(); });
+  RED.events.on('workspace:change', () => {
+    if (tree.roots.length === 0) refreshServers();
+  });
   (window as unknown as { MindsDBSidebar: unknown }).MindsDBSidebar = { tree, refreshServers };
 }
 

@@ -2,8 +2,16 @@ import { text, type TreeItem } from '../shared/explorer';
 
 /** Font Awesome 4.7 icon of each kind of item. */
 const ICONS: Record<TreeItem['kind'], string> = {
-  datasource: 'database', project: 'folder-o', schema: 'sitemap', table: 'table', view: 'eye', model: 'cube',
-  knowledge_base: 'book', job: 'clock-o', agent: 'user-secret', column: 'columns',
+  datasource: 'database',
+  project: 'folder-o',
+  schema: 'sitemap',
+  table: 'table',
+  view: 'eye',
+  model: 'cube',
+  knowledge_base: 'book',
+  job: 'clock-o',
+  agent: 'user-secret',
+  column: 'columns',
 };
 
 /** Kinds that can be dragged onto the canvas (./drop.ts makes their nodes). */
@@ -12,19 +20,29 @@ export const DRAGGABLE = new Set<TreeItem['kind']>(['table', 'view', 'model', 'k
 /** What a row says after the name: an engine, a model's state, a job's last run, a column's type. */
 export function metaOf(item: TreeItem): string {
   switch (item.kind) {
-    case 'datasource': return item.engine ?? '';
-    case 'model': return [item.status, item.version !== undefined ? `v${item.version}` : undefined, item.engine].filter(Boolean).join(' · ');
-    case 'job': return item.lastRun ? text('sidebar.lastRun', { when: item.lastRun }) : text('sidebar.neverRun');
-    case 'column': return item.type ?? '';
-    default: return '';
+    case 'datasource':
+      return item.engine ?? '';
+    case 'model':
+      return [item.status, item.version !== undefined ? `v${item.version}` : undefined, item.engine]
+        .filter(Boolean)
+        .join(' · ');
+    case 'job':
+      return item.lastRun ? text('sidebar.lastRun', { when: item.lastRun }) : text('sidebar.neverRun');
+    case 'column':
+      return item.type ?? '';
+    default:
+      return '';
   }
 }
 
 /** One row of the tree: caret (for what opens), icon, name, meta; `depth` indents it. */
 export function rowElement(item: TreeItem, depth: number, opens: boolean, expanded: boolean): JQuery {
-  const row = $('<div class="mindsdb-tree-row">').attr({ 'data-kind': item.kind, 'data-name': item.name, title: item.name })
+  const row = $('<div class="mindsdb-tree-row">')
+    .attr({ 'data-kind': item.kind, 'data-name': item.name, title: item.name })
     .css('padding-left', `${6 + depth * 14}px`);
-  $('<i class="mindsdb-tree-caret fa">').addClass(opens ? (expanded ? 'fa-caret-down' : 'fa-caret-right') : 'fa-fw').appendTo(row);
+  $('<i class="mindsdb-tree-caret fa">')
+    .addClass(opens ? (expanded ? 'fa-caret-down' : 'fa-caret-right') : 'fa-fw')
+    .appendTo(row);
   $('<i class="fa fa-fw">').addClass(`fa-${ICONS[item.kind]}`).appendTo(row);
   $('<span class="mindsdb-tree-name">').text(item.name).appendTo(row);
   const meta = metaOf(item);
@@ -39,7 +57,9 @@ export function rowElement(item: TreeItem, depth: number, opens: boolean, expand
 
 /** A row that says something instead of items: loading, an error, nothing there, more to show. */
 export function noteRow(note: 'loading' | 'error' | 'empty' | 'more', depth: number, message: string): JQuery {
-  const row = $('<div class="mindsdb-tree-note">').attr('data-note', note).css('padding-left', `${20 + depth * 14}px`);
+  const row = $('<div class="mindsdb-tree-note">')
+    .attr('data-note', note)
+    .css('padding-left', `${20 + depth * 14}px`);
   if (note === 'loading') $('<i class="fa fa-spinner fa-spin">').appendTo(row);
   if (note === 'error') $('<i class="fa fa-exclamation-triangle">').appendTo(row);
   if (note === 'more') $('<i class="fa fa-angle-double-down">').appendTo(row);
@@ -49,7 +69,8 @@ export function noteRow(note: 'loading' | 'error' | 'empty' | 'more', depth: num
 
 export const STYLE = `
 .mindsdb-sidebar { position: absolute; top: 0; bottom: 0; left: 0; right: 0; display: flex; flex-direction: column; }
-.mindsdb-sidebar-head { padding: 8px; border-bottom: 1px solid var(--red-ui-secondary-border-color, #ddd); display: flex; flex-direction: column; gap: 6px; }
+.mindsdb-sidebar-head { padding: 8px; display: flex; flex-direction: column; gap: 6px;
+  border-bottom: 1px solid var(--red-ui-secondary-border-color, #ddd); }
 .mindsdb-sidebar-head .mindsdb-sidebar-line { display: flex; gap: 4px; align-items: center; }
 .mindsdb-sidebar-head select, .mindsdb-sidebar-head input { flex: 1; margin: 0; min-width: 0; }
 .mindsdb-tree { flex: 1; overflow-y: auto; padding: 4px 0; font-size: 13px; }
@@ -60,8 +81,10 @@ export const STYLE = `
 .mindsdb-tree-draggable { cursor: grab; }
 .mindsdb-tree-meta { margin-left: 8px; color: var(--red-ui-tertiary-text-color, #999); font-size: 11px; }
 .mindsdb-tree-failed .mindsdb-tree-name { color: var(--red-ui-text-color-error, #c00); }
-.mindsdb-tree-note { color: var(--red-ui-secondary-text-color, #777); font-style: italic; padding: 2px 6px; cursor: default; }
+.mindsdb-tree-note { font-style: italic; padding: 2px 6px; cursor: default;
+  color: var(--red-ui-secondary-text-color, #777); }
 .mindsdb-tree-note[data-note="more"] { cursor: pointer; font-style: normal; text-decoration: underline; }
 .mindsdb-tree-note[data-note="error"] { color: var(--red-ui-text-color-error, #c00); white-space: normal; }
-.mindsdb-sidebar-hint { padding: 6px 8px; font-size: 11px; color: var(--red-ui-tertiary-text-color, #999); border-top: 1px solid var(--red-ui-secondary-border-color, #ddd); }
+.mindsdb-sidebar-hint { padding: 6px 8px; font-size: 11px; color: var(--red-ui-tertiary-text-color, #999);
+  border-top: 1px solid var(--red-ui-secondary-border-color, #ddd); }
 `;

@@ -21,14 +21,23 @@ export interface Entry {
 }
 
 /** How long the last drawing of a fetched level took, for the browser suite's report. */
-export interface DrawFigure { items: number; ms: number }
+export interface DrawFigure {
+  items: number;
+  ms: number;
+}
 
 function childLevel(item: TreeItem, home: string | undefined): TreeLevel | undefined {
   switch (item.kind) {
-    case 'datasource': return { kind: 'datasource', database: item.name };
-    case 'project': return { kind: 'project', database: item.name };
-    case 'table': case 'view': case 'model': return home ? { kind: 'columns', database: home, table: item.name } : undefined;
-    default: return undefined;
+    case 'datasource':
+      return { kind: 'datasource', database: item.name };
+    case 'project':
+      return { kind: 'project', database: item.name };
+    case 'table':
+    case 'view':
+    case 'model':
+      return home ? { kind: 'columns', database: home, table: item.name } : undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -54,7 +63,10 @@ export class SidebarTree {
   private readonly rowsOf = new WeakMap<HTMLElement, Entry>();
   lastDraw: DrawFigure | undefined;
 
-  constructor(private readonly box: JQuery, private readonly server: () => string) {
+  constructor(
+    private readonly box: JQuery,
+    private readonly server: () => string,
+  ) {
     box.on('click', '.mindsdb-tree-row', (e) => {
       const entry = this.rowsOf.get(e.currentTarget as HTMLElement);
       if (entry) void this.toggle(entry);
@@ -69,13 +81,18 @@ export class SidebarTree {
     });
   }
 
-  entryOfRow(row: HTMLElement): Entry | undefined { return this.rowsOf.get(row); }
+  entryOfRow(row: HTMLElement): Entry | undefined {
+    return this.rowsOf.get(row);
+  }
 
   /** Fetches the roots again (the refresh button; a new server). */
   async load(): Promise<void> {
     const server = this.server();
     this.roots = [];
-    if (!server) { this.box.empty().append(noteRow('empty', 0, text('sidebar.noServer'))); return; }
+    if (!server) {
+      this.box.empty().append(noteRow('empty', 0, text('sidebar.noServer')));
+      return;
+    }
     this.box.empty().append(noteRow('loading', 0, text('sidebar.loading')));
     try {
       const items = await treeLevel(server);
@@ -105,7 +122,10 @@ export class SidebarTree {
         const only = entry.children.length === 1 ? entry.children[0] : undefined;
         if (only && only.item.kind === 'schema') only.expanded = true;
         this.draw();
-        this.figure(items.reduce((n, i) => n + 1 + (i.children?.length ?? 0), 0), answered);
+        this.figure(
+          items.reduce((n, i) => n + 1 + (i.children?.length ?? 0), 0),
+          answered,
+        );
         return;
       } catch (err) {
         entry.failed = err instanceof ExplorerError || err instanceof Error ? err.message : String(err);
@@ -139,26 +159,32 @@ export class SidebarTree {
       const visible = entries.filter((e) => this.matches(e));
       const limit = parent ? parent.shown : Number.POSITIVE_INFINITY;
       for (const entry of visible.slice(0, limit)) {
-        const opens = Boolean(entry.level || (entry.children && entry.children.length));
+        const opens = Boolean(entry.level || entry.children?.length);
         // A search opens what leads to a match (among loaded items).
-        const open = entry.expanded || (this.query !== '' && Boolean(entry.children && entry.children.some((c) => this.matches(c))));
+        const open = entry.expanded || (this.query !== '' && Boolean(entry.children?.some((c) => this.matches(c))));
         const row = rowElement(entry.item, entry.depth, opens, open)[0];
         this.rowsOf.set(row, entry);
         fragment.appendChild(row);
         if (!open) continue;
         if (entry.loading) fragment.appendChild(noteRow('loading', entry.depth + 1, text('sidebar.loading'))[0]);
         else if (entry.failed) fragment.appendChild(noteRow('error', entry.depth + 1, entry.failed)[0]);
-        else if (entry.children && entry.children.length === 0) fragment.appendChild(noteRow('empty', entry.depth + 1, text('sidebar.empty'))[0]);
+        else if (entry.children && entry.children.length === 0)
+          fragment.appendChild(noteRow('empty', entry.depth + 1, text('sidebar.empty'))[0]);
         else if (entry.children) add(entry.children, entry);
       }
       if (parent && visible.length > limit) {
-        const more = noteRow('more', parent.depth + 1, text('sidebar.more', { count: Math.min(PAGE, visible.length - limit), left: visible.length - limit }))[0];
+        const more = noteRow(
+          'more',
+          parent.depth + 1,
+          text('sidebar.more', { count: Math.min(PAGE, visible.length - limit), left: visible.length - limit }),
+        )[0];
         this.rowsOf.set(more, parent);
         fragment.appendChild(more);
       }
     };
     add(this.roots);
-    if (this.roots.length === 0) fragment.appendChild(noteRow('empty', 0, text(this.query ? 'sidebar.noMatch' : 'sidebar.empty'))[0]);
+    if (this.roots.length === 0)
+      fragment.appendChild(noteRow('empty', 0, text(this.query ? 'sidebar.noMatch' : 'sidebar.empty'))[0]);
     this.box.empty()[0].appendChild(fragment);
   }
 }

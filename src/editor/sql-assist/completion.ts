@@ -9,25 +9,41 @@ import { sqlSuggestions, type SqlSuggestion, type SuggestionKind } from './sugge
  * 5's plain editor (a textarea, until Monaco has loaded) gets none.
  */
 
-interface MonacoPosition { lineNumber: number; column: number }
+interface MonacoPosition {
+  lineNumber: number;
+  column: number;
+}
 interface MonacoModel {
   uri: { toString(): string };
   getValue(): string;
-  getValueInRange(range: { startLineNumber: number; startColumn: number; endLineNumber: number; endColumn: number }): string;
+  getValueInRange(range: {
+    startLineNumber: number;
+    startColumn: number;
+    endLineNumber: number;
+    endColumn: number;
+  }): string;
   getWordUntilPosition(position: MonacoPosition): { startColumn: number; endColumn: number };
 }
 interface Monaco {
   languages: {
     CompletionItemKind: Record<string, number>;
-    registerCompletionItemProvider(language: string, provider: {
-      triggerCharacters?: string[];
-      provideCompletionItems(model: MonacoModel, position: MonacoPosition): Promise<{ suggestions: unknown[] }> | { suggestions: unknown[] };
-    }): unknown;
+    registerCompletionItemProvider(
+      language: string,
+      provider: {
+        triggerCharacters?: string[];
+        provideCompletionItems(
+          model: MonacoModel,
+          position: MonacoPosition,
+        ): Promise<{ suggestions: unknown[] }> | { suggestions: unknown[] };
+      },
+    ): unknown;
   };
 }
 
 declare global {
-  interface Window { monaco?: Monaco }
+  interface Window {
+    monaco?: Monaco;
+  }
 }
 
 /** The Monaco models that complete, and how each finds its server. */
@@ -35,7 +51,14 @@ const assisted = new Map<string, () => string>();
 let registered = false;
 
 const MONACO_KIND: Record<SuggestionKind, string> = {
-  keyword: 'Keyword', database: 'Module', project: 'Folder', table: 'Struct', view: 'Interface', model: 'Function', column: 'Field', knowledgeBase: 'Reference',
+  keyword: 'Keyword',
+  database: 'Module',
+  project: 'Folder',
+  table: 'Struct',
+  view: 'Interface',
+  model: 'Function',
+  column: 'Field',
+  knowledgeBase: 'Reference',
 };
 
 function detailOf(s: SqlSuggestion): string {
@@ -51,9 +74,19 @@ function registerMonaco(monaco: Monaco): void {
     async provideCompletionItems(model, position) {
       const server = assisted.get(model.uri.toString());
       if (!server) return { suggestions: [] };
-      const before = model.getValueInRange({ startLineNumber: 1, startColumn: 1, endLineNumber: position.lineNumber, endColumn: position.column });
+      const before = model.getValueInRange({
+        startLineNumber: 1,
+        startColumn: 1,
+        endLineNumber: position.lineNumber,
+        endColumn: position.column,
+      });
       const word = model.getWordUntilPosition(position);
-      const range = { startLineNumber: position.lineNumber, endLineNumber: position.lineNumber, startColumn: word.startColumn, endColumn: word.endColumn };
+      const range = {
+        startLineNumber: position.lineNumber,
+        endLineNumber: position.lineNumber,
+        startColumn: word.startColumn,
+        endColumn: word.endColumn,
+      };
       const found = await sqlSuggestions(server(), model.getValue(), before);
       return {
         suggestions: found.map((s, i) => ({
@@ -70,9 +103,17 @@ function registerMonaco(monaco: Monaco): void {
   });
 }
 
-interface MonacoEditor extends CodeEditor { getModel(): MonacoModel | null; onDidDispose?(listener: () => void): unknown }
-interface AceSession { getValue(): string; getDocument(): { positionToIndex(pos: { row: number; column: number }): number } }
-interface AceEditor extends CodeEditor { getSession(): AceSession }
+interface MonacoEditor extends CodeEditor {
+  getModel(): MonacoModel | null;
+  onDidDispose?(listener: () => void): unknown;
+}
+interface AceSession {
+  getValue(): string;
+  getDocument(): { positionToIndex(pos: { row: number; column: number }): number };
+}
+interface AceEditor extends CodeEditor {
+  getSession(): AceSession;
+}
 
 /** Adds completion to a dialog's code editor; `server` says which server node it asks (default: the dialog's). */
 export function completeSql(editor: CodeEditor, server: () => string = selectedServer): void {
@@ -95,8 +136,18 @@ export function completeSql(editor: CodeEditor, server: () => string = selectedS
         const s = session as AceSession;
         const all = s.getValue();
         sqlSuggestions(server(), all, all.slice(0, s.getDocument().positionToIndex(pos))).then(
-          (found) => callback(null, found.map((f) => ({ caption: f.label, value: f.insert, meta: detailOf(f), score: f.kind === 'keyword' ? 1 : 10 }))),
-          () => callback(null, []));
+          (found) =>
+            callback(
+              null,
+              found.map((f) => ({
+                caption: f.label,
+                value: f.insert,
+                meta: detailOf(f),
+                score: f.kind === 'keyword' ? 1 : 10,
+              })),
+            ),
+          () => callback(null, []),
+        );
       },
     };
     ace.completers = [completer, ...(Array.isArray(ace.completers) ? ace.completers : [])];

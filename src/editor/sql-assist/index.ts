@@ -7,7 +7,11 @@ export interface SqlAssistOptions {
 }
 
 /** SQL completion for a dialog's code editor, and the Preview button where the dialog has one. */
-export function sqlAssist(editorId: string, editor: () => CodeEditor | undefined, options: SqlAssistOptions = {}): void {
+export function sqlAssist(
+  editorId: string,
+  editor: () => CodeEditor | undefined,
+  options: SqlAssistOptions = {},
+): void {
   const current = editor();
   if (current) completeSql(current);
   if (options.preview) {

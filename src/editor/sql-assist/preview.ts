@@ -8,9 +8,17 @@ import { postJson, selectedServer, serverRequest } from '../shared/server-choice
  * MindsDB's error, or why it was not run.
  */
 
-interface PreviewAnswer { ok?: boolean; refused?: boolean; error?: string; columns?: string[]; rows?: unknown[][]; more?: boolean }
+interface PreviewAnswer {
+  ok?: boolean;
+  refused?: boolean;
+  error?: string;
+  columns?: string[];
+  rows?: unknown[][];
+  more?: boolean;
+}
 
-const cell = (v: unknown): string => (v === null || v === undefined ? 'NULL' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const cell = (v: unknown): string =>
+  v === null || v === undefined ? 'NULL' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 function table(columns: string[], rows: unknown[][]): JQuery {
   const t = $('<table class="mindsdb-preview-table">');
@@ -28,9 +36,11 @@ const STYLE = `
 .mindsdb-preview-row { margin-top: 6px; }
 .mindsdb-preview-status { margin-left: 8px; }
 .mindsdb-preview-failed { color: var(--red-ui-text-color-error, #c00); }
-.mindsdb-preview { max-height: 220px; overflow: auto; border: 1px solid var(--red-ui-secondary-border-color, #ddd); display: none; }
+.mindsdb-preview { max-height: 220px; overflow: auto; display: none;
+  border: 1px solid var(--red-ui-secondary-border-color, #ddd); }
 .mindsdb-preview-table { border-collapse: collapse; font-size: 12px; width: 100%; }
-.mindsdb-preview-table th, .mindsdb-preview-table td { border: 1px solid var(--red-ui-secondary-border-color, #ddd); padding: 2px 6px; text-align: left; white-space: nowrap; }
+.mindsdb-preview-table th, .mindsdb-preview-table td { padding: 2px 6px; text-align: left; white-space: nowrap;
+  border: 1px solid var(--red-ui-secondary-border-color, #ddd); }
 .mindsdb-preview-table th { background: var(--red-ui-tertiary-background, #f3f3f3); position: sticky; top: 0; }
 `;
 
@@ -42,7 +52,9 @@ const STYLE = `
 export function previewPanel(after: JQuery, editor: () => CodeEditor | undefined, database: () => string): void {
   if (!$('#mindsdb-preview-style').length) $('<style id="mindsdb-preview-style">').text(STYLE).appendTo('head');
   const row = $('<div class="form-row mindsdb-preview-row">');
-  const button = $('<button type="button" class="red-ui-button" id="mindsdb-preview-button"><i class="fa fa-eye"></i> </button>').attr('title', text('preview.title'));
+  const button = $(
+    '<button type="button" class="red-ui-button" id="mindsdb-preview-button"><i class="fa fa-eye"></i> </button>',
+  ).attr('title', text('preview.title'));
   $('<span>').text(text('preview.button')).appendTo(button);
   const status = $('<span class="mindsdb-preview-status" id="mindsdb-preview-status">');
   row.append(button, status);
@@ -56,22 +68,44 @@ export function previewPanel(after: JQuery, editor: () => CodeEditor | undefined
     const server = selectedServer();
     const query = editor()?.getValue() ?? '';
     result.hide().empty();
-    if (!server) { show(true, text('preview.noServer')); return; }
-    if (!query.trim()) { show(true, text('preview.empty')); return; }
+    if (!server) {
+      show(true, text('preview.noServer'));
+      return;
+    }
+    if (!query.trim()) {
+      show(true, text('preview.empty'));
+      return;
+    }
     button.prop('disabled', true);
     show(false, text('preview.running'));
-    postJson<PreviewAnswer>('mindsdb/preview', { ...serverRequest(server), query, database: database() }, 120000).then((res) => {
-      if (!res || !res.ok) {
-        const error = res && typeof res.error === 'string' ? res.error : 'no answer';
-        show(true, text(res && res.refused ? 'preview.refused' : 'preview.failed', { error }));
-        return;
-      }
-      const columns = res.columns ?? [];
-      const rows = res.rows ?? [];
-      if (columns.length === 0) { show(false, text('preview.ok')); return; }
-      show(false, rows.length === 0 ? text('preview.noRows') : text(res.more ? 'preview.more' : 'preview.rows', { count: rows.length }));
-      result.append(table(columns, rows)).show();
-    }, (err: unknown) => show(true, text('preview.failed', { error: err instanceof Error ? err.message : String(err) })))
-      .then(() => button.prop('disabled', false), () => button.prop('disabled', false));
+    postJson<PreviewAnswer>('mindsdb/preview', { ...serverRequest(server), query, database: database() }, 120000)
+      .then(
+        (res) => {
+          if (!res?.ok) {
+            const error = res && typeof res.error === 'string' ? res.error : 'no answer';
+            show(true, text(res?.refused ? 'preview.refused' : 'preview.failed', { error }));
+            return;
+          }
+          const columns = res.columns ?? [];
+          const rows = res.rows ?? [];
+          if (columns.length === 0) {
+            show(false, text('preview.ok'));
+            return;
+          }
+          show(
+            false,
+            rows.length === 0
+              ? text('preview.noRows')
+              : text(res.more ? 'preview.more' : 'preview.rows', { count: rows.length }),
+          );
+          result.append(table(columns, rows)).show();
+        },
+        (err: unknown) =>
+          show(true, text('preview.failed', { error: err instanceof Error ? err.message : String(err) })),
+      )
+      .then(
+        () => button.prop('disabled', false),
+        () => button.prop('disabled', false),
+      );
   });
 }

@@ -8,7 +8,15 @@ import { treeLevel, type TreeItem } from '../shared/explorer';
  * after FROM or JOIN. Everything comes from the same tree the sidebar shows, asked once.
  */
 
-export type SuggestionKind = 'keyword' | 'database' | 'project' | 'table' | 'view' | 'model' | 'column' | 'knowledgeBase';
+export type SuggestionKind =
+  | 'keyword'
+  | 'database'
+  | 'project'
+  | 'table'
+  | 'view'
+  | 'model'
+  | 'column'
+  | 'knowledgeBase';
 
 export interface SqlSuggestion {
   label: string;
@@ -21,11 +29,74 @@ export interface SqlSuggestion {
 
 /** MindsDB's SQL keywords (its parser's, the common ones) offered where no name is being qualified. */
 export const KEYWORDS = [
-  'SELECT', 'FROM', 'WHERE', 'JOIN', 'LEFT JOIN', 'INNER JOIN', 'ON', 'AS', 'AND', 'OR', 'NOT', 'IN', 'IS NULL', 'IS NOT NULL', 'LIKE',
-  'BETWEEN', 'DISTINCT', 'GROUP BY', 'ORDER BY', 'HAVING', 'LIMIT', 'OFFSET', 'ASC', 'DESC', 'UNION', 'UNION ALL', 'CASE', 'WHEN', 'THEN',
-  'ELSE', 'END', 'COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'WITH', 'INSERT INTO', 'VALUES', 'UPDATE', 'SET', 'DELETE FROM', 'SHOW', 'DESCRIBE',
-  'CREATE', 'DROP', 'MODEL', 'PREDICT', 'USING', 'VIEW', 'JOB', 'EVERY', 'START', 'LAST', 'RETRAIN', 'FINETUNE', 'KNOWLEDGE_BASE', 'DATABASE',
-  'PROJECT', 'ENGINE', 'PARAMETERS', 'TABLES', 'DATABASES', 'MODELS', 'JOBS', 'IF EXISTS', 'IF NOT EXISTS', 'OR REPLACE',
+  'SELECT',
+  'FROM',
+  'WHERE',
+  'JOIN',
+  'LEFT JOIN',
+  'INNER JOIN',
+  'ON',
+  'AS',
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'IS NULL',
+  'IS NOT NULL',
+  'LIKE',
+  'BETWEEN',
+  'DISTINCT',
+  'GROUP BY',
+  'ORDER BY',
+  'HAVING',
+  'LIMIT',
+  'OFFSET',
+  'ASC',
+  'DESC',
+  'UNION',
+  'UNION ALL',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'END',
+  'COUNT',
+  'SUM',
+  'AVG',
+  'MIN',
+  'MAX',
+  'WITH',
+  'INSERT INTO',
+  'VALUES',
+  'UPDATE',
+  'SET',
+  'DELETE FROM',
+  'SHOW',
+  'DESCRIBE',
+  'CREATE',
+  'DROP',
+  'MODEL',
+  'PREDICT',
+  'USING',
+  'VIEW',
+  'JOB',
+  'EVERY',
+  'START',
+  'LAST',
+  'RETRAIN',
+  'FINETUNE',
+  'KNOWLEDGE_BASE',
+  'DATABASE',
+  'PROJECT',
+  'ENGINE',
+  'PARAMETERS',
+  'TABLES',
+  'DATABASES',
+  'MODELS',
+  'JOBS',
+  'IF EXISTS',
+  'IF NOT EXISTS',
+  'OR REPLACE',
 ];
 
 /** A name as MindsDB's lexer reads it back unchanged: plain when it can be, else in backticks. */
@@ -35,7 +106,10 @@ export function quoted(name: string): string {
 
 const unquote = (part: string): string => part.replace(/^`|`$/g, '');
 
-/** The names the text before the cursor is qualifying: `db.` → ['db'], `db.t.co` → ['db', 't'] (the last part is being typed). */
+/**
+ * The names the text before the cursor is qualifying: `db.` → ['db'], `db.t.co` → ['db', 't'] (the last part is being
+ * typed).
+ */
 export function qualifierOf(before: string): string[] {
   const m = /((?:`[^`]*`|[A-Za-z0-9_]+)\.)+[A-Za-z0-9_`]*$/.exec(before);
   if (!m) return [];
@@ -58,7 +132,13 @@ export function tablesNamed(sql: string): Array<[string, string]> {
 }
 
 const KIND_OF: Partial<Record<TreeItem['kind'], SuggestionKind>> = {
-  datasource: 'database', project: 'project', table: 'table', view: 'view', model: 'model', knowledge_base: 'knowledgeBase', column: 'column',
+  datasource: 'database',
+  project: 'project',
+  table: 'table',
+  view: 'view',
+  model: 'model',
+  knowledge_base: 'knowledgeBase',
+  column: 'column',
 };
 
 const suggestion = (item: TreeItem): SqlSuggestion | undefined => {
@@ -67,14 +147,18 @@ const suggestion = (item: TreeItem): SqlSuggestion | undefined => {
   const detail = item.kind === 'column' ? item.type : item.kind === 'datasource' ? item.engine : undefined;
   return { label: item.name, insert: quoted(item.name), kind, ...(detail ? { detail } : {}) };
 };
-const suggestionsOf = (items: TreeItem[]): SqlSuggestion[] => items.map(suggestion).filter((s): s is SqlSuggestion => s !== undefined);
+const suggestionsOf = (items: TreeItem[]): SqlSuggestion[] =>
+  items.map(suggestion).filter((s): s is SqlSuggestion => s !== undefined);
 
 /** The tables (or models, views …) in a data source or project, flattening a data source's schemas. */
 async function tablesIn(server: string, database: string): Promise<TreeItem[]> {
   const root = (await treeLevel(server)).find((r) => r.name.toLowerCase() === database.toLowerCase());
   if (!root) return [];
-  const items = await treeLevel(server, { kind: root.kind === 'project' ? 'project' : 'datasource', database: root.name });
-  return items.flatMap((i) => (i.kind === 'schema' ? i.children ?? [] : [i]));
+  const items = await treeLevel(server, {
+    kind: root.kind === 'project' ? 'project' : 'datasource',
+    database: root.name,
+  });
+  return items.flatMap((i) => (i.kind === 'schema' ? (i.children ?? []) : [i]));
 }
 
 /** What to offer at the cursor; any failure offers only what is known (keywords at least). */
@@ -88,15 +172,25 @@ export async function sqlSuggestions(server: string, sql: string, before: string
       // `db.schema.` lists the schema's tables; `db.table.` the table's columns.
       const [database, second] = names;
       const root = (await treeLevel(server)).find((r) => r.name.toLowerCase() === database.toLowerCase());
-      const schema = root && root.kind === 'datasource'
-        ? (await treeLevel(server, { kind: 'datasource', database: root.name })).find((i) => i.kind === 'schema' && i.name === second)
-        : undefined;
+      const schema =
+        root && root.kind === 'datasource'
+          ? (await treeLevel(server, { kind: 'datasource', database: root.name })).find(
+              (i) => i.kind === 'schema' && i.name === second,
+            )
+          : undefined;
       if (schema) return suggestionsOf(schema.children ?? []);
       return suggestionsOf(await treeLevel(server, { kind: 'columns', database, table: second }));
     }
-    if (names.length >= 3) return suggestionsOf(await treeLevel(server, { kind: 'columns', database: names[0], table: names[names.length - 1] }));
+    if (names.length >= 3)
+      return suggestionsOf(
+        await treeLevel(server, { kind: 'columns', database: names[0], table: names[names.length - 1] }),
+      );
     const roots = suggestionsOf(await treeLevel(server));
-    const columns = await Promise.all(tablesNamed(sql).map(([db, table]) => treeLevel(server, { kind: 'columns', database: db, table }).catch(() => [])));
+    const columns = await Promise.all(
+      tablesNamed(sql).map(([db, table]) =>
+        treeLevel(server, { kind: 'columns', database: db, table }).catch(() => []),
+      ),
+    );
     const seen = new Set<string>();
     const named = suggestionsOf(columns.flat()).filter((c) => !seen.has(c.label) && seen.add(c.label));
     return [...named, ...roots, ...keywords()];

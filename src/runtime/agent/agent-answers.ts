@@ -1,6 +1,14 @@
 import {
-  completeAgent, describeType, inputError, plainJson, redactSecretFields, streamAgent, toAgentMessages,
-  type AgentMessage, type Completion, type MindsDBClient,
+  completeAgent,
+  describeType,
+  inputError,
+  plainJson,
+  redactSecretFields,
+  streamAgent,
+  toAgentMessages,
+  type AgentMessage,
+  type Completion,
+  type MindsDBClient,
 } from '../../client';
 import type { AgentNodeConfig } from '../../schema';
 import { resetError, type Control } from '../message/control';
@@ -13,7 +21,10 @@ import type { Msg, Node, NodeAPI, NodeMessageParts, Send } from '../node/red';
 type SequenceParts = NodeMessageParts & { type: 'array'; parts?: unknown };
 
 /** What the agent node's completions read from its config. */
-type AnswerConfig = Pick<AgentNodeConfig, 'streamMode' | 'memory' | 'conversationKey' | 'maxTurns' | 'idleMinutes' | 'historyOut' | 'outputProperty'>;
+type AnswerConfig = Pick<
+  AgentNodeConfig,
+  'streamMode' | 'memory' | 'conversationKey' | 'maxTurns' | 'idleMinutes' | 'historyOut' | 'outputProperty'
+>;
 
 /**
  * The agent node's questions: asked once (never repeated: each may be a billed LLM call), the
@@ -34,7 +45,11 @@ export class AgentAnswers {
   /** The last question of each conversation under way: the next one waits for it. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly RED: NodeAPI, node: Node, private readonly config: AnswerConfig) {
+  constructor(
+    private readonly RED: NodeAPI,
+    node: Node,
+    private readonly config: AnswerConfig,
+  ) {
     if (!config.memory) return;
     try {
       this.memory = new Conversations(RED, node, { maxTurns: config.maxTurns, idleMs: config.idleMinutes * 60_000 });
@@ -56,46 +71,94 @@ export class AgentAnswers {
     this.kept().forget(key);
   }
 
-  /** Asks the agent the question in `msg` and puts the answer on it; with chunks, each chunk goes out first as a part. */
-  async ask(msg: Msg, send: Send, client: MindsDBClient, project: string, agent: string, timeoutMs: number | undefined): Promise<Completion> {
+  /**
+   * Asks the agent the question in `msg` and puts the answer on it; with chunks, each chunk goes out first as a part.
+   */
+  async ask(
+    msg: Msg,
+    send: Send,
+    client: MindsDBClient,
+    project: string,
+    agent: string,
+    timeoutMs: number | undefined,
+  ): Promise<Completion> {
     // Values by the one rule for what is not plain JSON, named by their place in the msg.
-    if (!this.config.memory) return this.once(msg, send, client, project, agent, timeoutMs, toAgentMessages(plainJson(msg.payload, 'msg.payload')));
+    if (!this.config.memory)
+      return this.once(
+        msg,
+        send,
+        client,
+        project,
+        agent,
+        timeoutMs,
+        toAgentMessages(plainJson(msg.payload, 'msg.payload')),
+      );
     const key = this.conversationOf(msg);
     const question = questionOf(msg.payload);
     const memory = this.kept();
     // After the conversation's question before this one, whatever became of it.
     const before = this.turns.get(key) ?? Promise.resolve();
     const mine = before.then(async () => {
-      const result = await this.once(msg, send, client, project, agent, timeoutMs, [...memory.history(key), { question, answer: null }], key,
+      const result = await this.once(
+        msg,
+        send,
+        client,
+        project,
+        agent,
+        timeoutMs,
+        [...memory.history(key), { question, answer: null }],
+        key,
         // On disk before the answer leaves the node; an answer a reset stopped is not kept.
-        (answer) => memory.append(key, question, answer));
-      if (this.config.historyOut) (msg.mindsdb as Record<string, unknown>).conversation = { key, turns: memory.history(key) };
+        (answer) => memory.append(key, question, answer),
+      );
+      if (this.config.historyOut)
+        (msg.mindsdb as Record<string, unknown>).conversation = { key, turns: memory.history(key) };
       return result;
     });
     const settled = mine.catch(() => undefined);
     this.turns.set(key, settled);
-    void settled.then(() => { if (this.turns.get(key) === settled) this.turns.delete(key); });
+    void settled.then(() => {
+      if (this.turns.get(key) === settled) this.turns.delete(key);
+    });
     return mine;
   }
 
-  /** The node is closing: the questions under way may still keep their turns (for up to `graceMs`); then the store's lease goes. */
+  /**
+   * The node is closing: the questions under way may still keep their turns (for up to `graceMs`); then the store's
+   * lease goes.
+   */
   async close(graceMs: number): Promise<void> {
     if (!(this.memory instanceof Conversations)) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(this.turns.values()), new Promise((resolve) => { timer = setTimeout(resolve, graceMs); })]);
+    await Promise.race([
+      Promise.all(this.turns.values()),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
     clearTimeout(timer);
     this.memory.close();
   }
 
-  private async once(msg: Msg, send: Send, client: MindsDBClient, project: string, agent: string, timeoutMs: number | undefined,
-    messages: AgentMessage[], key?: string, keep?: (answer: string) => void): Promise<Completion> {
+  private async once(
+    msg: Msg,
+    send: Send,
+    client: MindsDBClient,
+    project: string,
+    agent: string,
+    timeoutMs: number | undefined,
+    messages: AgentMessage[],
+    key?: string,
+    keep?: (answer: string) => void,
+  ): Promise<Completion> {
     const run = this.runs.add(key);
     const stop = new AbortController();
     run.whenStopped(() => stop.abort(run.reason));
     try {
-      const result = this.config.streamMode === 'chunks'
-        ? await this.streamInChunks(msg, send, client, project, agent, messages, timeoutMs, run, stop.signal)
-        : await completeAgent(client, project, agent, messages, { timeoutMs, signal: stop.signal });
+      const result =
+        this.config.streamMode === 'chunks'
+          ? await this.streamInChunks(msg, send, client, project, agent, messages, timeoutMs, run, stop.signal)
+          : await completeAgent(client, project, agent, messages, { timeoutMs, signal: stop.signal });
       // An answer that came after a reset (one not streamed cannot be stopped on its way) is dropped.
       run.check();
       keep?.(result.answer);
@@ -113,23 +176,43 @@ export class AgentAnswers {
    * stay sent, and the input msg ends with one error to Catch, with msg.mindsdb.sequence =
    * {id, chunks: N} naming the unfinished sequence; it never gets a last part.
    */
-  private async streamInChunks(msg: Msg, send: Send, client: MindsDBClient, project: string, agent: string,
-    messages: AgentMessage[], timeoutMs: number | undefined, run: Stoppable, signal: AbortSignal): Promise<Completion> {
+  private async streamInChunks(
+    msg: Msg,
+    send: Send,
+    client: MindsDBClient,
+    project: string,
+    agent: string,
+    messages: AgentMessage[],
+    timeoutMs: number | undefined,
+    run: Stoppable,
+    signal: AbortSignal,
+  ): Promise<Completion> {
     const id = this.RED.util.generateId();
     const outer = msg.parts;
     const partsAt = (index: number, count?: number): SequenceParts => ({
-      id, index, type: 'array', ...(count === undefined ? {} : { count }), ...(outer === undefined ? {} : { parts: outer }),
+      id,
+      index,
+      type: 'array',
+      ...(count === undefined ? {} : { count }),
+      ...(outer === undefined ? {} : { parts: outer }),
     });
     let index = 0;
     try {
-      const result = await streamAgent(client, project, agent, messages, (event) => {
-        run.check();
-        const part = this.RED.util.cloneMessage(msg) as Msg;
-        part.parts = partsAt(index++);
-        delete part.complete;
-        setOutput(this.RED, part, this.config.outputProperty, redactSecretFields(event));
-        send(part);
-      }, { timeoutMs, signal });
+      const result = await streamAgent(
+        client,
+        project,
+        agent,
+        messages,
+        (event) => {
+          run.check();
+          const part = this.RED.util.cloneMessage(msg) as Msg;
+          part.parts = partsAt(index++);
+          delete part.complete;
+          setOutput(this.RED, part, this.config.outputProperty, redactSecretFields(event));
+          send(part);
+        },
+        { timeoutMs, signal },
+      );
       run.check();
       msg.parts = partsAt(index, index + 1);
       msg.complete = true;
@@ -144,9 +227,17 @@ export class AgentAnswers {
   private conversationOf(msg: Msg): string {
     const path = this.config.conversationKey;
     let value: unknown;
-    try { value = this.RED.util.getMessageProperty(msg, path); } catch { value = undefined; }
-    if ((typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isFinite(value))) return String(value);
-    throw inputError(`memory is on: msg.${path} must name the conversation (a non-empty text or a number), not ${describeType(value)}; set it (a chat id, a user name), or name another property in the node`);
+    try {
+      value = this.RED.util.getMessageProperty(msg, path);
+    } catch {
+      value = undefined;
+    }
+    if ((typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isFinite(value)))
+      return String(value);
+    throw inputError(
+      `memory is on: msg.${path} must name the conversation (a non-empty text or a number), not ` +
+        `${describeType(value)}; set it (a chat id, a user name), or name another property in the node`,
+    );
   }
 
   private kept(): Conversations {
@@ -158,5 +249,8 @@ export class AgentAnswers {
 /** With memory on, msg.payload is the one question asked now (the node keeps what came before). */
 function questionOf(payload: unknown): string {
   if (typeof payload === 'string' && payload.trim() !== '') return payload;
-  throw inputError(`memory is on: msg.payload must be the question as text (got ${describeType(payload)}); the node sends the conversation's earlier turns itself. To send a whole conversation of your own, turn memory off`);
+  throw inputError(
+    `memory is on: msg.payload must be the question as text (got ${describeType(payload)}); the node sends the ` +
+      `conversation's earlier turns itself. To send a whole conversation of your own, turn memory off`,
+  );
 }

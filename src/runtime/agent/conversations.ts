@@ -40,7 +40,12 @@ export class Conversations {
   private readonly lease: StoreLease;
 
   /** Throws a StoreError when the store cannot be opened (the caller decides what the node does then). */
-  constructor(RED: NodeAPI, private readonly node: Node, private readonly limits: MemoryLimits, private readonly now: () => number = Date.now) {
+  constructor(
+    RED: NodeAPI,
+    private readonly node: Node,
+    private readonly limits: MemoryLimits,
+    private readonly now: () => number = Date.now,
+  ) {
     this.lease = leaseNodeStore(RED);
     try {
       this.store.migrate('conversations', SCHEMA);
@@ -57,8 +62,13 @@ export class Conversations {
 
   /** The turns of a conversation, oldest first, as the agent reads them; none for one idle too long. */
   history(conversation: string): AgentMessage[] {
-    const rows = this.store.attempt(() => this.store.statement('SELECT question, answer, at FROM agent_turn WHERE node = ? AND conversation = ? ORDER BY turn')
-      .all(this.node.id, conversation) as unknown as TurnRow[], 'read a conversation');
+    const rows = this.store.attempt(
+      () =>
+        this.store
+          .statement('SELECT question, answer, at FROM agent_turn WHERE node = ? AND conversation = ? ORDER BY turn')
+          .all(this.node.id, conversation) as unknown as TurnRow[],
+      'read a conversation',
+    );
     const last = rows.at(-1);
     if (last && this.now() - last.at >= this.limits.idleMs) {
       this.forget(conversation);
@@ -71,17 +81,29 @@ export class Conversations {
   append(conversation: string, question: string, answer: string): void {
     const id = this.node.id;
     this.store.transaction(() => {
-      const top = this.store.statement('SELECT MAX(turn) AS turn FROM agent_turn WHERE node = ? AND conversation = ?').get(id, conversation) as { turn: number | null };
+      const top = this.store
+        .statement('SELECT MAX(turn) AS turn FROM agent_turn WHERE node = ? AND conversation = ?')
+        .get(id, conversation) as { turn: number | null };
       const turn = (top.turn ?? 0) + 1;
-      this.store.statement('INSERT INTO agent_turn (node, conversation, turn, question, answer, at) VALUES (?, ?, ?, ?, ?, ?)').run(id, conversation, turn, question, answer, this.now());
-      this.store.statement('DELETE FROM agent_turn WHERE node = ? AND conversation = ? AND turn <= ?').run(id, conversation, turn - this.limits.maxTurns);
+      this.store
+        .statement('INSERT INTO agent_turn (node, conversation, turn, question, answer, at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(id, conversation, turn, question, answer, this.now());
+      this.store
+        .statement('DELETE FROM agent_turn WHERE node = ? AND conversation = ? AND turn <= ?')
+        .run(id, conversation, turn - this.limits.maxTurns);
     }, 'keep a conversation turn');
     this.forgetIdle();
   }
 
   /** Forgets one conversation (msg.reset). */
   forget(conversation: string): void {
-    this.store.attempt(() => this.store.statement('DELETE FROM agent_turn WHERE node = ? AND conversation = ?').run(this.node.id, conversation), 'forget a conversation');
+    this.store.attempt(
+      () =>
+        this.store
+          .statement('DELETE FROM agent_turn WHERE node = ? AND conversation = ?')
+          .run(this.node.id, conversation),
+      'forget a conversation',
+    );
   }
 
   /** The node is closing: its lease on the store goes (after its last write). */
@@ -89,10 +111,17 @@ export class Conversations {
     this.lease.release();
   }
 
-  /** Forgets this node's conversations that have been idle too long, so the store does not grow with chats long over. */
+  /**
+   * Forgets this node's conversations that have been idle too long, so the store does not grow with chats long over.
+   */
   private forgetIdle(): void {
-    this.store.attempt(() => this.store.statement(`DELETE FROM agent_turn WHERE node = ? AND conversation IN (
+    this.store.attempt(
+      () =>
+        this.store
+          .statement(`DELETE FROM agent_turn WHERE node = ? AND conversation IN (
       SELECT conversation FROM agent_turn WHERE node = ? GROUP BY conversation HAVING MAX(at) <= ?)`)
-      .run(this.node.id, this.node.id, this.now() - this.limits.idleMs), 'forget idle conversations');
+          .run(this.node.id, this.node.id, this.now() - this.limits.idleMs),
+      'forget idle conversations',
+    );
   }
 }

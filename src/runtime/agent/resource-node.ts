@@ -1,4 +1,11 @@
-import { inputError, plainJson, redactSecretFields, ResourcesApi, type ResourceKind, type ResourceOperation } from '../../client';
+import {
+  inputError,
+  plainJson,
+  redactSecretFields,
+  ResourcesApi,
+  type ResourceKind,
+  type ResourceOperation,
+} from '../../client';
 import type { AgentNodeConfig, AGENT_NODE, CHATBOT_NODE, ConfigOf, SkillNodeConfig, SKILL_NODE } from '../../schema';
 import { startNode, type SavedConfig } from '../node/config';
 import { CLOSE_GRACE_MS, handleInput, timeoutFrom } from '../message/input';
@@ -25,7 +32,11 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
   const operations = operationsOf<ResourceConfig['operation']>(schema.fields.operation);
   // "answered" is the agent's only (completions); the list's count has the resource's own noun.
   const crud = operations.filter((op): op is ResourceOperation => op !== 'completions');
-  const texts = new StatusTexts<'requesting' | ResourceOperation | 'answered'>(schema.type, ['requesting', ...crud, ...(kind === 'agent' ? ['answered' as const] : [])]);
+  const texts = new StatusTexts<'requesting' | ResourceOperation | 'answered'>(schema.type, [
+    'requesting',
+    ...crud,
+    ...(kind === 'agent' ? ['answered' as const] : []),
+  ]);
 
   function MindsDBResourceNode(this: Node, saved: SavedConfig): void {
     const config: ResourceConfig = startNode(RED, this, schema, saved);
@@ -34,42 +45,80 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
     const { outputProperty } = config;
     const answers = kind === 'agent' ? new AgentAnswers(RED, node, config as AgentNodeConfig) : undefined;
 
-    handleInput(node, status, texts, async (msg: Msg, send: Send) => {
-      // The agent node's msg.reset stops answers under way (and forgets a conversation): a control message, not a request.
-      const control = answers ? controlOf(msg) : undefined;
-      if (answers && control) { answers.control(msg, control); return; }
-      const { operation, project, name } = await projectItemOf(RED, node, msg, kind, { configured: config.operation, allowed: operations, what: kind }, config);
-      const client = clientFor(RED, config, msg, operation === 'completions' && (config as AgentNodeConfig).memory ? 'its conversations' : undefined);
-      const timeoutMs = timeoutFrom(msg);
-      if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
-      status.set(texts.busy('requesting'));
+    handleInput(
+      node,
+      status,
+      texts,
+      async (msg: Msg, send: Send) => {
+        // The agent node's msg.reset stops answers under way (and forgets a conversation): a control message, not a
+        // request.
+        const control = answers ? controlOf(msg) : undefined;
+        if (answers && control) {
+          answers.control(msg, control);
+          return;
+        }
+        const { operation, project, name } = await projectItemOf(
+          RED,
+          node,
+          msg,
+          kind,
+          { configured: config.operation, allowed: operations, what: kind },
+          config,
+        );
+        const client = clientFor(
+          RED,
+          config,
+          msg,
+          operation === 'completions' && (config as AgentNodeConfig).memory ? 'its conversations' : undefined,
+        );
+        const timeoutMs = timeoutFrom(msg);
+        if (operation !== 'list' && !name) throw inputError(`no ${kind} name: set it in the node or in msg.name`);
+        status.set(texts.busy('requesting'));
 
-      if (operation === 'completions') {
-        // Only the agent node has completions, and so its answers.
-        const result = await (answers as AgentAnswers).ask(msg, send, client, project, name as string, timeoutMs);
-        (msg.mindsdb as Record<string, unknown>).response = redactSecretFields(result.response);
-        setOutput(RED, msg, outputProperty, result.answer);
+        if (operation === 'completions') {
+          // Only the agent node has completions, and so its answers.
+          const result = await (answers as AgentAnswers).ask(msg, send, client, project, name as string, timeoutMs);
+          (msg.mindsdb as Record<string, unknown>).response = redactSecretFields(result.response);
+          setOutput(RED, msg, outputProperty, result.answer);
+          send(msg);
+          status.set(texts.ok('answered'));
+          return;
+        }
+
+        // Settings by the one rule for values that are not plain JSON (a Date as its ISO text …), named by their place
+        // in msg.payload.
+        const settings =
+          (operation === 'create' || operation === 'update') && msg.payload !== undefined
+            ? plainJson(msg.payload, 'msg.payload')
+            : undefined;
+        if (settings !== undefined && !isPlainObject(settings)) {
+          throw inputError(`msg.payload must be an object of the ${kind}'s settings for ${operation}`);
+        }
+        const agent =
+          kind === 'skill' && operation === 'list'
+            ? (nonEmptyString(config.agent) ?? msgText(msg, 'agent'))
+            : undefined;
+        const result = await new ResourcesApi(client).run(
+          kind,
+          operation,
+          {
+            project,
+            name,
+            agent,
+            payload: isPlainObject(settings) ? settings : undefined,
+          },
+          { timeoutMs },
+        );
+        setOutput(RED, msg, outputProperty, redactSecretFields(result));
         send(msg);
-        status.set(texts.ok('answered'));
-        return;
-      }
-
-      // Settings by the one rule for values that are not plain JSON (a Date as its ISO text …), named by their place in msg.payload.
-      const settings = (operation === 'create' || operation === 'update') && msg.payload !== undefined ? plainJson(msg.payload, 'msg.payload') : undefined;
-      if (settings !== undefined && !isPlainObject(settings)) {
-        throw inputError(`msg.payload must be an object of the ${kind}'s settings for ${operation}`);
-      }
-      const agent = kind === 'skill' && operation === 'list'
-        ? nonEmptyString(config.agent) ?? msgText(msg, 'agent')
-        : undefined;
-      const result = await new ResourcesApi(client).run(kind, operation, {
-        project, name, agent,
-        payload: isPlainObject(settings) ? settings : undefined,
-      }, { timeoutMs });
-      setOutput(RED, msg, outputProperty, redactSecretFields(result));
-      send(msg);
-      status.set(operation === 'list' ? texts.ok('list', { count: Array.isArray(result) ? result.length : 0 }) : texts.ok(operation));
-    }, () => answers?.close(CLOSE_GRACE_MS));
+        status.set(
+          operation === 'list'
+            ? texts.ok('list', { count: Array.isArray(result) ? result.length : 0 })
+            : texts.ok(operation),
+        );
+      },
+      () => answers?.close(CLOSE_GRACE_MS),
+    );
   }
 
   registerNodeType(RED, schema, MindsDBResourceNode);

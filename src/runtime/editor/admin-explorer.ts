@@ -14,16 +14,25 @@ async function treeLevel(client: MindsDBClient, body: Record<string, unknown>): 
     return v;
   };
   switch (body.kind) {
-    case undefined: return { items: await tree.roots() };
-    case 'datasource': return { items: await tree.dataSource(name('database')) };
-    case 'project': return { items: await tree.project(name('database')) };
-    case 'columns': return { items: await tree.columns(name('database'), name('table')) };
-    default: throw new Error(`the tree has no level "${String(body.kind)}"`);
+    case undefined:
+      return { items: await tree.roots() };
+    case 'datasource':
+      return { items: await tree.dataSource(name('database')) };
+    case 'project':
+      return { items: await tree.project(name('database')) };
+    case 'columns':
+      return { items: await tree.columns(name('database'), name('table')) };
+    default:
+      throw new Error(`the tree has no level "${String(body.kind)}"`);
   }
 }
 
 /** Runs a statement that reads and keeps at most PREVIEW_ROWS of its rows (the rest is never read). */
-async function preview(client: MindsDBClient, query: string, database: string | undefined): Promise<Record<string, unknown>> {
+async function preview(
+  client: MindsDBClient,
+  query: string,
+  database: string | undefined,
+): Promise<Record<string, unknown>> {
   const stream = await client.sqlStream({ query, ...(database ? { context: { db: database } } : {}) });
   try {
     if (stream.type === 'ok') return { columns: [], rows: [], more: false };
@@ -52,24 +61,47 @@ async function preview(client: MindsDBClient, query: string, database: string | 
  *   PREVIEW_ROWS rows go back, or MindsDB's error.
  */
 export function registerExplorerRoutes(RED: NodeAPI): void {
-  RED.httpAdmin.post('/mindsdb/tree', jsonOnly, needs(RED, 'mindsdb-server.read'), writeForDialogValues(RED), async (req: Req, res: Res) => {
-    const body = isObject(req.body) ? req.body : {};
-    await withServer(RED, body, res, (client) => treeLevel(client, body));
-  });
+  RED.httpAdmin.post(
+    '/mindsdb/tree',
+    jsonOnly,
+    needs(RED, 'mindsdb-server.read'),
+    writeForDialogValues(RED),
+    async (req: Req, res: Res) => {
+      const body = isObject(req.body) ? req.body : {};
+      await withServer(RED, body, res, (client) => treeLevel(client, body));
+    },
+  );
 
-  RED.httpAdmin.post('/mindsdb/preview', jsonOnly, needs(RED, 'flows.write'), writeForDialogValues(RED), async (req: Req, res: Res) => {
-    const body = isObject(req.body) ? req.body : {};
-    const query = typeof body.query === 'string' ? body.query : '';
-    const verdict = readOnlyStatement(query);
-    if (!verdict.readOnly) {
-      res.json({ ok: false, refused: true, error: `the preview runs only a statement that reads: ${verdict.reason}` });
-      return;
-    }
-    const database = typeof body.database === 'string' && body.database.trim() !== '' ? body.database.trim() : undefined;
-    // A new or changed server node previews with its dialog's timeout and answer limit, as it would run.
-    await withServer(RED, body, res, (client) => preview(client, query, database), (target) => {
-      const own = target.clientOptions();
-      return { timeoutMs: own.timeoutMs, maxResponseBytes: own.maxResponseBytes };
-    });
-  });
+  RED.httpAdmin.post(
+    '/mindsdb/preview',
+    jsonOnly,
+    needs(RED, 'flows.write'),
+    writeForDialogValues(RED),
+    async (req: Req, res: Res) => {
+      const body = isObject(req.body) ? req.body : {};
+      const query = typeof body.query === 'string' ? body.query : '';
+      const verdict = readOnlyStatement(query);
+      if (!verdict.readOnly) {
+        res.json({
+          ok: false,
+          refused: true,
+          error: `the preview runs only a statement that reads: ${verdict.reason}`,
+        });
+        return;
+      }
+      const database =
+        typeof body.database === 'string' && body.database.trim() !== '' ? body.database.trim() : undefined;
+      // A new or changed server node previews with its dialog's timeout and answer limit, as it would run.
+      await withServer(
+        RED,
+        body,
+        res,
+        (client) => preview(client, query, database),
+        (target) => {
+          const own = target.clientOptions();
+          return { timeoutMs: own.timeoutMs, maxResponseBytes: own.maxResponseBytes };
+        },
+      );
+    },
+  );
 }

@@ -32,7 +32,10 @@ export type Handler = (req: Req, res: Res, next: Next) => void;
 const ADMIN_TIMEOUT_MS = 10_000;
 
 export const jsonOnly: Handler = (req, res, next) => {
-  if (req.is('application/json')) { next(); return; }
+  if (req.is('application/json')) {
+    next();
+    return;
+  }
   res.status(415).json({ ok: false, error: 'the MindsDB editor endpoints accept only application/json bodies' });
 };
 
@@ -57,7 +60,14 @@ export function deployedServer(RED: NodeAPI, id: unknown): ServerNode | undefine
 
 /** A client of its own for one editor request, on the dialog's values (`settings` change its request settings). */
 export function temporaryClient(target: DialogTarget, settings: Partial<ClientOptions> = {}): MindsDBClient {
-  return new MindsDBClient({ ...target.clientOptions(), timeoutMs: ADMIN_TIMEOUT_MS, retries: 0, maxInFlight: 2, maxQueue: 10, ...settings });
+  return new MindsDBClient({
+    ...target.clientOptions(),
+    timeoutMs: ADMIN_TIMEOUT_MS,
+    retries: 0,
+    maxInFlight: 2,
+    maxQueue: 10,
+    ...settings,
+  });
 }
 
 /**
@@ -66,20 +76,28 @@ export function temporaryClient(target: DialogTarget, settings: Partial<ClientOp
  * those values. `run` gets the client; whatever it throws comes back as `{ok: false, error}`
  * with every secret and `${VAR}` value scrubbed from it; a temporary client is closed after.
  */
-export async function withServer(RED: NodeAPI, body: Record<string, unknown>, res: Res,
-  run: (client: MindsDBClient) => Promise<Record<string, unknown>>, settings?: (target: DialogTarget) => Partial<ClientOptions>): Promise<void> {
+export async function withServer(
+  RED: NodeAPI,
+  body: Record<string, unknown>,
+  res: Res,
+  run: (client: MindsDBClient) => Promise<Record<string, unknown>>,
+  settings?: (target: DialogTarget) => Partial<ClientOptions>,
+): Promise<void> {
   const deployed = deployedServer(RED, body.server);
-  const target = body.config !== undefined ? new DialogTarget(RED, isObject(body.config) ? body.config : {}, deployed) : undefined;
+  const target =
+    body.config !== undefined ? new DialogTarget(RED, isObject(body.config) ? body.config : {}, deployed) : undefined;
   const sensitive = (): string[] => (target ? target.sensitiveValues() : DialogTarget.deployedSecrets(RED, deployed));
   let temporary: MindsDBClient | undefined;
   try {
     const client = target ? (temporary = temporaryClient(target, settings?.(target))) : deployed?.client;
     if (!client) {
-      const why = deployed ? `the MindsDB server node is not usable: ${deployed.configError ?? 'unknown problem'}` : 'choose a deployed MindsDB server first';
+      const why = deployed
+        ? `the MindsDB server node is not usable: ${deployed.configError ?? 'unknown problem'}`
+        : 'choose a deployed MindsDB server first';
       res.json({ ok: false, error: scrubbed(why, sensitive()) });
       return;
     }
-    res.json({ ok: true, ...await run(client) });
+    res.json({ ok: true, ...(await run(client)) });
   } catch (err) {
     res.json({ ok: false, error: scrubbed(err, sensitive()) });
   } finally {

@@ -1,10 +1,32 @@
 import {
-  DatabasesApi, FilesApi, integrationCapabilities, isPlainObject as isObject, JobsApi, KnowledgeBasesApi, MindsDBClient, MLEnginesApi,
-  ModelsApi, ResourcesApi, storedNames, TablesApi, ViewsApi, type ResourceKind,
+  DatabasesApi,
+  FilesApi,
+  integrationCapabilities,
+  isPlainObject as isObject,
+  JobsApi,
+  KnowledgeBasesApi,
+  type MindsDBClient,
+  MLEnginesApi,
+  ModelsApi,
+  ResourcesApi,
+  storedNames,
+  TablesApi,
+  ViewsApi,
+  type ResourceKind,
 } from '../../client';
 import { DEFAULT_PROJECT } from '../../schema';
 import { registerExplorerRoutes } from './admin-explorer';
-import { deployedServer, jsonOnly, needs, temporaryClient, withServer, writeForDialogValues, type Handler, type Req, type Res } from './admin-guards';
+import {
+  deployedServer,
+  jsonOnly,
+  needs,
+  temporaryClient,
+  withServer,
+  writeForDialogValues,
+  type Handler,
+  type Req,
+  type Res,
+} from './admin-guards';
 import { DialogTarget, scrubbed } from './admin-target';
 import type { NodeAPI } from '../node/red';
 
@@ -19,12 +41,20 @@ type Lister = (client: MindsDBClient, project: string) => Promise<string[]>;
 
 const names = (records: unknown): string[] =>
   Array.isArray(records)
-    ? [...new Set(records.map((r) => (r && typeof r === 'object' ? (r as { name?: unknown }).name : undefined))
-      .filter((n): n is string => typeof n === 'string'))].sort()
+    ? [
+        ...new Set(
+          records
+            .map((r) => (r && typeof r === 'object' ? (r as { name?: unknown }).name : undefined))
+            .filter((n): n is string => typeof n === 'string'),
+        ),
+      ].sort()
     : [];
 
 /** A project's records of one kind (chatbots, skills, agents), by name. */
-const records = (kind: ResourceKind): Lister => async (c, p) => names(await new ResourcesApi(c).run(kind, 'list', { project: p }));
+const records =
+  (kind: ResourceKind): Lister =>
+  async (c, p) =>
+    names(await new ResourcesApi(c).run(kind, 'list', { project: p }));
 
 /**
  * What each picker lists; only names ever go back to the browser. A Map, not an object literal:
@@ -33,12 +63,15 @@ const records = (kind: ResourceKind): Lister => async (c, p) => names(await new 
  */
 const LISTERS: ReadonlyMap<string, Lister> = new Map<string, Lister>([
   // Not /projects/: it lists every project name lower-cased, even one MindsDB stored with capitals.
-  ['projects', async (c) => [...await storedNames(c, { resource: 'project' })].sort()],
+  ['projects', async (c) => [...(await storedNames(c, { resource: 'project' }))].sort()],
   ['models', async (c, p) => names(await new ModelsApi(c).list(p))],
-  ['databases', async (c) => {
-    const all = await new DatabasesApi(c).list();
-    return names(Array.isArray(all) ? all.filter((d) => d && d.type !== 'system' && d.type !== 'project') : []);
-  }],
+  [
+    'databases',
+    async (c) => {
+      const all = await new DatabasesApi(c).list();
+      return names(Array.isArray(all) ? all.filter((d) => d && d.type !== 'system' && d.type !== 'project') : []);
+    },
+  ],
   ['chatbots', records('chatbot')],
   ['skills', records('skill')],
   ['agents', records('agent')],
@@ -65,7 +98,10 @@ export function registerAdminRoutes(RED: NodeAPI): void {
   const needsRead = needs(RED, 'mindsdb-server.read');
   const needsWrite = needs(RED, 'mindsdb-server.write');
   const knownList: Handler = (req, res, next) => {
-    if (LISTERS.has(req.params.what)) { next(); return; }
+    if (LISTERS.has(req.params.what)) {
+      next();
+      return;
+    }
     res.status(404).json({ ok: false, error: `cannot list "${req.params.what}"` });
   };
 
@@ -84,12 +120,21 @@ export function registerAdminRoutes(RED: NodeAPI): void {
       const sensitive = target.sensitiveValues();
       const integrations = await integrationCapabilities(client).then(
         (passthrough) => ({ ok: true, passthrough }),
-        (err: unknown) => ({ ok: false, error: scrubbed(err, sensitive) }));
+        (err: unknown) => ({ ok: false, error: scrubbed(err, sensitive) }),
+      );
       // Learnt from the login's answer (login mode only): which credentials this server takes.
       const authType = client.httpAuthType;
       // Through a proxy: said by where it came from (a variable's name or the proxy node), never by its URL.
       const proxy = client.proxy ? { proxy: target.proxySource ?? 'proxy' } : {};
-      res.json({ ok: true, version: status.mindsdb_version ?? 'unknown', authEnabled, authConfirmed: authEnabled, ...(authType ? { authType } : {}), ...proxy, integrations });
+      res.json({
+        ok: true,
+        version: status.mindsdb_version ?? 'unknown',
+        authEnabled,
+        authConfirmed: authEnabled,
+        ...(authType ? { authType } : {}),
+        ...proxy,
+        integrations,
+      });
     } catch (err) {
       res.json({ ok: false, error: scrubbed(err, target.sensitiveValues()) });
     } finally {
@@ -97,12 +142,19 @@ export function registerAdminRoutes(RED: NodeAPI): void {
     }
   });
 
-  RED.httpAdmin.post('/mindsdb/list/:what', jsonOnly, needsRead, knownList, writeForDialogValues(RED), async (req: Req, res: Res) => {
-    const lister = LISTERS.get(req.params.what) as Lister;
-    const body: ListRequest = isObject(req.body) ? req.body : {};
-    const project = typeof body.project === 'string' && body.project !== '' ? body.project : DEFAULT_PROJECT;
-    await withServer(RED, body, res, async (client) => ({ items: await lister(client, project) }));
-  });
+  RED.httpAdmin.post(
+    '/mindsdb/list/:what',
+    jsonOnly,
+    needsRead,
+    knownList,
+    writeForDialogValues(RED),
+    async (req: Req, res: Res) => {
+      const lister = LISTERS.get(req.params.what) as Lister;
+      const body: ListRequest = isObject(req.body) ? req.body : {};
+      const project = typeof body.project === 'string' && body.project !== '' ? body.project : DEFAULT_PROJECT;
+      await withServer(RED, body, res, async (client) => ({ items: await lister(client, project) }));
+    },
+  );
 
   registerExplorerRoutes(RED);
 }

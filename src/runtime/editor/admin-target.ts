@@ -28,7 +28,11 @@ export class DialogTarget {
   /** Where the proxy of the last clientOptions() came from (an environment variable's name, or the proxy node). */
   proxySource: string | undefined;
 
-  constructor(private readonly RED: NodeAPI, private readonly values: Record<string, unknown>, private readonly deployed?: ServerNode) {
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly values: Record<string, unknown>,
+    private readonly deployed?: ServerNode,
+  ) {
     this.env = new RuntimeEnv(RED, deployed);
   }
 
@@ -64,11 +68,16 @@ export class DialogTarget {
     });
     try {
       const options = clientOptionsFrom(this.RED, config, creds);
-      this.proxySource = options.proxy ? proxyFor(this.RED, config.url.trim(), config.proxyMode, config.proxy).source : undefined;
+      this.proxySource = options.proxy
+        ? proxyFor(this.RED, config.url.trim(), config.proxyMode, config.proxy).source
+        : undefined;
       return options;
     } catch (err) {
       if (!placeholderWithoutStore) throw err;
-      throw new Error('a stored secret is used only with the server node\'s deployed URL, API prefix, auth mode, TLS settings, proxy and tenant: type it again to test or list with changed settings');
+      throw new Error(
+        "a stored secret is used only with the server node's deployed URL, API prefix, auth mode, TLS settings, " +
+          'proxy and tenant: type it again to test or list with changed settings',
+      );
     }
   }
 
@@ -94,7 +103,10 @@ export class DialogTarget {
     return (this.RED.nodes.getCredentials(this.deployed.id) ?? {}) as ServerNodeCredentials;
   }
 
-  /** Node-RED substitutes a property that is wholly `${VAR}` when a flow starts; dialog values have not been through that. */
+  /**
+   * Node-RED substitutes a property that is wholly `${VAR}` when a flow starts; dialog values have not been through
+   * that.
+   */
   private resolve(value: string): string {
     const { value: resolved, resolved: fromEnv } = this.env.resolve(value);
     if (fromEnv) for (const part of urlParts(resolved)) this.remember(part);
@@ -109,7 +121,9 @@ export class DialogTarget {
 /** The deployed node's configuration as saved in the flow (before `${VAR}` substitution). */
 function deployedConfig(RED: NodeAPI, id: string): Record<string, unknown> | undefined {
   let found: Record<string, unknown> | undefined;
-  RED.nodes.eachNode((n) => { if (n.id === id && n.type === 'mindsdb-server') found = n as unknown as Record<string, unknown>; });
+  RED.nodes.eachNode((n) => {
+    if (n.id === id && n.type === 'mindsdb-server') found = n as unknown as Record<string, unknown>;
+  });
   return found;
 }
 
@@ -119,15 +133,17 @@ function deployedConfig(RED: NodeAPI, id: string): Record<string, unknown> | und
  */
 function sameTarget(deployed: Record<string, unknown>, dialog: Record<string, unknown>): boolean {
   const url = (v: unknown) => text(v).trim().replace(/\/+$/, '');
-  return url(deployed.url) === url(dialog.url)
-    && normalisePrefix(text(deployed.apiPrefix) || '/api') === normalisePrefix(text(dialog.apiPrefix) || '/api')
-    && (text(deployed.authMode) || 'none') === (text(dialog.authMode) || 'none')
-    && text(deployed.tls) === text(dialog.tls)
+  return (
+    url(deployed.url) === url(dialog.url) &&
+    normalisePrefix(text(deployed.apiPrefix) || '/api') === normalisePrefix(text(dialog.apiPrefix) || '/api') &&
+    (text(deployed.authMode) || 'none') === (text(dialog.authMode) || 'none') &&
+    text(deployed.tls) === text(dialog.tls) &&
     // The proxy sees a plain http request whole, credentials included.
-    && (text(deployed.proxyMode) || 'env') === (text(dialog.proxyMode) || 'env')
-    && text(deployed.proxy) === text(dialog.proxy)
-    && text(deployed.companyId).trim() === text(dialog.companyId).trim()
-    && text(deployed.userId).trim() === text(dialog.userId).trim();
+    (text(deployed.proxyMode) || 'env') === (text(dialog.proxyMode) || 'env') &&
+    text(deployed.proxy) === text(dialog.proxy) &&
+    text(deployed.companyId).trim() === text(dialog.companyId).trim() &&
+    text(deployed.userId).trim() === text(dialog.userId).trim()
+  );
 }
 
 /** A value and, when it is a URL, the pieces of it an error message may quote (host, host:port). */
@@ -136,7 +152,9 @@ function urlParts(value: string): string[] {
   try {
     const u = new URL(value);
     parts.push(u.origin, u.host, u.hostname);
-  } catch { /* not a URL: the value itself is enough */ }
+  } catch {
+    /* not a URL: the value itself is enough */
+  }
   return parts.filter((p) => p.length > 0);
 }
 

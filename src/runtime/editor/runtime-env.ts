@@ -37,7 +37,10 @@ export class RuntimeEnv {
   private readonly scope: Node | undefined;
 
   /** `editedNode`: the deployed node whose dialog is being resolved, when it is deployed. */
-  constructor(private readonly RED: NodeAPI, private readonly editedNode?: Node) {
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly editedNode?: Node,
+  ) {
     this.scope = editedNode ?? globalConfigNode(RED);
   }
 
@@ -60,6 +63,8 @@ export class RuntimeEnv {
 /** The deployed `global-config` node (Node-RED ≥ 3.1 keeps the global environment variables on it). */
 function globalConfigNode(RED: NodeAPI): Node | undefined {
   let id: string | undefined;
-  RED.nodes.eachNode((n) => { if (n.type === 'global-config') id = n.id; });
+  RED.nodes.eachNode((n) => {
+    if (n.type === 'global-config') id = n.id;
+  });
   return id ? (RED.nodes.getNode(id) ?? undefined) : undefined;
 }

@@ -1,4 +1,13 @@
-import { incrementalQuery, inputError, isPlainObject, matchName, MindsDBError, positionValue, type IncrementalColumns, type Position } from '../../client';
+import {
+  incrementalQuery,
+  inputError,
+  isPlainObject,
+  matchName,
+  MindsDBError,
+  positionValue,
+  type IncrementalColumns,
+  type Position,
+} from '../../client';
 import type { StateStore, StoreLease } from '../../store';
 import { leaseNodeStore } from '../node/store';
 import type { Node, NodeAPI, NodeStatus } from '../node/red';
@@ -29,7 +38,10 @@ const SCHEMA = [
 ];
 
 /** A SELECT (and its own params) as the statement that reads its rows after the position. */
-export type Statement = (select: string, params?: Record<string, unknown>) => { query: string; params?: Record<string, unknown> };
+export type Statement = (
+  select: string,
+  params?: Record<string, unknown>,
+) => { query: string; params?: Record<string, unknown> };
 
 /** The status texts the mode shows: where the node stands, and what the last run sent. */
 export type IncrementalStatus = 'start' | 'position' | 'newRows';
@@ -51,7 +63,10 @@ export class IncrementalMode {
   /** The runs of this node, one after another. */
   private turn: Promise<unknown> = Promise.resolve();
   private readonly lease: StoreLease | undefined;
-  /** Why the store cannot be used: every run fails with it (a position that cannot be kept is not kept in memory instead). */
+  /**
+   * Why the store cannot be used: every run fails with it (a position that cannot be kept is not kept in memory
+   * instead).
+   */
   private readonly failure: Error | undefined;
 
   /**
@@ -59,9 +74,18 @@ export class IncrementalMode {
    * msg.tick comes back, not when it is sent (at least once instead of at most once across a kill).
    * `refusal`: why this node cannot run incrementally as configured (every run fails with it).
    */
-  constructor(RED: NodeAPI, private readonly node: Node, private readonly columns: IncrementalColumns,
-    private readonly texts: StatusTexts<IncrementalStatus>, private readonly acknowledged: boolean, refusal?: string) {
-    if (!columns.watermark.trim() || !columns.key.trim()) refusal ??= 'incremental mode needs a watermark column (a timestamp or a growing number) and a key column (a unique id, to order the rows that share a watermark): set both in the node';
+  constructor(
+    RED: NodeAPI,
+    private readonly node: Node,
+    private readonly columns: IncrementalColumns,
+    private readonly texts: StatusTexts<IncrementalStatus>,
+    private readonly acknowledged: boolean,
+    refusal?: string,
+  ) {
+    if (!columns.watermark.trim() || !columns.key.trim())
+      refusal ??=
+        'incremental mode needs a watermark column (a timestamp or a growing number) and a key column (a unique id, ' +
+        'to order the rows that share a watermark): set both in the node';
     if (refusal) {
       this.failure = inputError(refusal);
       return;
@@ -119,7 +143,12 @@ export class IncrementalMode {
   /** The node is closing: its last run may still write; then its lease on the store goes. */
   async close(graceMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.turn, new Promise((resolve) => { timer = setTimeout(resolve, graceMs); })]);
+    await Promise.race([
+      this.turn,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
     clearTimeout(timer);
     this.lease?.release();
   }
@@ -143,32 +172,56 @@ export class IncrementalMode {
         if (this.acknowledged) pending.push({ position: sent, rows: rows.length });
         else this.keep(sent, rows.length);
       },
-      answered: (rows) => (rows === 0 ? this.status() : this.texts.ok('newRows', { count: rows, position: shown(sent as Position) })),
+      answered: (rows) =>
+        rows === 0 ? this.status() : this.texts.ok('newRows', { count: rows, position: shown(sent as Position) }),
     };
     if (!this.acknowledged) return gate;
     gate.acknowledged = {
       acked: () => {
         const part = abandoned ? undefined : pending.shift();
         if (!part) return;
-        try { this.keep(part.position, part.rows); } catch (err) { failure = err instanceof Error ? err : new Error(String(err)); }
+        try {
+          this.keep(part.position, part.rows);
+        } catch (err) {
+          failure = err instanceof Error ? err : new Error(String(err));
+        }
         wake?.();
       },
-      settled: (timeoutMs: number, run: Stoppable) => new Promise<void>((resolve, reject) => {
-        const over = (): boolean => {
-          if (failure) reject(failure);
-          else if (pending.length === 0) resolve();
-          else return false;
-          return true;
-        };
-        if (over()) return;
-        const timer = setTimeout(() => {
-          wake = undefined;
-          reject(new MindsDBError(`no msg.tick came back within ${timeoutMs} ms for the last ${pending.length} part(s): their rows were not kept as done, and the next run sends them again`, { kind: 'timeout', code: 'ETICK' }));
-        }, timeoutMs);
-        wake = () => { if (over()) { clearTimeout(timer); wake = undefined; } };
-        run.whenStopped(() => { clearTimeout(timer); wake = undefined; reject(run.reason); });
-      }),
-      abandon: () => { abandoned = true; pending.length = 0; },
+      settled: (timeoutMs: number, run: Stoppable) =>
+        new Promise<void>((resolve, reject) => {
+          const over = (): boolean => {
+            if (failure) reject(failure);
+            else if (pending.length === 0) resolve();
+            else return false;
+            return true;
+          };
+          if (over()) return;
+          const timer = setTimeout(() => {
+            wake = undefined;
+            reject(
+              new MindsDBError(
+                `no msg.tick came back within ${timeoutMs} ms for the last ${pending.length} part(s): their rows ` +
+                  `were not kept as done, and the next run sends them again`,
+                { kind: 'timeout', code: 'ETICK' },
+              ),
+            );
+          }, timeoutMs);
+          wake = () => {
+            if (over()) {
+              clearTimeout(timer);
+              wake = undefined;
+            }
+          };
+          run.whenStopped(() => {
+            clearTimeout(timer);
+            wake = undefined;
+            reject(run.reason);
+          });
+        }),
+      abandon: () => {
+        abandoned = true;
+        pending.length = 0;
+      },
     };
     return gate;
   }
@@ -177,7 +230,10 @@ export class IncrementalMode {
   private positionAfter(columns: readonly string[], rows: readonly unknown[][]): Position {
     const last = rows[rows.length - 1];
     return {
-      watermark: positionValue(last[this.column(columns, this.columns.watermark, 'watermark')], `the watermark ("${this.columns.watermark}")`),
+      watermark: positionValue(
+        last[this.column(columns, this.columns.watermark, 'watermark')],
+        `the watermark ("${this.columns.watermark}")`,
+      ),
       key: positionValue(last[this.column(columns, this.columns.key, 'key')], `the key ("${this.columns.key}")`),
     };
   }
@@ -189,45 +245,77 @@ export class IncrementalMode {
     this.rowsSent += rows;
   }
 
-  /** Where the column is in the answer's rows: its exact name, else the one name that differs only in case (matchName, the names rule). */
+  /**
+   * Where the column is in the answer's rows: its exact name, else the one name that differs only in case (matchName,
+   * the names rule).
+   */
   private column(columns: readonly string[], name: string, what: string): number {
     const match = matchName(name, columns);
     if (match.found === 'exact' || match.found === 'case') return columns.indexOf(match.name);
-    throw inputError(`the query's rows have no ${what} column "${name}" (they have ${columns.map((c) => `"${c}"`).join(', ') || 'no columns'}): select it, or set the ${what} column the node names`);
+    throw inputError(
+      `the query's rows have no ${what} column "${name}" (they have ` +
+        `${columns.map((c) => `"${c}"`).join(', ') || 'no columns'}): select it, or set the ${what} column the node ` +
+        `names`,
+    );
   }
 
   private load(): void {
-    const row = this.store.statement('SELECT watermark_column, key_column, watermark, tie_key, rows_sent FROM incremental_position WHERE node = ?').get(this.node.id) as Stored | undefined;
+    const row = this.store
+      .statement(
+        'SELECT watermark_column, key_column, watermark, tie_key, rows_sent FROM incremental_position WHERE node = ?',
+      )
+      .get(this.node.id) as Stored | undefined;
     if (!row) return;
     if (row.watermark_column !== this.columns.watermark || row.key_column !== this.columns.key) {
       // A position in other columns says nothing about these: start again, and say so.
-      this.node.warn(`the kept position was for watermark "${row.watermark_column}" and key "${row.key_column}", not "${this.columns.watermark}" and "${this.columns.key}": starting from the first row`);
+      this.node.warn(
+        `the kept position was for watermark "${row.watermark_column}" and key "${row.key_column}", not ` +
+          `"${this.columns.watermark}" and "${this.columns.key}": starting from the first row`,
+      );
       this.store.statement('DELETE FROM incremental_position WHERE node = ?').run(this.node.id);
       return;
     }
-    this.position = { watermark: JSON.parse(row.watermark) as Position['watermark'], ...(row.tie_key === null ? {} : { key: JSON.parse(row.tie_key) as Position['watermark'] }) };
+    this.position = {
+      watermark: JSON.parse(row.watermark) as Position['watermark'],
+      ...(row.tie_key === null ? {} : { key: JSON.parse(row.tie_key) as Position['watermark'] }),
+    };
     this.rowsSent = row.rows_sent;
   }
 
   private write(position: Position, rowsSent: number): void {
-    this.store.statement(`INSERT INTO incremental_position (node, watermark_column, key_column, watermark, tie_key, rows_sent, updated_at)
+    this.store
+      .statement(`INSERT INTO incremental_position
+        (node, watermark_column, key_column, watermark, tie_key, rows_sent, updated_at)
       VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (node) DO UPDATE SET watermark_column = excluded.watermark_column, key_column = excluded.key_column,
-        watermark = excluded.watermark, tie_key = excluded.tie_key, rows_sent = excluded.rows_sent, updated_at = excluded.updated_at`)
-      .run(this.node.id, this.columns.watermark, this.columns.key, JSON.stringify(position.watermark),
-        position.key === undefined ? null : JSON.stringify(position.key), rowsSent, Date.now());
+        watermark = excluded.watermark, tie_key = excluded.tie_key, rows_sent = excluded.rows_sent,
+        updated_at = excluded.updated_at`)
+      .run(
+        this.node.id,
+        this.columns.watermark,
+        this.columns.key,
+        JSON.stringify(position.watermark),
+        position.key === undefined ? null : JSON.stringify(position.key),
+        rowsSent,
+        Date.now(),
+      );
   }
 }
 
 /** What msg.reset asks for: undefined is the start. */
 function resetPosition(value: unknown): Position | undefined {
   if (value === true) return undefined;
-  const refused = (): Error => inputError('msg.reset must be true (back to the first row), a watermark (text or a number: the rows after it), or {watermark, key} (the rows after that row)');
+  const refused = (): Error =>
+    inputError(
+      'msg.reset must be true (back to the first row), a watermark (text or a number: the rows after it), or ' +
+        '{watermark, key} (the rows after that row)',
+    );
   if (typeof value === 'string' || typeof value === 'number') {
     if (value === '') throw refused();
     return { watermark: positionValue(value, 'msg.reset') };
   }
-  if (!isPlainObject(value) || value.watermark === undefined || value.watermark === null || value.watermark === '') throw refused();
+  if (!isPlainObject(value) || value.watermark === undefined || value.watermark === null || value.watermark === '')
+    throw refused();
   return {
     watermark: positionValue(value.watermark, 'msg.reset.watermark'),
     ...(value.key === undefined || value.key === null ? {} : { key: positionValue(value.key, 'msg.reset.key') }),

@@ -36,8 +36,12 @@ export function resetError(message: string): MindsDBError {
 }
 
 /** What msg.flush and msg.reset do to a micro-batching node (predict, table): send its open batch now, or drop it. */
-export function controlBatch(batcher: { flushNow(): void; dropOpen(reason: Error): number } | undefined, control: Control): void {
+export function controlBatch(
+  batcher: { flushNow(): void; dropOpen(reason: Error): number } | undefined,
+  control: Control,
+): void {
   if (!batcher) return;
-  if (control.reset) batcher.dropOpen(resetError('msg.reset dropped the micro-batch this message waited in: nothing of it was sent'));
+  if (control.reset)
+    batcher.dropOpen(resetError('msg.reset dropped the micro-batch this message waited in: nothing of it was sent'));
   else batcher.flushNow();
 }

@@ -33,10 +33,25 @@ export const CLOSE_GRACE_MS = 10_000;
  * It also counts messages in flight, so the node's close waits for them on redeploy, and shows the
  * server's health on the node's ring (the HealthRing it returns).
  */
-export function handleInput(node: Node, status: ThrottledStatus, texts: FailureStatus, handler: InputHandler, onClose?: () => Promise<void> | void): HealthRing {
-  return handleInputWith(node, status, texts, (msg, send, outcome) => {
-    handler(msg, send).then(() => outcome.ok(), (err: unknown) => outcome.fail(err));
-  }, onClose);
+export function handleInput(
+  node: Node,
+  status: ThrottledStatus,
+  texts: FailureStatus,
+  handler: InputHandler,
+  onClose?: () => Promise<void> | void,
+): HealthRing {
+  return handleInputWith(
+    node,
+    status,
+    texts,
+    (msg, send, outcome) => {
+      handler(msg, send).then(
+        () => outcome.ok(),
+        (err: unknown) => outcome.fail(err),
+      );
+    },
+    onClose,
+  );
 }
 
 /**
@@ -45,7 +60,13 @@ export function handleInput(node: Node, status: ThrottledStatus, texts: FailureS
  * `done(err)` per message, a throw from the handler is that message's error, and close waits for
  * the messages in flight.
  */
-export function handleInputWith(node: Node, status: ThrottledStatus, texts: FailureStatus, handler: DirectInputHandler, onClose?: () => Promise<void> | void): HealthRing {
+export function handleInputWith(
+  node: Node,
+  status: ThrottledStatus,
+  texts: FailureStatus,
+  handler: DirectInputHandler,
+  onClose?: () => Promise<void> | void,
+): HealthRing {
   const input = new InputState(node, status, texts);
   // Every node shows its server's health (the server node's watcher, client/connection/health.ts).
   const ring = new HealthRing(status, texts);
@@ -74,11 +95,20 @@ export function handleInputWith(node: Node, status: ThrottledStatus, texts: Fail
     // its connection) right after the flow's nodes, in the same turn, so a micro-batch flushed
     // here must start its request before that, or it would only meet a closed connection.
     let closing: Promise<void> | void;
-    try { closing = onClose?.(); } catch { closing = undefined; }
+    try {
+      closing = onClose?.();
+    } catch {
+      closing = undefined;
+    }
     Promise.resolve(closing)
       .then(() => waitAtMost(allDone, CLOSE_GRACE_MS))
       .catch(() => undefined)
-      .finally(() => { input.drained = undefined; ring.stop(); status.stop(); closed(); });
+      .finally(() => {
+        input.drained = undefined;
+        ring.stop();
+        status.stop();
+        closed();
+      });
   });
   return ring;
 }
@@ -90,7 +120,11 @@ export function handleInputWith(node: Node, status: ThrottledStatus, texts: Fail
 class InputState {
   inFlight = 0;
   drained: (() => void) | undefined;
-  constructor(readonly node: Node, readonly status: ThrottledStatus, readonly texts: FailureStatus) {}
+  constructor(
+    readonly node: Node,
+    readonly status: ThrottledStatus,
+    readonly texts: FailureStatus,
+  ) {}
 
   finished(): void {
     if (--this.inFlight === 0 && this.drained) this.drained();
@@ -99,7 +133,11 @@ class InputState {
 
 class MessageOutcome implements Outcome {
   private settled = false;
-  constructor(private readonly input: InputState, private readonly msg: Msg, private readonly done: Done) {}
+  constructor(
+    private readonly input: InputState,
+    private readonly msg: Msg,
+    private readonly done: Done,
+  ) {}
 
   ok(): void {
     if (this.settled) return;
@@ -134,7 +172,13 @@ class MessageOutcome implements Outcome {
  * back, perhaps after a restart): its error goes to Catch as any message's does, with the node's
  * red ring and msg.mindsdbError.
  */
-export function reportLateFailure(node: Node, status: ThrottledStatus, texts: FailureStatus, msg: Msg, err: Error): void {
+export function reportLateFailure(
+  node: Node,
+  status: ThrottledStatus,
+  texts: FailureStatus,
+  msg: Msg,
+  err: Error,
+): void {
   try {
     status.now(texts.error(err));
     attachErrorDetails(msg, err);
@@ -159,7 +203,14 @@ function undelivered(node: Node, err: unknown): void {
  */
 function attachErrorDetails(msg: Msg, err: Error): void {
   if (!(err instanceof MindsDBError) || typeof msg !== 'object' || msg === null) return;
-  msg.mindsdbError = { kind: err.kind, status: err.status, code: err.code, serverMessage: err.serverMessage, method: err.method, path: err.path };
+  msg.mindsdbError = {
+    kind: err.kind,
+    status: err.status,
+    code: err.code,
+    serverMessage: err.serverMessage,
+    method: err.method,
+    path: err.path,
+  };
   if (err.leftover?.length && isPlainObject(msg.mindsdb)) msg.mindsdb.leftover = [...err.leftover];
 }
 
@@ -170,7 +221,12 @@ export function asError(err: unknown): Error {
 
 function waitAtMost(p: Promise<unknown>, ms: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise((resolve) => { timer = setTimeout(resolve, ms); })]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** `msg.timeout`: absent, or a positive number of milliseconds. */

@@ -48,7 +48,9 @@ export class MicroBatcher<In, Unit> {
   ) {}
 
   /** Messages collected or waiting for their batch's answer. */
-  get depth(): number { return this.waiting; }
+  get depth(): number {
+    return this.waiting;
+  }
 
   /** Resolves with this item's share of the answer: `weight` units. */
   add(key: string, input: In, weight: number): Promise<Unit[]> {
@@ -82,7 +84,12 @@ export class MicroBatcher<In, Unit> {
     this.open = undefined;
     clearTimeout(batch.timer);
     const { entries } = batch;
-    this.delivery = this.delivery.then(() => this.deliver(entries, entries.map(() => reason)));
+    this.delivery = this.delivery.then(() =>
+      this.deliver(
+        entries,
+        entries.map(() => reason),
+      ),
+    );
     return entries.length;
   }
 
@@ -101,21 +108,31 @@ export class MicroBatcher<In, Unit> {
   private send(key: string, entries: ReadonlyArray<Pending<In, Unit>>): Promise<Unit[] | Error> {
     let answer: Promise<Unit[]>;
     try {
-      answer = this.flush(key, entries.map((e) => e.item));
+      answer = this.flush(
+        key,
+        entries.map((e) => e.item),
+      );
     } catch (err) {
       answer = Promise.reject(err);
     }
     const expected = entries.reduce((n, e) => n + e.item.weight, 0);
     return answer.then(
-      (units) => (Array.isArray(units) && units.length === expected
-        ? units
-        : new Error(`the server answered a batch of ${expected} rows with ${Array.isArray(units) ? units.length : 'no'} rows`)),
+      (units) =>
+        Array.isArray(units) && units.length === expected
+          ? units
+          : new Error(
+              `the server answered a batch of ${expected} rows with ${Array.isArray(units) ? units.length : 'no'} rows`,
+            ),
       (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
     );
   }
 
   /** A batch the server refused: each entry again on its own, so one bad row fails only its message. */
-  private async isolateIfNeeded(key: string, entries: ReadonlyArray<Pending<In, Unit>>, outcome: Unit[] | Error): Promise<Array<Unit[] | Error>> {
+  private async isolateIfNeeded(
+    key: string,
+    entries: ReadonlyArray<Pending<In, Unit>>,
+    outcome: Unit[] | Error,
+  ): Promise<Array<Unit[] | Error>> {
     if (!(outcome instanceof Error)) {
       let offset = 0;
       return entries.map((e) => outcome.slice(offset, (offset += e.item.weight)));

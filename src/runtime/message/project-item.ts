@@ -19,7 +19,10 @@ export interface ProjectItemRequest<Op extends string> {
  * object silently becoming "mindsdb" could point a delete at the default project).
  */
 export async function projectItemOf<Op extends string>(
-  RED: NodeAPI, node: Node, msg: Msg, resource: string,
+  RED: NodeAPI,
+  node: Node,
+  msg: Msg,
+  resource: string,
   operation: { configured: string | undefined; allowed: readonly Op[]; what: string },
   fields: { project: Typed; itemName: Typed },
 ): Promise<ProjectItemRequest<Op>> {

@@ -9,7 +9,12 @@ import type { Msg, Node, NodeAPI } from '../node/red';
  * common case, on the hot path); everything else goes through RED.util.evaluateNodeProperty in
  * its callback form, which JSONata and asynchronous context stores need.
  */
-export function evaluateProperty(RED: NodeAPI, node: Node, { value, type }: Typed, msg: Msg): Promise<unknown> | unknown {
+export function evaluateProperty(
+  RED: NodeAPI,
+  node: Node,
+  { value, type }: Typed,
+  msg: Msg,
+): Promise<unknown> | unknown {
   if (value === '') return type === 'str' ? '' : undefined;
   if (type === 'str') return value;
   return new Promise((resolve, reject) => {
@@ -26,7 +31,6 @@ export function nonEmptyString(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   return undefined;
 }
-
 
 /**
  * A text field of the message (msg.project, msg.model …) that fills a blank node field. Call it
@@ -46,7 +50,13 @@ export function msgText(msg: Msg, key: string): string | undefined {
  * A name field (project, model, record name …): the node's TypedInput when it gives text, else
  * msg[key], which must then be text (msgText). Every node reads its names this way.
  */
-export async function nameFrom(RED: NodeAPI, node: Node, field: Typed, msg: Msg, key: string): Promise<string | undefined> {
+export async function nameFrom(
+  RED: NodeAPI,
+  node: Node,
+  field: Typed,
+  msg: Msg,
+  key: string,
+): Promise<string | undefined> {
   return nonEmptyString(await evaluateProperty(RED, node, field, msg)) ?? msgText(msg, key);
 }
 
@@ -57,12 +67,16 @@ export async function nameFrom(RED: NodeAPI, node: Node, field: Typed, msg: Msg,
 export function jsonObjectText(text: string, what: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   let parsed: unknown;
-  try { parsed = JSON.parse(text); } catch { throw inputError(`${what} are not valid JSON`); }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw inputError(`${what} are not valid JSON`);
+  }
   if (!isPlainObject(parsed)) throw inputError(`${what} must be a JSON object`);
   return parsed;
 }
 
 /** The project a message is about: the node's Project, else msg.project, else MindsDB's default project. */
 export async function projectFrom(RED: NodeAPI, node: Node, field: Typed, msg: Msg): Promise<string> {
-  return await nameFrom(RED, node, field, msg, 'project') ?? DEFAULT_PROJECT;
+  return (await nameFrom(RED, node, field, msg, 'project')) ?? DEFAULT_PROJECT;
 }

@@ -8,20 +8,28 @@ export class Stoppable {
   reason: Error | undefined;
   private readonly onStop: Array<() => void> = [];
 
-  constructor(private readonly finish: (s: Stoppable) => void, readonly tag?: string) {}
+  constructor(
+    private readonly finish: (s: Stoppable) => void,
+    readonly tag?: string,
+  ) {}
 
   /** Stops it (once): `reason` is what its message ends with. */
   stop(reason: Error): void {
     if (this.reason) return;
     this.reason = reason;
     for (const fn of this.onStop.splice(0)) {
-      try { fn(); } catch { /* freeing is best effort: the work ends with `reason` either way */ }
+      try {
+        fn();
+      } catch {
+        /* freeing is best effort: the work ends with `reason` either way */
+      }
     }
   }
 
   /** Runs `fn` when it is stopped (at once when it already is). */
   whenStopped(fn: () => void): void {
-    if (this.reason) fn(); else this.onStop.push(fn);
+    if (this.reason) fn();
+    else this.onStop.push(fn);
   }
 
   /** Throws why it was stopped, if it was. */

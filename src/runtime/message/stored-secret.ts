@@ -23,14 +23,48 @@ import { inputError } from '../../client';
  */
 
 const DESTINATION_WORDS = new Set([
-  'host', 'hostname', 'hosts', 'port', 'url', 'urls', 'uri', 'uris', 'endpoint', 'endpoints', 'base', 'server', 'servers',
-  'address', 'addr', 'domain', 'dsn', 'connection', 'conn', 'provider', 'account', 'region', 'socket', 'proxy',
-  'location', 'cluster', 'tenant', 'deployment', 'instance', 'service', 'gateway', 'origin', 'authority',
+  'host',
+  'hostname',
+  'hosts',
+  'port',
+  'url',
+  'urls',
+  'uri',
+  'uris',
+  'endpoint',
+  'endpoints',
+  'base',
+  'server',
+  'servers',
+  'address',
+  'addr',
+  'domain',
+  'dsn',
+  'connection',
+  'conn',
+  'provider',
+  'account',
+  'region',
+  'socket',
+  'proxy',
+  'location',
+  'cluster',
+  'tenant',
+  'deployment',
+  'instance',
+  'service',
+  'gateway',
+  'origin',
+  'authority',
 ]);
 
 /** Whether a setting's name says where the settings (and a secret with them) are sent. */
 export function isDestinationKey(key: string): boolean {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   return words.some((w) => DESTINATION_WORDS.has(w));
 }
 
@@ -67,6 +101,9 @@ export function withStoredSecret(s: StoredSecret): Record<string, unknown> {
   if (choices.length === 0) return { ...merged, [s.key]: s.stored };
   const own = s.fromMsg[s.key];
   if (typeof own === 'string' && own !== '') return { ...merged, [s.key]: own };
-  throw inputError(`${s.what} stored in the node is sent only where the node says, but ${choices.join(' and ')} chose where this message goes: `
-    + `set ${choices.length === 1 && !s.chosenByMsg ? 'it' : 'them'} in the node, or give ${s.msgPath}.${s.key} in the message (the stored one is not used then)`);
+  throw inputError(
+    `${s.what} stored in the node is sent only where the node says, but ${choices.join(' and ')} chose where this ` +
+      `message goes: set ${choices.length === 1 && !s.chosenByMsg ? 'it' : 'them'} in the node, or give ` +
+      `${s.msgPath}.${s.key} in the message (the stored one is not used then)`,
+  );
 }

@@ -54,13 +54,19 @@ export class TickWindow {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         seq.wake = undefined;
-        reject(new MindsDBError(`no msg.tick came back within ${timeoutMs} ms to ask for the next part; the rest of the result was dropped`, { kind: 'timeout', code: 'ETICK' }));
+        reject(
+          new MindsDBError(
+            `no msg.tick came back within ${timeoutMs} ms to ask for the next part; the rest of the result was dropped`,
+            { kind: 'timeout', code: 'ETICK' },
+          ),
+        );
       }, timeoutMs);
       seq.wake = () => {
         clearTimeout(timer);
         seq.wake = undefined;
         const why = this.closedError ?? seq.stopped;
-        if (why) reject(why); else resolve();
+        if (why) reject(why);
+        else resolve();
       };
     });
   }
@@ -94,7 +100,13 @@ export class TickWindow {
       if (this.endedIds.includes(p.id)) return undefined;
       seq = this.sequences.get(p.id);
     }
-    if (!seq) for (const s of this.sequences.values()) { if (s.unacked > 0) { seq = s; break; } }
+    if (!seq)
+      for (const s of this.sequences.values()) {
+        if (s.unacked > 0) {
+          seq = s;
+          break;
+        }
+      }
     if (!seq || seq.unacked === 0) return undefined;
     seq.unacked--;
     if (seq.finished && seq.unacked === 0) this.ended(seq.id);
@@ -118,7 +130,10 @@ export class TickWindow {
 
   /** The node is closing: every waiting sequence fails now rather than at its tick timeout. */
   close(): void {
-    this.closedError = new MindsDBError('the node was stopped (redeploy) while waiting for msg.tick; the rest of the result was dropped', { kind: 'closed' });
+    this.closedError = new MindsDBError(
+      'the node was stopped (redeploy) while waiting for msg.tick; the rest of the result was dropped',
+      { kind: 'closed' },
+    );
     for (const s of this.sequences.values()) s.wake?.();
   }
 }

@@ -11,7 +11,12 @@ export type { SavedConfig };
  * default for what the flow lacks. A value the declaration refuses (a hand-edited flow, a `${VAR}`
  * that resolved to the wrong thing) also gets the default, and the node says so once.
  */
-export function readConfig<S extends NodeSchema>(node: Pick<Node, 'warn'>, schema: S, saved: Record<string, unknown>, steps?: Record<string, Record<number, Step>>): ConfigOf<S> {
+export function readConfig<S extends NodeSchema>(
+  node: Pick<Node, 'warn'>,
+  schema: S,
+  saved: Record<string, unknown>,
+  steps?: Record<string, Record<number, Step>>,
+): ConfigOf<S> {
   migrateConfig(schema, saved, steps);
   const { config, problems } = parseConfig(schema, saved);
   for (const problem of problems) node.warn(`the node's ${problem}`);

@@ -13,7 +13,11 @@ export type Step = (config: Record<string, unknown>) => void;
 /** Upgrade steps per node type: STEPS[type][n] turns a version-n config into version n+1. */
 const STEPS: Record<string, Record<number, Step>> = {};
 
-export function migrateConfig(schema: NodeSchema, config: Record<string, unknown>, steps: Record<string, Record<number, Step>> = STEPS): void {
+export function migrateConfig(
+  schema: NodeSchema,
+  config: Record<string, unknown>,
+  steps: Record<string, Record<number, Step>> = STEPS,
+): void {
   const { type, version: current } = schema;
   let v = typeof config.version === 'number' && config.version >= 1 ? config.version : 1;
   if (v > current) return; // saved by a newer release: use as is

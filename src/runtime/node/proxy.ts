@@ -42,17 +42,28 @@ export interface ProxyRules {
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** The proxy for a server node at `url`, by its mode. Throws a clear error for a proxy node that is missing. */
-export function proxyFor(RED: NodeAPI, url: string, mode: ProxyMode | undefined, proxyNodeId: string | undefined): ProxyChoice {
-  const rules = ((RED.settings as unknown as { proxyOptions?: ProxyRules }).proxyOptions ?? {});
+export function proxyFor(
+  RED: NodeAPI,
+  url: string,
+  mode: ProxyMode | undefined,
+  proxyNodeId: string | undefined,
+): ProxyChoice {
+  const rules = (RED.settings as unknown as { proxyOptions?: ProxyRules }).proxyOptions ?? {};
   if (mode === 'none') return {};
   if (mode === 'node') {
-    const node = proxyNodeId ? RED.nodes.getNode(proxyNodeId) as HttpProxyNode | null : null;
-    if (!node || node.type !== 'http proxy') throw new Error('proxy "http proxy node" needs a deployed http proxy configuration node: choose one in the server node');
+    const node = proxyNodeId ? (RED.nodes.getNode(proxyNodeId) as HttpProxyNode | null) : null;
+    if (node?.type !== 'http proxy')
+      throw new Error(
+        'proxy "http proxy node" needs a deployed http proxy configuration node: choose one in the server node',
+      );
     const env = { http_proxy: node.url, https_proxy: node.url, no_proxy: (node.noproxy ?? []).join(',') };
     const found = envProxy(url, env, rules);
     if (!found) return {};
     const { username, password } = (node.credentials ?? {}) as { username?: string; password?: string };
-    return { proxy: { url: found.url, username: username || undefined, password: password || undefined }, source: 'http proxy node' };
+    return {
+      proxy: { url: found.url, username: username || undefined, password: password || undefined },
+      source: 'http proxy node',
+    };
   }
   const found = envProxy(url, process.env, rules);
   return found ? { proxy: { url: found.url }, source: found.name } : {};
@@ -64,17 +75,22 @@ export function proxyFor(RED: NodeAPI, url: string, mode: ProxyMode | undefined,
  */
 export function envProxy(target: string, env: Env, rules: ProxyRules = {}): { url: string; name: string } | undefined {
   let u: URL;
-  try { u = new URL(target); } catch { return undefined; }
+  try {
+    u = new URL(target);
+  } catch {
+    return undefined;
+  }
   const proto = u.protocol.replace(/:$/, '');
   const modeOverride = env.NR_PROXY_MODE;
-  const mode = modeOverride === 'legacy' || modeOverride === 'strict' ? modeOverride : rules.mode ?? 'strict';
+  const mode = modeOverride === 'legacy' || modeOverride === 'strict' ? modeOverride : (rules.mode ?? 'strict');
   if (mode === 'legacy') return legacyProxy(target, env);
   const hostname = u.host.replace(/:\d*$/, '');
   const port = Number.parseInt(u.port, 10) || DEFAULT_PORTS[proto] || 0;
   if (!shouldProxy(hostname, port, env, rules)) return undefined;
   for (const key of [`npm_config_${proto}_proxy`, `${proto}_proxy`, 'npm_config_proxy', 'all_proxy']) {
     const found = lookup(key, env, rules);
-    if (found) return { url: found.value.includes('://') ? found.value : `${proto}://${found.value}`, name: found.name };
+    if (found)
+      return { url: found.value.includes('://') ? found.value : `${proto}://${found.value}`, name: found.name };
   }
   return undefined;
 }
@@ -85,12 +101,18 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443 }
 function legacyProxy(target: string, env: Env): { url: string; name: string } | undefined {
   const name = env.HTTP_PROXY ? 'HTTP_PROXY' : env.http_proxy ? 'http_proxy' : undefined;
   const noProxy = env.NO_PROXY ?? env.no_proxy;
-  if (noProxy && noProxy.split(',').some((entry) => target.includes(entry.trim()))) return undefined;
+  // Core reads an empty NO_PROXY as none (every URL would contain the empty entry).
+  const entries = noProxy ? noProxy.split(',') : [];
+  if (entries.some((entry) => target.includes(entry.trim()))) return undefined;
   return name ? { url: env[name] as string, name } : undefined;
 }
 
 function shouldProxy(hostname: string, port: number, env: Env, rules: ProxyRules): boolean {
-  const noProxy = (lookup('npm_config_no_proxy', env, rules)?.value || lookup('no_proxy', env, rules)?.value || '').toLowerCase();
+  const noProxy = (
+    lookup('npm_config_no_proxy', env, rules)?.value ||
+    lookup('no_proxy', env, rules)?.value ||
+    ''
+  ).toLowerCase();
   if (!noProxy) return true;
   if (noProxy === '*') return false;
   return noProxy.split(/[,\s]/).every((entry) => {
@@ -105,7 +127,10 @@ function shouldProxy(hostname: string, port: number, env: Env, rules: ProxyRules
   });
 }
 
-/** An environment variable as core's getEnv reads it (lower case first, unless the rules say otherwise), and its name as spelt. */
+/**
+ * An environment variable as core's getEnv reads it (lower case first, unless the rules say otherwise), and its name as
+ * spelt.
+ */
 function lookup(key: string, env: Env, rules: ProxyRules): { name: string; value: string } | undefined {
   if (rules.excludeNpm && key.startsWith('npm_config_')) return undefined;
   const lower = key.toLowerCase();

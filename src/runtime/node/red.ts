@@ -22,7 +22,11 @@ type NodeConstructor = Parameters<NodeAPI['nodes']['registerType']>[1];
  * Registers a node type under its declaration's name, with the credentials it declares (the one
  * cast the typings need, made once here instead of in every node file).
  */
-export function registerNodeType<N extends Node>(RED: NodeAPI, schema: NodeSchema, ctor: (this: N, saved: SavedConfig) => void): void {
+export function registerNodeType<N extends Node>(
+  RED: NodeAPI,
+  schema: NodeSchema,
+  ctor: (this: N, saved: SavedConfig) => void,
+): void {
   const credentials = Object.keys(schema.credentials).length ? { credentials: schema.credentials } : undefined;
   RED.nodes.registerType(schema.type, ctor as unknown as NodeConstructor, credentials);
 }

@@ -8,7 +8,10 @@ interface TlsConfigNode extends Node {
   addTLSOptions(opts: Record<string, unknown>): void;
 }
 
-/** Client options from a server node's config (read through its declaration) and credentials; the admin routes use it too. */
+/**
+ * Client options from a server node's config (read through its declaration) and credentials; the admin routes use it
+ * too.
+ */
 export function clientOptionsFrom(RED: NodeAPI, config: ServerNodeConfig, creds: ServerNodeCredentials): ClientOptions {
   return {
     baseUrl: config.url.trim(),
@@ -32,7 +35,8 @@ function authFrom(mode: AuthMode, creds: ServerNodeCredentials): AuthOptions {
       if (!creds.session) throw new Error('auth mode "session cookie" needs the session cookie in the server node');
       return { mode, session: creds.session };
     case 'login':
-      if (!creds.username || !creds.password) throw new Error('auth mode "login" needs a username and a password in the server node');
+      if (!creds.username || !creds.password)
+        throw new Error('auth mode "login" needs a username and a password in the server node');
       return { mode, username: creds.username, password: creds.password };
     case 'token':
       if (!creds.token) throw new Error('auth mode "bearer token" needs the token in the server node');
@@ -52,4 +56,3 @@ function tlsFrom(RED: NodeAPI, tlsId: string | undefined): TlsOptions | undefine
   tlsNode.addTLSOptions(opts);
   return opts as TlsOptions;
 }
-

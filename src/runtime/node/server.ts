@@ -31,7 +31,10 @@ export function clientFor(RED: NodeAPI, choice: ServerChoice, msg?: Msg, keeps?:
   const id = chosenServer(RED, choice, named);
   // State the node keeps (a position, conversations, an outbox) belongs to its own server's data.
   if (keeps !== undefined && id !== choice.server) {
-    throw inputError(`msg.server ${JSON.stringify(named)} cannot choose another server for this node: it keeps ${keeps} for its own server; use a node of its own for that server`);
+    throw inputError(
+      `msg.server ${JSON.stringify(named)} cannot choose another server for this node: it keeps ${keeps} for its own ` +
+        `server; use a node of its own for that server`,
+    );
   }
   return clientOf(RED, id);
 }
@@ -42,7 +45,10 @@ function chosenServer(RED: NodeAPI, choice: ServerChoice, named: unknown): strin
     throw inputError(`msg.server must be the name of a MindsDB server node (got ${describeType(named)})`);
   }
   if (choice.servers.length === 0) {
-    throw inputError(`msg.server is ${JSON.stringify(named)}, but this node lets no message choose its server: list the servers a message may choose in its dialog (Servers by msg.server), or remove msg.server`);
+    throw inputError(
+      `msg.server is ${JSON.stringify(named)}, but this node lets no message choose its server: list the servers a ` +
+        `message may choose in its dialog (Servers by msg.server), or remove msg.server`,
+    );
   }
   const allowed = new Map<string, string[]>();
   for (const id of new Set([choice.server, ...choice.servers])) {
@@ -52,10 +58,17 @@ function chosenServer(RED: NodeAPI, choice: ServerChoice, named: unknown): strin
   const ids = allowed.get(named);
   if (!ids) {
     const names = [...allowed.keys()].map((n) => JSON.stringify(n)).join(', ');
-    throw inputError(`msg.server ${JSON.stringify(named)} is not a server this node may use: ${names ? `choose one of ${names}` : 'none of the servers listed in its dialog has a name'} (a server node's name, as listed in the node's dialog)`);
+    throw inputError(
+      `msg.server ${JSON.stringify(named)} is not a server this node may use: ` +
+        `${names ? `choose one of ${names}` : 'none of the servers listed in its dialog has a name'} (a server ` +
+        `node's name, as listed in the node's dialog)`,
+    );
   }
   if (ids.length > 1) {
-    throw inputError(`msg.server ${JSON.stringify(named)} names ${ids.length} of the servers this node may use: give each server node a name of its own`);
+    throw inputError(
+      `msg.server ${JSON.stringify(named)} names ${ids.length} of the servers this node may use: give each server ` +
+        `node a name of its own`,
+    );
   }
   return ids[0];
 }
@@ -64,10 +77,15 @@ function chosenServer(RED: NodeAPI, choice: ServerChoice, named: unknown): strin
 function clientOf(RED: NodeAPI, serverId: string | undefined): MindsDBClient {
   const server = serverId ? (RED.nodes.getNode(serverId) as ServerNode | null) : null;
   if (!server) {
-    throw new MindsDBError('no MindsDB server is configured for this node: open it and choose a server', { kind: 'input' });
+    throw new MindsDBError('no MindsDB server is configured for this node: open it and choose a server', {
+      kind: 'input',
+    });
   }
   if (!server.client) {
-    throw new MindsDBError(`the MindsDB server configuration is not usable: ${server.configError ?? 'unknown problem'}`, { kind: 'input' });
+    throw new MindsDBError(
+      `the MindsDB server configuration is not usable: ${server.configError ?? 'unknown problem'}`,
+      { kind: 'input' },
+    );
   }
   return server.client;
 }

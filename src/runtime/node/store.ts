@@ -9,7 +9,11 @@ export const STORE_FILE = 'node-red-mindsdb.sqlite';
 export function storeFile(RED: NodeAPI): string {
   const userDir = (RED.settings as { userDir?: unknown }).userDir;
   if (typeof userDir !== 'string' || userDir === '') {
-    throw new StoreError('Node-RED did not say its user directory (settings.userDir), where the MindsDB nodes keep their state', 'unavailable', STORE_FILE);
+    throw new StoreError(
+      'Node-RED did not say its user directory (settings.userDir), where the MindsDB nodes keep their state',
+      'unavailable',
+      STORE_FILE,
+    );
   }
   return path.join(userDir, STORE_FILE);
 }

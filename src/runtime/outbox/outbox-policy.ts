@@ -27,35 +27,52 @@ export type Keep = 'retry' | 'in-doubt' | 'final';
 export function keepOf(err: unknown): Keep {
   if (!(err instanceof MindsDBError)) return 'final';
   switch (err.kind) {
-    case 'network': return isNotSent(err) ? 'retry' : 'in-doubt';
-    case 'timeout': return 'in-doubt';
-    case 'queue-full': case 'closed': return 'retry';
+    case 'network':
+      return isNotSent(err) ? 'retry' : 'in-doubt';
+    case 'timeout':
+      return 'in-doubt';
+    case 'queue-full':
+    case 'closed':
+      return 'retry';
     case 'http':
       if (err.status === 429 || err.status === 503) return 'retry';
       if (err.status === 502 || err.status === 504) return 'in-doubt';
       return 'final';
-    default: return 'final';
+    default:
+      return 'final';
   }
 }
 
 /** A message that does not fit in the node's outbox (the bound in MB), or whose message is larger than that alone. */
 export function outboxFull(bytes: number, used: number, maxBytes: number, kept: number): MindsDBError {
-  const why = bytes > maxBytes
-    ? `this message alone (${sizeText(bytes)}) is larger than the node's outbox (${sizeText(maxBytes)})`
-    : `the node's outbox is full (${kept} message(s), ${sizeText(used)} of its ${sizeText(maxBytes)})`;
-  return new MindsDBError(`${why}: the message was not kept and not sent; raise the outbox size in the node, or let MindsDB catch up`, { kind: 'queue-full', code: 'EOUTBOXFULL' });
+  const why =
+    bytes > maxBytes
+      ? `this message alone (${sizeText(bytes)}) is larger than the node's outbox (${sizeText(maxBytes)})`
+      : `the node's outbox is full (${kept} message(s), ${sizeText(used)} of its ${sizeText(maxBytes)})`;
+  return new MindsDBError(
+    `${why}: the message was not kept and not sent; raise the outbox size in the node, or let MindsDB catch up`,
+    { kind: 'queue-full', code: 'EOUTBOXFULL' },
+  );
 }
 
 /** A kept message whose earlier request may have stored it, and that no check can tell: it ends here, unsent. */
 export function lostEarlier(): MindsDBError {
-  return new MindsDBError('the answer to an earlier attempt was lost (Node-RED stopped or the connection broke while it was sent): the message may or may not be stored, and was not sent again', { kind: 'network', code: 'EINDOUBT' });
+  return new MindsDBError(
+    'the answer to an earlier attempt was lost (Node-RED stopped or the connection broke while it was sent): the ' +
+      'message may or may not be stored, and was not sent again',
+    { kind: 'network', code: 'EINDOUBT' },
+  );
 }
 
 /** A kept message older than the node's maximum age: it ends here, unsent. */
 export function outboxExpired(acceptedAt: number, maxAgeMs: number): MindsDBError {
   const hours = maxAgeMs / 3_600_000;
   const age = hours >= 1 ? `${Number(hours.toFixed(2))} h` : `${Math.round(maxAgeMs / 1000)} s`;
-  return new MindsDBError(`kept in the outbox since ${new Date(acceptedAt).toISOString()}, longer than its maximum age of ${age}, while MindsDB could not take it: not sent`, { kind: 'timeout', code: 'EOUTBOXEXPIRED' });
+  return new MindsDBError(
+    `kept in the outbox since ${new Date(acceptedAt).toISOString()}, longer than its maximum age of ${age}, while ` +
+      `MindsDB could not take it: not sent`,
+    { kind: 'timeout', code: 'EOUTBOXEXPIRED' },
+  );
 }
 
 /** A failure of a message sent while the outbox was off: the same error, saying why the outbox did not keep it. */
@@ -67,7 +84,9 @@ export function withoutOutbox(err: unknown, reason: string): Error {
 
 /** A message that cannot be written down as JSON (a circular structure, a BigInt in an odd place). */
 export function notKeepable(why: string): MindsDBError {
-  return new MindsDBError(`the message cannot be kept in the outbox: it cannot be written as JSON (${why})`, { kind: 'input' });
+  return new MindsDBError(`the message cannot be kept in the outbox: it cannot be written as JSON (${why})`, {
+    kind: 'input',
+  });
 }
 
 /**
@@ -77,7 +96,11 @@ export function notKeepable(why: string): MindsDBError {
 export function messageJson(msg: object, target: unknown): string {
   // The usual message has neither, and JSON leaves functions out by itself: no replacer (half the cost).
   if (!('req' in msg || 'res' in msg)) {
-    try { return JSON.stringify({ msg, target }); } catch { /* a BigInt or a circle: the careful way below says which */ }
+    try {
+      return JSON.stringify({ msg, target });
+    } catch {
+      /* a BigInt or a circle: the careful way below says which */
+    }
   }
   try {
     return JSON.stringify({ msg, target }, function (this: unknown, key: string, value: unknown) {
@@ -98,13 +121,19 @@ export class OffSwitch {
   reason = '';
 
   /** Still off: the minute since the store failed has not passed. */
-  get waiting(): boolean { return Date.now() < this.until; }
+  get waiting(): boolean {
+    return Date.now() < this.until;
+  }
 
   /** Turns it off for a minute; returns what the node says about it. */
   turnOff(err: unknown): string {
-    const e = err instanceof StoreError ? err : new StoreError(err instanceof Error ? err.message : String(err), 'other', '');
+    const e =
+      err instanceof StoreError ? err : new StoreError(err instanceof Error ? err.message : String(err), 'other', '');
     this.reason = e.message;
     this.until = Date.now() + OFF_RETRY_MS;
-    return `the outbox is off, messages go straight to MindsDB and are lost while it is away: ${e.message}; it is tried again in ${OFF_RETRY_MS / 1000} s`;
+    return (
+      `the outbox is off, messages go straight to MindsDB and are lost while it is away: ${e.message}; it is ` +
+      `tried again in ${OFF_RETRY_MS / 1000} s`
+    );
   }
 }

@@ -39,9 +39,21 @@ export interface KeptRow {
   msg: string;
 }
 
-interface RawRow { id: number; accepted_at: number; in_doubt: number; bytes: number; msg: string }
+interface RawRow {
+  id: number;
+  accepted_at: number;
+  in_doubt: number;
+  bytes: number;
+  msg: string;
+}
 
-const asRow = (r: RawRow): KeptRow => ({ id: Number(r.id), acceptedAt: Number(r.accepted_at), inDoubt: r.in_doubt === 1, bytes: Number(r.bytes), msg: r.msg });
+const asRow = (r: RawRow): KeptRow => ({
+  id: Number(r.id),
+  acceptedAt: Number(r.accepted_at),
+  inDoubt: r.in_doubt === 1,
+  bytes: Number(r.bytes),
+  msg: r.msg,
+});
 
 /** The id lists of a statement, as one JSON parameter (json_each): one statement for a whole batch. */
 const idList = (ids: readonly number[]): string => JSON.stringify(ids);
@@ -52,57 +64,107 @@ const idList = (ids: readonly number[]): string => JSON.stringify(ids);
  * caller reports.
  */
 export class OutboxRows {
-  constructor(private readonly store: StateStore, readonly node: string) {
+  constructor(
+    private readonly store: StateStore,
+    readonly node: string,
+  ) {
     store.migrate(OUTBOX_FEATURE, OUTBOX_SCHEMA);
   }
 
   /** Writes `rows` in one commit (`sending`: already as in a request); returns their ids, in order. */
   insert(rows: readonly NewRow[], sending = false): number[] {
-    const insert = this.store.statement('INSERT INTO outbox (node, accepted_at, bytes, msg, sending) VALUES (?, ?, ?, ?, ?)');
+    const insert = this.store.statement(
+      'INSERT INTO outbox (node, accepted_at, bytes, msg, sending) VALUES (?, ?, ?, ?, ?)',
+    );
     const flag = sending ? 1 : 0;
-    return this.store.transaction(() => rows.map((r) => Number(insert.run(this.node, r.acceptedAt, r.bytes, r.msg, flag).lastInsertRowid)), 'keep messages in the outbox');
+    return this.store.transaction(
+      () => rows.map((r) => Number(insert.run(this.node, r.acceptedAt, r.bytes, r.msg, flag).lastInsertRowid)),
+      'keep messages in the outbox',
+    );
   }
 
   /** Marks rows as in a request that may store them (its own commit, before the request). */
   markSending(ids: readonly number[]): void {
     if (ids.length === 0) return;
-    this.store.transaction(() => { this.store.statement('UPDATE outbox SET sending = 1 WHERE id IN (SELECT value FROM json_each(?))').run(idList(ids)); }, 'mark outbox messages as sent');
+    this.store.transaction(() => {
+      this.store
+        .statement('UPDATE outbox SET sending = 1 WHERE id IN (SELECT value FROM json_each(?))')
+        .run(idList(ids));
+    }, 'mark outbox messages as sent');
   }
 
   /** Deletes rows whose message has its outcome. */
   remove(ids: readonly number[]): void {
     if (ids.length === 0) return;
-    this.store.transaction(() => { this.store.statement('DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?))').run(idList(ids)); }, 'remove sent messages from the outbox');
+    this.store.transaction(() => {
+      this.store.statement('DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?))').run(idList(ids));
+    }, 'remove sent messages from the outbox');
   }
 
   /** Rows whose request ended without storing them: to be sent again (and, `inDoubt`, checked first). */
   release(ids: readonly number[], inDoubt: boolean): void {
     if (ids.length === 0) return;
     this.store.transaction(() => {
-      this.store.statement('UPDATE outbox SET sending = 0, in_doubt = max(in_doubt, ?) WHERE id IN (SELECT value FROM json_each(?))').run(inDoubt ? 1 : 0, idList(ids));
+      this.store
+        .statement(
+          'UPDATE outbox SET sending = 0, in_doubt = max(in_doubt, ?) WHERE id IN (SELECT value FROM json_each(?))',
+        )
+        .run(inDoubt ? 1 : 0, idList(ids));
     }, 'keep messages in the outbox');
   }
 
   /** At start: the rows a request was under way for when Node-RED stopped are in doubt now. */
   recover(): number {
-    return Number(this.store.transaction(() => this.store.statement('UPDATE outbox SET sending = 0, in_doubt = 1 WHERE node = ? AND sending = 1').run(this.node).changes, 'recover the outbox'));
+    return Number(
+      this.store.transaction(
+        () =>
+          this.store
+            .statement('UPDATE outbox SET sending = 0, in_doubt = 1 WHERE node = ? AND sending = 1')
+            .run(this.node).changes,
+        'recover the outbox',
+      ),
+    );
   }
 
   /** The next rows to send, in arrival order, after id `after`. */
   read(after: number, limit: number): KeptRow[] {
-    const rows = this.store.attempt(() => this.store.statement('SELECT id, accepted_at, in_doubt, bytes, msg FROM outbox WHERE node = ? AND id > ? AND sending = 0 ORDER BY id LIMIT ?').all(this.node, after, limit), 'read the outbox');
+    const rows = this.store.attempt(
+      () =>
+        this.store
+          .statement(
+            'SELECT id, accepted_at, in_doubt, bytes, msg FROM outbox WHERE node = ? AND id > ? AND sending = 0 ' +
+              'ORDER BY id LIMIT ?',
+          )
+          .all(this.node, after, limit),
+      'read the outbox',
+    );
     return (rows as unknown as RawRow[]).map(asRow);
   }
 
   /** Rows kept since before `before` (ms) and not in a request, oldest first. */
   olderThan(before: number, limit: number): KeptRow[] {
-    const rows = this.store.attempt(() => this.store.statement('SELECT id, accepted_at, in_doubt, bytes, msg FROM outbox WHERE node = ? AND sending = 0 AND accepted_at < ? ORDER BY id LIMIT ?').all(this.node, before, limit), 'read the outbox');
+    const rows = this.store.attempt(
+      () =>
+        this.store
+          .statement(
+            'SELECT id, accepted_at, in_doubt, bytes, msg FROM outbox WHERE node = ? AND sending = 0 AND accepted_at ' +
+              '< ? ORDER BY id LIMIT ?',
+          )
+          .all(this.node, before, limit),
+      'read the outbox',
+    );
     return (rows as unknown as RawRow[]).map(asRow);
   }
 
   /** How much this node keeps. */
   usage(): { count: number; bytes: number } {
-    const r = this.store.attempt(() => this.store.statement('SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM outbox WHERE node = ?').get(this.node), 'read the outbox') as { n: number; b: number };
+    const r = this.store.attempt(
+      () =>
+        this.store
+          .statement('SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM outbox WHERE node = ?')
+          .get(this.node),
+      'read the outbox',
+    ) as { n: number; b: number };
     return { count: Number(r.n), bytes: Number(r.b) };
   }
 }
@@ -119,7 +181,10 @@ export class Removals {
    * waits for others to share its commit (each commit is synced to disk, and blocks the event loop
    * while it is: answers of micro-batches come a few ms apart).
    */
-  constructor(private readonly removeRows: (ids: number[], bytes: number) => boolean, private readonly gatherMs = 0) {}
+  constructor(
+    private readonly removeRows: (ids: number[], bytes: number) => boolean,
+    private readonly gatherMs = 0,
+  ) {}
 
   add(id: number, bytes: number, then?: (removed: boolean) => void): void {
     this.queue.push({ id, bytes, then });
@@ -131,7 +196,12 @@ export class Removals {
   private flush(): void {
     const batch = this.queue.splice(0).filter((r) => r.id > 0 || r.then);
     const rows = batch.filter((r) => r.id > 0);
-    const removed = rows.length === 0 || this.removeRows(rows.map((r) => r.id), rows.reduce((n, r) => n + r.bytes, 0));
+    const removed =
+      rows.length === 0 ||
+      this.removeRows(
+        rows.map((r) => r.id),
+        rows.reduce((n, r) => n + r.bytes, 0),
+      );
     for (const r of batch) r.then?.(removed || r.id === 0);
   }
 }

@@ -38,7 +38,9 @@ export interface OutboxWriter<Target> {
   failed(item: OutboxItem<Target>, err: Error): Error;
 }
 
-/** Where a message that was kept (and whose own done() has been called) ends: after a replay, perhaps after a restart. */
+/**
+ * Where a message that was kept (and whose own done() has been called) ends: after a replay, perhaps after a restart.
+ */
 export interface LateOutcome {
   sent(msg: Msg): void;
   failed(msg: Msg, err: Error): void;
@@ -61,8 +63,19 @@ export interface OutboxLimits {
 /** How a message handed to the outbox ends for its input handler. */
 export type Accepted = 'sent' | 'kept';
 
-/** A kept row as the writer gets it again (a replay): its message and target from their JSON. Throws on a row that does not parse. */
+/**
+ * A kept row as the writer gets it again (a replay): its message and target from their JSON. Throws on a row that does
+ * not parse.
+ */
 export function itemOf<Target>(row: KeptRow): OutboxItem<Target> {
   const { msg, target } = JSON.parse(row.msg) as { msg: Msg; target: Target };
-  return { id: row.id, msg, target, inDoubt: row.inDoubt, acceptedAt: row.acceptedAt, bytes: row.bytes, restored: true };
+  return {
+    id: row.id,
+    msg,
+    target,
+    inDoubt: row.inDoubt,
+    acceptedAt: row.acceptedAt,
+    bytes: row.bytes,
+    restored: true,
+  };
 }

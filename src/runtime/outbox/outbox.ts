@@ -1,11 +1,34 @@
 import type { HealthView } from '../../client';
 import { StoreError, type StoreLease } from '../../store';
 import type { Msg } from '../node/red';
-import { GATHER_MS, KEEP_PER_TURN, keepOf, lostEarlier, MAX_PAUSE_MS, messageJson, OffSwitch, outboxExpired, outboxFull, withoutOutbox } from './outbox-policy';
-import { itemOf, type Accepted, type LateOutcome, type OutboxItem, type OutboxLimits, type OutboxWriter } from './outbox-writer';
+import {
+  GATHER_MS,
+  KEEP_PER_TURN,
+  keepOf,
+  lostEarlier,
+  MAX_PAUSE_MS,
+  messageJson,
+  OffSwitch,
+  outboxExpired,
+  outboxFull,
+  withoutOutbox,
+} from './outbox-policy';
+import {
+  itemOf,
+  type Accepted,
+  type LateOutcome,
+  type OutboxItem,
+  type OutboxLimits,
+  type OutboxWriter,
+} from './outbox-writer';
 import { OutboxRows, Removals, type KeptRow, type NewRow } from './outbox-store';
 
-interface Waiting<T> { item: OutboxItem<T>; json: string; resolve: (a: Accepted) => void; reject: (e: Error) => void }
+interface Waiting<T> {
+  item: OutboxItem<T>;
+  json: string;
+  resolve: (a: Accepted) => void;
+  reject: (e: Error) => void;
+}
 
 /**
  * One node's outbox (docs/outbox.md): every message the node takes is written to the store before
@@ -43,7 +66,10 @@ export class Outbox<Target> {
     private readonly limits: OutboxLimits,
   ) {
     this.mode = 'off';
-    if (lease instanceof StoreError) { this.turnOff(lease); return; }
+    if (lease instanceof StoreError) {
+      this.turnOff(lease);
+      return;
+    }
     try {
       this.rows = new OutboxRows(lease.store, node);
       if (this.rows.recover() > 0) this.settleUntil = Date.now() + limits.doubtSettleMs;
@@ -57,19 +83,28 @@ export class Outbox<Target> {
     queueMicrotask(() => this.pump());
   }
 
-  get backlog(): number { return this.kept; }
+  get backlog(): number {
+    return this.kept;
+  }
 
   /** The server's health changed: a backlog is sent once it is not known down. */
   healthChanged(view: HealthView): void {
     this.health = view;
-    if (view.state !== 'unreachable') { this.clearPause(); this.pump(); }
+    if (view.state !== 'unreachable') {
+      this.clearPause();
+      this.pump();
+    }
   }
 
   /** Marks rows as in a request that may store them (the writer calls it right before its request). */
   sending(items: ReadonlyArray<OutboxItem<Target>>): void {
     const ids = items.map((i) => i.id).filter((id) => id > 0 && !this.marked.has(id));
     if (ids.length === 0 || !this.rows) return;
-    try { this.rows.markSending(ids); } catch (err) { this.turnOff(err); }
+    try {
+      this.rows.markSending(ids);
+    } catch (err) {
+      this.turnOff(err);
+    }
     for (const id of ids) this.marked.add(id);
   }
 
@@ -82,23 +117,44 @@ export class Outbox<Target> {
    * caller ends it with done(): its output or error comes later); rejects with why it failed.
    */
   accept(msg: Msg, target: Target): Promise<Accepted> {
-    const item: OutboxItem<Target> = { id: 0, msg, target, inDoubt: false, acceptedAt: Date.now(), bytes: 0, restored: false };
+    const item: OutboxItem<Target> = {
+      id: 0,
+      msg,
+      target,
+      inDoubt: false,
+      acceptedAt: Date.now(),
+      bytes: 0,
+      restored: false,
+    };
     if (this.mode === 'off' && (this.closing || this.off.waiting)) return this.direct(item);
     const json = messageJson(msg, target);
     item.bytes = Buffer.byteLength(json);
     return new Promise<Accepted>((resolve, reject) => {
       this.waiting.push({ item, json, resolve, reject });
-      if (!this.keepScheduled) { this.keepScheduled = true; setImmediate(() => this.keepWaiting()); }
+      if (!this.keepScheduled) {
+        this.keepScheduled = true;
+        setImmediate(() => this.keepWaiting());
+      }
     });
   }
 
-  /** Stops sending; what is waiting to be kept is written now; resolves once every request under way ended (at most `graceMs`). */
+  /**
+   * Stops sending; what is waiting to be kept is written now; resolves once every request under way ended (at most
+   * `graceMs`).
+   */
   async close(graceMs = 10_000): Promise<void> {
     this.closing = true;
     this.clearPause();
     if (this.expiryTimer) clearInterval(this.expiryTimer);
     this.keepWaiting();
-    if (this.inFlight.size > 0) await new Promise<void>((resolve) => { const timer = setTimeout(resolve, graceMs); this.settled = () => { clearTimeout(timer); resolve(); }; });
+    if (this.inFlight.size > 0)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        this.settled = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     if (!(this.lease instanceof StoreError)) this.lease.release();
   }
 
@@ -106,13 +162,22 @@ export class Outbox<Target> {
   private keepWaiting(): void {
     this.keepScheduled = false;
     const batch = this.waiting.splice(0, this.closing ? this.waiting.length : KEEP_PER_TURN);
-    if (this.waiting.length > 0) { this.keepScheduled = true; setImmediate(() => this.keepWaiting()); }
+    if (this.waiting.length > 0) {
+      this.keepScheduled = true;
+      setImmediate(() => this.keepWaiting());
+    }
     if (batch.length === 0) return;
-    if (this.mode === 'off' && !this.reopen()) { for (const w of batch) this.direct(w.item).then(w.resolve, w.reject); return; }
+    if (this.mode === 'off' && !this.reopen()) {
+      for (const w of batch) this.direct(w.item).then(w.resolve, w.reject);
+      return;
+    }
     const fits: Array<Waiting<Target>> = [];
     let bytes = this.bytes;
     for (const w of batch) {
-      if (bytes + w.item.bytes > this.limits.maxBytes) { w.reject(this.writer.failed(w.item, outboxFull(w.item.bytes, bytes, this.limits.maxBytes, this.kept))); continue; }
+      if (bytes + w.item.bytes > this.limits.maxBytes) {
+        w.reject(this.writer.failed(w.item, outboxFull(w.item.bytes, bytes, this.limits.maxBytes, this.kept)));
+        continue;
+      }
       bytes += w.item.bytes;
       fits.push(w);
     }
@@ -121,7 +186,10 @@ export class Outbox<Target> {
     const live = this.mode === 'live' && !this.closing && this.health.state !== 'unreachable';
     let ids: number[];
     try {
-      ids = (this.rows as OutboxRows).insert(fits.map((w): NewRow => ({ acceptedAt: w.item.acceptedAt, msg: w.json, bytes: w.item.bytes })), live);
+      ids = (this.rows as OutboxRows).insert(
+        fits.map((w): NewRow => ({ acceptedAt: w.item.acceptedAt, msg: w.json, bytes: w.item.bytes })),
+        live,
+      );
     } catch (err) {
       this.turnOff(err);
       for (const w of fits) this.direct(w.item).then(w.resolve, w.reject);
@@ -132,7 +200,10 @@ export class Outbox<Target> {
     if (!live && this.mode === 'live') this.mode = 'backlog';
     fits.forEach((w, i) => {
       w.item.id = ids[i];
-      if (live) { this.marked.add(ids[i]); this.dispatch(w.item, w); } else w.resolve('kept');
+      if (live) {
+        this.marked.add(ids[i]);
+        this.dispatch(w.item, w);
+      } else w.resolve('kept');
     });
     this.onKept(this.kept);
     this.pump();
@@ -142,31 +213,47 @@ export class Outbox<Target> {
   private dispatch(item: OutboxItem<Target>, own?: Waiting<Target>): void {
     this.inFlight.add(item.id);
     let written: Promise<void>;
-    try { written = this.writer.write(item); } catch (err) { written = Promise.reject(err); }
-    written.then(() => {
-      this.remove(item, (removed) => {
-        if (!removed) own?.resolve('kept'); else if (own) own.resolve('sent'); else this.late.sent(item.msg);
-        this.ended(item, true);
-      });
-    }, (err: unknown) => {
-      const e = err instanceof Error ? err : new Error(String(err));
-      const keep = keepOf(e);
-      if (keep === 'retry' || (keep === 'in-doubt' && this.writer.canCheck(item))) {
-        try { this.rows?.release([item.id], keep === 'in-doubt'); } catch (storeErr) { this.turnOff(storeErr); }
-        this.marked.delete(item.id);
-        item.inDoubt ||= keep === 'in-doubt';
-        if (keep === 'in-doubt') this.settleUntil = Math.max(this.settleUntil, Date.now() + this.limits.doubtSettleMs);
-        if (this.mode === 'live') this.mode = 'backlog';
-        if (own) own.resolve('kept');
-        this.ended(item, false);
-        return;
-      }
-      const failure = this.writer.failed(item, e);
-      this.remove(item, (removed) => {
-        if (!removed) own?.resolve('kept'); else if (own) own.reject(failure); else this.late.failed(item.msg, failure);
-        this.ended(item, true);
-      });
-    });
+    try {
+      written = this.writer.write(item);
+    } catch (err) {
+      written = Promise.reject(err);
+    }
+    written.then(
+      () => {
+        this.remove(item, (removed) => {
+          if (!removed) own?.resolve('kept');
+          else if (own) own.resolve('sent');
+          else this.late.sent(item.msg);
+          this.ended(item, true);
+        });
+      },
+      (err: unknown) => {
+        const e = err instanceof Error ? err : new Error(String(err));
+        const keep = keepOf(e);
+        if (keep === 'retry' || (keep === 'in-doubt' && this.writer.canCheck(item))) {
+          try {
+            this.rows?.release([item.id], keep === 'in-doubt');
+          } catch (storeErr) {
+            this.turnOff(storeErr);
+          }
+          this.marked.delete(item.id);
+          item.inDoubt ||= keep === 'in-doubt';
+          if (keep === 'in-doubt')
+            this.settleUntil = Math.max(this.settleUntil, Date.now() + this.limits.doubtSettleMs);
+          if (this.mode === 'live') this.mode = 'backlog';
+          if (own) own.resolve('kept');
+          this.ended(item, false);
+          return;
+        }
+        const failure = this.writer.failed(item, e);
+        this.remove(item, (removed) => {
+          if (!removed) own?.resolve('kept');
+          else if (own) own.reject(failure);
+          else this.late.failed(item.msg, failure);
+          this.ended(item, true);
+        });
+      },
+    );
   }
 
   private ended(item: OutboxItem<Target>, gone: boolean): void {
@@ -189,7 +276,12 @@ export class Outbox<Target> {
 
   private readonly removals = new Removals((ids, bytes) => {
     for (const id of ids) this.marked.delete(id);
-    try { this.rows?.remove(ids); } catch (err) { this.turnOff(err); return false; }
+    try {
+      this.rows?.remove(ids);
+    } catch (err) {
+      this.turnOff(err);
+      return false;
+    }
     this.kept = Math.max(0, this.kept - ids.length);
     this.bytes = Math.max(0, this.bytes - bytes);
     this.onKept(this.kept);
@@ -198,13 +290,23 @@ export class Outbox<Target> {
 
   /** The backlog, in arrival order, a window at a time, while the server is not known down. */
   private pump(): void {
-    if (this.mode !== 'backlog' || this.closing || this.pauseTimer || this.health.state === 'unreachable' || !this.rows) return;
+    if (this.mode !== 'backlog' || this.closing || this.pauseTimer || this.health.state === 'unreachable' || !this.rows)
+      return;
     const room = this.limits.window - this.inFlight.size;
     if (room < this.limits.window / 2) return;
     let rows: KeptRow[];
-    try { rows = this.rows.read(this.cursor, room); } catch (err) { this.turnOff(err); return; }
+    try {
+      rows = this.rows.read(this.cursor, room);
+    } catch (err) {
+      this.turnOff(err);
+      return;
+    }
     if (rows.length === 0) {
-      if (this.inFlight.size === 0) { this.mode = 'live'; this.cursor = 0; this.count(); }
+      if (this.inFlight.size === 0) {
+        this.mode = 'live';
+        this.cursor = 0;
+        this.count();
+      }
       return;
     }
     const oldest = Date.now() - this.limits.maxAgeMs;
@@ -213,18 +315,33 @@ export class Outbox<Target> {
       if (this.inFlight.has(row.id)) continue;
       const item = this.restore(row);
       if (!item) continue;
-      if (row.acceptedAt < oldest) { this.endKept(item, outboxExpired(row.acceptedAt, this.limits.maxAgeMs)); continue; }
-      if (item.inDoubt && !this.writer.canCheck(item)) { this.endKept(item, lostEarlier()); continue; }
+      if (row.acceptedAt < oldest) {
+        this.endKept(item, outboxExpired(row.acceptedAt, this.limits.maxAgeMs));
+        continue;
+      }
+      if (item.inDoubt && !this.writer.canCheck(item)) {
+        this.endKept(item, lostEarlier());
+        continue;
+      }
       // Its lost request may still be running on the server: looked up (and what follows sent) once it cannot be.
-      if (item.inDoubt && Date.now() < this.settleUntil) { this.cursor = row.id - 1; this.waitUntil(this.settleUntil); break; }
+      if (item.inDoubt && Date.now() < this.settleUntil) {
+        this.cursor = row.id - 1;
+        this.waitUntil(this.settleUntil);
+        break;
+      }
       this.dispatch(item);
     }
     this.writer.flush();
   }
 
   private restore(row: KeptRow): OutboxItem<Target> | undefined {
-    try { return itemOf<Target>(row); } catch (err) {
-      this.late.warn(`an outbox message (row ${row.id}) could not be read back and was dropped: ${err instanceof Error ? err.message : String(err)}`);
+    try {
+      return itemOf<Target>(row);
+    } catch (err) {
+      this.late.warn(
+        `an outbox message (row ${row.id}) could not be read back and was dropped: ` +
+          `${err instanceof Error ? err.message : String(err)}`,
+      );
       return void this.remove({ id: row.id, bytes: row.bytes } as OutboxItem<Target>);
     }
   }
@@ -243,7 +360,12 @@ export class Outbox<Target> {
   private expire(): void {
     if (this.closing || !this.rows) return;
     let rows: KeptRow[];
-    try { rows = this.rows.olderThan(Date.now() - this.limits.maxAgeMs, 1000); } catch (err) { this.turnOff(err); return; }
+    try {
+      rows = this.rows.olderThan(Date.now() - this.limits.maxAgeMs, 1000);
+    } catch (err) {
+      this.turnOff(err);
+      return;
+    }
     for (const row of rows) {
       if (this.inFlight.has(row.id)) continue;
       const item = this.restore(row);
@@ -251,7 +373,10 @@ export class Outbox<Target> {
     }
   }
 
-  /** A request that may be repeated failed: the backlog waits (for the server, or a back-off) and is read again from its start. */
+  /**
+   * A request that may be repeated failed: the backlog waits (for the server, or a back-off) and is read again from its
+   * start.
+   */
   private pause(): void {
     this.cursor = 0;
     this.pauseMs = Math.min(MAX_PAUSE_MS, this.pauseMs ? this.pauseMs * 2 : 1000);
@@ -260,7 +385,13 @@ export class Outbox<Target> {
 
   private waitUntil(at: number): void {
     if (this.pauseTimer) return;
-    this.pauseTimer = setTimeout(() => { this.pauseTimer = undefined; this.pump(); }, Math.max(0, at - Date.now()));
+    this.pauseTimer = setTimeout(
+      () => {
+        this.pauseTimer = undefined;
+        this.pump();
+      },
+      Math.max(0, at - Date.now()),
+    );
     this.pauseTimer.unref?.();
   }
 
@@ -271,7 +402,12 @@ export class Outbox<Target> {
 
   /** A message sent as without an outbox (the store cannot be written). */
   private direct(item: OutboxItem<Target>): Promise<Accepted> {
-    return this.writer.write(item).then(() => 'sent' as const, (err: unknown) => { throw this.writer.failed(item, withoutOutbox(err, this.off.reason)); });
+    return this.writer.write(item).then(
+      () => 'sent' as const,
+      (err: unknown) => {
+        throw this.writer.failed(item, withoutOutbox(err, this.off.reason));
+      },
+    );
   }
 
   private turnOff(err: unknown): void {
@@ -283,7 +419,12 @@ export class Outbox<Target> {
   /** After a while off, the outbox is tried again (a freed disk). */
   private reopen(): boolean {
     if (!this.rows || this.closing || this.off.waiting) return false;
-    try { this.count(); } catch (err) { this.turnOff(err); return false; }
+    try {
+      this.count();
+    } catch (err) {
+      this.turnOff(err);
+      return false;
+    }
     this.mode = this.kept > 0 ? 'backlog' : 'live';
     this.late.warn('the outbox works again');
     return true;

@@ -15,10 +15,17 @@ interface Rewind {
  * the start or to the one in msg.reset. msg.flush has nothing to send here. Either way the control
  * message itself runs no query and sends nothing.
  */
-export function sqlControl(control: Control, output: SqlOutput, incremental: Rewind | undefined, status: ThrottledStatus): void {
+export function sqlControl(
+  control: Control,
+  output: SqlOutput,
+  incremental: Rewind | undefined,
+  status: ThrottledStatus,
+): void {
   if (!control.reset) return;
   // The new position first: a msg.reset it refuses stops nothing.
   const where = incremental?.reset(control.reset.value);
-  output.stopAll(resetError('msg.reset stopped this query while its rows were being sent: the rest of its result was dropped'));
+  output.stopAll(
+    resetError('msg.reset stopped this query while its rows were being sent: the rest of its result was dropped'),
+  );
   if (where) status.now(where);
 }

@@ -1,4 +1,11 @@
-import { inputError, MindsDBError, rowsToObjects, type MindsDBClient, type SqlAnswer, type SqlRequest } from '../../client';
+import {
+  inputError,
+  MindsDBError,
+  rowsToObjects,
+  type MindsDBClient,
+  type SqlAnswer,
+  type SqlRequest,
+} from '../../client';
 import type { Outcome } from '../message/input';
 import { setOutput } from '../message/output';
 import type { Msg, Node, NodeAPI, NodeStatus, Send } from '../node/red';
@@ -67,10 +74,16 @@ export class SqlOutput {
   private readonly rowsPerMsg: number;
   private readonly requesting;
   /** The status after a whole answer: its row count, or "ok" for a statement without rows (-1). */
-  private readonly answeredStatus = (rows: number) => (rows < 0 ? this.texts.ok('ok') : this.texts.ok('rows', { count: rows }));
+  private readonly answeredStatus = (rows: number) =>
+    rows < 0 ? this.texts.ok('ok') : this.texts.ok('rows', { count: rows });
 
-  constructor(private readonly RED: NodeAPI, node: Node, private readonly status: ThrottledStatus,
-    private readonly texts: StatusTexts<SqlOutputStatus | 'requesting'>, private readonly config: SqlOutputConfig) {
+  constructor(
+    private readonly RED: NodeAPI,
+    node: Node,
+    private readonly status: ThrottledStatus,
+    private readonly texts: StatusTexts<SqlOutputStatus | 'requesting'>,
+    private readonly config: SqlOutputConfig,
+  ) {
     this.requesting = texts.busy('requesting');
     this.asArrays = config.rowFormat === 'arrays';
     this.rowsPerMsg = config.split ? config.rowsPerMsg : 0;
@@ -95,9 +108,18 @@ export class SqlOutput {
    * Runs the statement `starter` starts and sends its answer out as the node is set to; `gate`
    * sees the rows before they leave (incremental mode).
    */
-  run(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter, gate?: RowGate): Promise<void> {
+  run(
+    msg: Msg,
+    send: Send,
+    client: MindsDBClient,
+    timeoutMs: number | undefined,
+    starter: Starter,
+    gate?: RowGate,
+  ): Promise<void> {
     this.status.set(this.requesting);
-    return this.rowsPerMsg > 0 ? this.streamed(msg, send, client, timeoutMs, starter, gate) : this.whole(msg, send, client, timeoutMs, starter, gate);
+    return this.rowsPerMsg > 0
+      ? this.streamed(msg, send, client, timeoutMs, starter, gate)
+      : this.whole(msg, send, client, timeoutMs, starter, gate);
   }
 
   /**
@@ -114,37 +136,72 @@ export class SqlOutput {
    * `outcome`. Split off, this is the per-message hot path: no promise from the msg to its answer
    * (client.sql's callback); the answer is shaped and sent in it.
    */
-  runTo(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, request: SqlRequest, outcome: Outcome): void {
+  runTo(
+    msg: Msg,
+    send: Send,
+    client: MindsDBClient,
+    timeoutMs: number | undefined,
+    request: SqlRequest,
+    outcome: Outcome,
+  ): void {
     this.status.set(this.requesting);
     if (this.rowsPerMsg > 0) {
-      this.streamed(msg, send, client, timeoutMs, (start) => start(request)).then(() => outcome.ok(), (err: unknown) => outcome.fail(err));
+      this.streamed(msg, send, client, timeoutMs, (start) => start(request)).then(
+        () => outcome.ok(),
+        (err: unknown) => outcome.fail(err),
+      );
       return;
     }
-    client.sql(request, timeoutMs === undefined ? undefined : { timeoutMs }, (err: MindsDBError | null, answer?: SqlAnswer) => {
-      if (err || !answer) { outcome.fail(err); return; }
-      try {
-        this.sendWhole(msg, send, answer);
-      } catch (e) {
-        outcome.fail(e);
-        return;
-      }
-      outcome.ok();
-    });
+    client.sql(
+      request,
+      timeoutMs === undefined ? undefined : { timeoutMs },
+      (err: MindsDBError | null, answer?: SqlAnswer) => {
+        if (err || !answer) {
+          outcome.fail(err);
+          return;
+        }
+        try {
+          this.sendWhole(msg, send, answer);
+        } catch (e) {
+          outcome.fail(e);
+          return;
+        }
+        outcome.ok();
+      },
+    );
   }
 
   close(): void {
     this.window?.close();
-    for (const run of this.settling) run.stop(new MindsDBError('the node was stopped (redeploy) while waiting for msg.tick; the parts not acknowledged will be sent again by the next run', { kind: 'closed' }));
+    for (const run of this.settling)
+      run.stop(
+        new MindsDBError(
+          'the node was stopped (redeploy) while waiting for msg.tick; the parts not acknowledged will be sent again ' +
+            'by the next run',
+          { kind: 'closed' },
+        ),
+      );
   }
 
   /** Split off: one request, one message. With a gate (incremental), msg.reset may drop its answer. */
-  private whole(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter, gate?: RowGate): Promise<void> {
+  private whole(
+    msg: Msg,
+    send: Send,
+    client: MindsDBClient,
+    timeoutMs: number | undefined,
+    starter: Starter,
+    gate?: RowGate,
+  ): Promise<void> {
     const run = gate ? this.runs.add() : undefined;
-    const sql = (request: SqlRequest) => new Promise<SqlAnswer>((resolve, reject) => {
-      client.sql(request, { timeoutMs }, (err, answer) => (err ? reject(err) : resolve(answer as SqlAnswer)));
-    });
+    const sql = (request: SqlRequest) =>
+      new Promise<SqlAnswer>((resolve, reject) => {
+        client.sql(request, { timeoutMs }, (err, answer) => (err ? reject(err) : resolve(answer as SqlAnswer)));
+      });
     return starter(sql)
-      .then((answer) => { run?.check(); this.sendWhole(msg, send, answer, gate); })
+      .then((answer) => {
+        run?.check();
+        this.sendWhole(msg, send, answer, gate);
+      })
       .finally(() => run?.done());
   }
 
@@ -171,7 +228,14 @@ export class SqlOutput {
   }
 
   /** Split on: the answer is read as it arrives and sent as a message sequence, which msg.reset may stop. */
-  private async streamed(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter, gate?: RowGate): Promise<void> {
+  private async streamed(
+    msg: Msg,
+    send: Send,
+    client: MindsDBClient,
+    timeoutMs: number | undefined,
+    starter: Starter,
+    gate?: RowGate,
+  ): Promise<void> {
     const run = this.runs.add();
     // Under flow control, incremental mode keeps each part when its tick comes back.
     const acknowledged = this.window ? gate?.acknowledged : undefined;
@@ -197,8 +261,16 @@ export class SqlOutput {
     }
   }
 
-  private async streamedRun(msg: Msg, send: Send, client: MindsDBClient, timeoutMs: number | undefined, starter: Starter,
-    run: Stoppable, gate?: RowGate, ackedId?: string): Promise<void> {
+  private async streamedRun(
+    msg: Msg,
+    send: Send,
+    client: MindsDBClient,
+    timeoutMs: number | undefined,
+    starter: Starter,
+    run: Stoppable,
+    gate?: RowGate,
+    ackedId?: string,
+  ): Promise<void> {
     const flowControl = this.window !== undefined;
     const stream = await starter((request) => client.sqlStream(request, { timeoutMs, flowControl }));
     // Stopped while the answer was on its way: its connection goes back at once, nothing is sent.
@@ -207,7 +279,13 @@ export class SqlOutput {
       run.check();
       if (stream.type === 'ok') {
         const f = stream.fields;
-        msg.mindsdb = { type: 'ok', columns: [], context: f.context, affectedRows: (f.affected_rows as number | null | undefined) ?? null, ...(this.asArrays ? { data: [] } : {}) };
+        msg.mindsdb = {
+          type: 'ok',
+          columns: [],
+          context: f.context,
+          affectedRows: (f.affected_rows as number | null | undefined) ?? null,
+          ...(this.asArrays ? { data: [] } : {}),
+        };
         setOutput(this.RED, msg, this.config.outputProperty, []);
         gate?.pass([], []);
         send(msg);
@@ -215,7 +293,10 @@ export class SqlOutput {
         return;
       }
       const rows = await sendSequence(this.RED, msg, stream, send, {
-        rowsPerMsg: this.rowsPerMsg, asArrays: this.asArrays, outputProperty: this.config.outputProperty, window: this.window,
+        rowsPerMsg: this.rowsPerMsg,
+        asArrays: this.asArrays,
+        outputProperty: this.config.outputProperty,
+        window: this.window,
         tickTimeoutMs: timeoutMs ?? client.requestTimeoutMs,
         progress: (n) => this.status.set(this.texts.busy('streaming', { count: n })),
         beforeSend: gate ? (columns, part) => gate.pass(columns, part) : undefined,

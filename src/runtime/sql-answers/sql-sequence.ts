@@ -39,7 +39,13 @@ export interface SequenceOptions {
  * `complete` follows, and the input msg (what reaches Catch) gets `msg.mindsdb.partsId` and
  * `msg.mindsdb.partsSent`, so a flow can drop the incomplete group.
  */
-export async function sendSequence(RED: NodeAPI, msg: Msg, stream: SqlResultStream, send: Send, opts: SequenceOptions): Promise<number> {
+export async function sendSequence(
+  RED: NodeAPI,
+  msg: Msg,
+  stream: SqlResultStream,
+  send: Send,
+  opts: SequenceOptions,
+): Promise<number> {
   const id = opts.id ?? RED.util.generateId();
   const columns = stream.columns;
   const { rowsPerMsg, window, stop } = opts;
@@ -77,7 +83,10 @@ export async function sendSequence(RED: NodeAPI, msg: Msg, stream: SqlResultStre
       rows += current.length;
       index++;
       opts.progress(rows);
-      if (last) { whole = true; return rows; }
+      if (last) {
+        whole = true;
+        return rows;
+      }
       current = next;
     }
   } catch (err) {

@@ -20,7 +20,10 @@ export class HealthRing {
   /** Told of every change of the server's health (the outbox starts sending when it comes back). */
   onChange: (view: HealthView) => void = () => undefined;
 
-  constructor(private readonly status: ThrottledStatus, private readonly texts: HealthTexts) {}
+  constructor(
+    private readonly status: ThrottledStatus,
+    private readonly texts: HealthTexts,
+  ) {}
 
   /** Watches `client`'s health (its watcher probes while at least one node watches). */
   watch(client: MindsDBClient | undefined): void {
@@ -36,12 +39,14 @@ export class HealthRing {
     });
   }
 
-  get health(): HealthView { return this.view; }
+  get health(): HealthView {
+    return this.view;
+  }
 
   /** The outbox's backlog changed: shown with the health (throttled; a change of health shows at once). */
   setKept(kept: number): void {
     if (kept === this.kept) return;
-    const appeared = (kept > 0) !== (this.kept > 0);
+    const appeared = kept > 0 !== this.kept > 0;
     this.kept = kept;
     const s = this.texts.health(this.view, kept);
     if (!s) return;

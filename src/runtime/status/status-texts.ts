@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isPlainObject, MindsDBError, ServerUnreachableError, type HealthView, type MindsDBErrorKind } from '../../client';
+import {
+  isPlainObject,
+  MindsDBError,
+  ServerUnreachableError,
+  type HealthView,
+  type MindsDBErrorKind,
+} from '../../client';
 import type { NodeStatus } from '../node/red';
 
 /** The values a status template takes: `__count__` in the catalogue is `values.count`. */
@@ -11,8 +17,18 @@ export type StatusValues = Readonly<Record<string, string | number>>;
  * below). A record, not a list, so that a new kind does not compile until it has its text here.
  */
 const ERROR_KIND_TEXTS: Readonly<Record<Exclude<MindsDBErrorKind, 'http'>, true>> = {
-  sql: true, auth: true, unsupported: true, network: true, timeout: true, 'invalid-response': true,
-  'too-large': true, redirect: true, 'queue-full': true, closed: true, reset: true, input: true,
+  sql: true,
+  auth: true,
+  unsupported: true,
+  network: true,
+  timeout: true,
+  'invalid-response': true,
+  'too-large': true,
+  redirect: true,
+  'queue-full': true,
+  closed: true,
+  reset: true,
+  input: true,
 };
 const ERROR_KINDS = Object.keys(ERROR_KIND_TEXTS);
 /**
@@ -21,7 +37,14 @@ const ERROR_KINDS = Object.keys(ERROR_KIND_TEXTS);
  * in the catalogues, so that the editor (which takes the first template that matches) never reads
  * "…since 14:02:07, 12 kept" as the shorter "…since __since__".
  */
-const HEALTH_TEXTS = ['serverUp', 'serverBusy', 'serverDown', 'serverUpKept', 'serverBusyKept', 'serverDownKept'] as const;
+const HEALTH_TEXTS = [
+  'serverUp',
+  'serverBusy',
+  'serverDown',
+  'serverUpKept',
+  'serverBusyKept',
+  'serverDownKept',
+] as const;
 /** A raw error text in the ring is cut here (Node-RED shows about 20 characters well). */
 const MAX_RAW_TEXT = 32;
 const PLACEHOLDER = /__(\w+?)__/g;
@@ -47,11 +70,16 @@ type Template = { key: string; parts: string[]; names: string[] };
 export class StatusTexts<Name extends string> {
   private readonly templates = new Map<string, Template>();
 
-  constructor(readonly type: string, names: readonly Name[], catalogue: unknown = readCatalogue(type)) {
+  constructor(
+    readonly type: string,
+    names: readonly Name[],
+    catalogue: unknown = readCatalogue(type),
+  ) {
     const section = statusSection(type, catalogue);
     for (const name of [...names, ...HEALTH_TEXTS, ...ERROR_KINDS.map((k) => `errors.${k}`), 'errors.error']) {
       const text = name.split('.').reduce<unknown>((o, k) => (isPlainObject(o) ? o[k] : undefined), section);
-      if (typeof text !== 'string') throw new Error(`${type}: no status text "${name}" in nodes/locales/en-US/${type}.json`);
+      if (typeof text !== 'string')
+        throw new Error(`${type}: no status text "${name}" in nodes/locales/en-US/${type}.json`);
       this.templates.set(name, compile(`${type}.status.${name}`, text));
     }
   }
@@ -80,10 +108,14 @@ export class StatusTexts<Name extends string> {
     const k = kept > 0 ? 'Kept' : '';
     const values = { count: kept, since: view.since === undefined ? '' : sinceText(view.since) };
     switch (view.state) {
-      case 'reachable': return { fill: 'green', shape: 'ring', text: this.text(`serverUp${k}`, values) };
-      case 'busy': return { fill: 'yellow', shape: 'ring', text: this.text(`serverBusy${k}`, values) };
-      case 'unreachable': return { fill: 'red', shape: 'ring', text: this.text(`serverDown${k}`, values) };
-      default: return undefined; // nothing answered yet: nothing to say
+      case 'reachable':
+        return { fill: 'green', shape: 'ring', text: this.text(`serverUp${k}`, values) };
+      case 'busy':
+        return { fill: 'yellow', shape: 'ring', text: this.text(`serverBusy${k}`, values) };
+      case 'unreachable':
+        return { fill: 'red', shape: 'ring', text: this.text(`serverDown${k}`, values) };
+      default:
+        return undefined; // nothing answered yet: nothing to say
     }
   }
 
@@ -92,10 +124,12 @@ export class StatusTexts<Name extends string> {
    * in every language and go as they are; every other kind is a catalogue key.
    */
   error(err: Error): NodeStatus {
-    if (err instanceof ServerUnreachableError) return this.health({ state: 'unreachable', since: err.since }) as NodeStatus;
+    if (err instanceof ServerUnreachableError)
+      return this.health({ state: 'unreachable', since: err.since }) as NodeStatus;
     let text: string;
     if (err instanceof MindsDBError && err.kind === 'http') text = raw(`HTTP ${err.status ?? ''}`.trim());
-    else if (err instanceof MindsDBError && err.kind === 'network' && err.code !== undefined) text = raw(String(err.code));
+    else if (err instanceof MindsDBError && err.kind === 'network' && err.code !== undefined)
+      text = raw(String(err.code));
     else {
       // Never throws: a ring that cannot be labelled must not cost the message its outcome.
       const name = err instanceof MindsDBError ? `errors.${err.kind}` : 'errors.error';
@@ -120,7 +154,9 @@ export function sinceText(at: number, now = Date.now()): string {
   const d = new Date(at);
   const pad = (n: number) => String(n).padStart(2, '0');
   const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  return d.toDateString() === new Date(now).toDateString() ? time : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
+  return d.toDateString() === new Date(now).toDateString()
+    ? time
+    : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
 }
 
 function compile(key: string, text: string): Template {
@@ -137,7 +173,7 @@ function compile(key: string, text: string): Template {
 }
 
 function raw(text: string): string {
-  return text.length > MAX_RAW_TEXT ? text.slice(0, MAX_RAW_TEXT - 1) + '…' : text;
+  return text.length > MAX_RAW_TEXT ? `${text.slice(0, MAX_RAW_TEXT - 1)}…` : text;
 }
 
 /** The en-US catalogue beside the compiled node files (nodes/runtime/status/ → nodes/locales/en-US/). */

@@ -13,7 +13,10 @@ export class ThrottledStatus {
   private make: ((n: number) => NodeStatus) | undefined;
   private arg = 0;
 
-  constructor(private readonly node: Node, private readonly intervalMs = 500) {}
+  constructor(
+    private readonly node: Node,
+    private readonly intervalMs = 500,
+  ) {}
 
   set(status: NodeStatus): void {
     this.make = undefined;
@@ -45,19 +48,25 @@ export class ThrottledStatus {
 
   private arm(now: number): void {
     if (this.timer !== undefined) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      const p = this.pending ?? this.make?.(this.arg);
-      this.pending = undefined;
-      this.make = undefined;
-      if (p) this.write(p, Date.now());
-    }, Math.max(0, this.intervalMs - (now - this.last)));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        const p = this.pending ?? this.make?.(this.arg);
+        this.pending = undefined;
+        this.make = undefined;
+        if (p) this.write(p, Date.now());
+      },
+      Math.max(0, this.intervalMs - (now - this.last)),
+    );
     this.timer.unref?.();
   }
 
   /** Writes now, bypassing the throttle (errors, close). */
   now(status: NodeStatus): void {
-    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     this.pending = undefined;
     this.make = undefined;
     this.write(status, Date.now());

@@ -1,4 +1,13 @@
-import { insertMayHaveLanded, insertRows, keyText, MindsDBError, storedKeys, TablesApi, type InsertRow, type MindsDBClient } from '../../client';
+import {
+  insertMayHaveLanded,
+  insertRows,
+  keyText,
+  MindsDBError,
+  storedKeys,
+  TablesApi,
+  type InsertRow,
+  type MindsDBClient,
+} from '../../client';
 import type { Msg } from '../node/red';
 import { clientKey } from '../node/server';
 import { MicroBatcher } from '../message/micro-batcher';
@@ -38,7 +47,12 @@ export type RowUnit = true | 'found';
  * order. With an outbox, their rows are first marked as sent; the rows of a message in doubt are
  * first looked up by `keyColumn`, and only those not found are sent.
  */
-export async function insertJobs(jobs: readonly InsertJob[], deadline: { timeoutMs: number; deadlineAt: number }, outbox?: Outbox<TableTarget>, keyColumn = ''): Promise<RowUnit[]> {
+export async function insertJobs(
+  jobs: readonly InsertJob[],
+  deadline: { timeoutMs: number; deadlineAt: number },
+  outbox?: Outbox<TableTarget>,
+  keyColumn = '',
+): Promise<RowUnit[]> {
   const { client, database, table } = jobs[0];
   const items = jobs.flatMap((j) => (j.item ? [j.item] : []));
   if (outbox && items.length) outbox.sending(items);
@@ -68,31 +82,73 @@ export async function insertJobs(jobs: readonly InsertJob[], deadline: { timeout
  * Anything else (a lost answer above all) fails the batch's messages without sending them again,
  * as does a statement refused for its table (no such table or data source).
  */
-export const refusedWhole = (err: Error): boolean => err instanceof MindsDBError && err.kind === 'sql' && !noSuchTable(err);
+export const refusedWhole = (err: Error): boolean =>
+  err instanceof MindsDBError && err.kind === 'sql' && !noSuchTable(err);
 
-/** A statement refused for its table, not for a row (PostgreSQL's words): every message alone would fail the same way. */
+/**
+ * A statement refused for its table, not for a row (PostgreSQL's words): every message alone would fail the same way.
+ */
 function noSuchTable(err: MindsDBError): boolean {
   return /^relation "[^"]*" does not exist|^Database not found/i.test(err.serverMessage ?? '');
 }
 
-/** The micro-batcher of the table node's inserts: batches by table; the soonest deadline of a batch's messages is the batch's. */
-export function insertBatcher(size: number, windowMs: number, onDepth: (depth: number) => void, outbox: () => Outbox<TableTarget> | undefined, keyColumn: string, onRows: (n: number) => void): MicroBatcher<InsertJob, RowUnit> {
-  return new MicroBatcher<InsertJob, RowUnit>(size, windowMs, (_key, items) => {
-    let soonest = items[0].input;
-    for (const i of items) if (i.input.deadlineAt < soonest.deadlineAt) soonest = i.input;
-    return insertJobs(items.map((i) => i.input), { timeoutMs: soonest.timeoutMs, deadlineAt: soonest.deadlineAt }, outbox(), keyColumn)
-      .then((units) => { onRows(units.length); return units; });
-  }, onDepth, refusedWhole);
+/**
+ * The micro-batcher of the table node's inserts: batches by table; the soonest deadline of a batch's messages is the
+ * batch's.
+ */
+export function insertBatcher(
+  size: number,
+  windowMs: number,
+  onDepth: (depth: number) => void,
+  outbox: () => Outbox<TableTarget> | undefined,
+  keyColumn: string,
+  onRows: (n: number) => void,
+): MicroBatcher<InsertJob, RowUnit> {
+  return new MicroBatcher<InsertJob, RowUnit>(
+    size,
+    windowMs,
+    (_key, items) => {
+      let soonest = items[0].input;
+      for (const i of items) if (i.input.deadlineAt < soonest.deadlineAt) soonest = i.input;
+      return insertJobs(
+        items.map((i) => i.input),
+        { timeoutMs: soonest.timeoutMs, deadlineAt: soonest.deadlineAt },
+        outbox(),
+        keyColumn,
+      ).then((units) => {
+        onRows(units.length);
+        return units;
+      });
+    },
+    onDepth,
+    refusedWhole,
+  );
 }
 
 /** What the table node's output says of its message, once its rows are stored. */
-export function insertedOutput(msg: Msg, job: InsertJob, rowCount: number, replayed: boolean): { inserted: number; database: string; table: string } {
+export function insertedOutput(
+  msg: Msg,
+  job: InsertJob,
+  rowCount: number,
+  replayed: boolean,
+): { inserted: number; database: string; table: string } {
   const stored = job.stored ?? { database: job.database, table: job.table };
-  msg.mindsdb = { operation: 'insert', database: stored.database, table: stored.table, rows: rowCount, stored: true, ...(job.found ? { alreadyStored: true } : {}), ...(replayed ? { replayed: true } : {}) };
+  msg.mindsdb = {
+    operation: 'insert',
+    database: stored.database,
+    table: stored.table,
+    rows: rowCount,
+    stored: true,
+    ...(job.found ? { alreadyStored: true } : {}),
+    ...(replayed ? { replayed: true } : {}),
+  };
   return { inserted: rowCount, database: stored.database, table: stored.table };
 }
 
-/** What a failed insert says of its message: whether its rows may be in the table after all (a lost answer is never re-sent). */
+/**
+ * What a failed insert says of its message: whether its rows may be in the table after all (a lost answer is never
+ * re-sent).
+ */
 export function insertFailed(msg: Msg, target: TableTarget, rowCount: number, err: unknown, inDoubt = false): void {
   const code = err instanceof MindsDBError ? err.code : undefined;
   const unsent = code === 'EOUTBOXEXPIRED' || code === 'EOUTBOXFULL';
@@ -100,7 +156,10 @@ export function insertFailed(msg: Msg, target: TableTarget, rowCount: number, er
   msg.mindsdb = { operation: 'insert', database: target.database, table: target.table, rows: rowCount, stored };
 }
 
-/** The table node's writer for its outbox: each kept message's rows through the batcher (or alone), checked by the key column when in doubt. */
+/**
+ * The table node's writer for its outbox: each kept message's rows through the batcher (or alone), checked by the key
+ * column when in doubt.
+ */
 export function tableWriter(o: {
   client: (msg: Msg) => MindsDBClient;
   batcher: MicroBatcher<InsertJob, RowUnit> | undefined;
@@ -115,13 +174,30 @@ export function tableWriter(o: {
       const client = o.client(item.msg);
       const rows = rowsOf(item.msg);
       const timeoutMs = o.timeoutOf(item.msg) ?? client.requestTimeoutMs;
-      const job: InsertJob = { client, database: item.target.database, table: item.target.table, rows, weight: rows.length, timeoutMs, deadlineAt: Date.now() + timeoutMs, item };
-      if (o.batcher) await o.batcher.add(`${clientKey(client)}\u0000${job.database}\u0000${job.table}`, job, rows.length);
-      else { await insertJobs([job], job, o.outbox(), o.keyColumn); o.onInserted(rows.length); }
+      const job: InsertJob = {
+        client,
+        database: item.target.database,
+        table: item.target.table,
+        rows,
+        weight: rows.length,
+        timeoutMs,
+        deadlineAt: Date.now() + timeoutMs,
+        item,
+      };
+      if (o.batcher)
+        await o.batcher.add(`${clientKey(client)}\u0000${job.database}\u0000${job.table}`, job, rows.length);
+      else {
+        await insertJobs([job], job, o.outbox(), o.keyColumn);
+        o.onInserted(rows.length);
+      }
       o.setResult(item.msg, insertedOutput(item.msg, job, job.weight, item.restored));
     },
-    flush() { o.batcher?.flushNow(); },
-    canCheck(item) { return o.keyColumn !== '' && hasKeys(item.msg.payload, o.keyColumn); },
+    flush() {
+      o.batcher?.flushNow();
+    },
+    canCheck(item) {
+      return o.keyColumn !== '' && hasKeys(item.msg.payload, o.keyColumn);
+    },
     failed(item, err) {
       insertFailed(item.msg, item.target, rowCountOf(item.msg.payload), err, item.inDoubt);
       return err;
@@ -129,16 +205,29 @@ export function tableWriter(o: {
   };
 }
 
-/** A live message's rows, checked once when it arrived (`rememberRows`); a message read back from the outbox is read again. */
+/**
+ * A live message's rows, checked once when it arrived (`rememberRows`); a message read back from the outbox is read
+ * again.
+ */
 const checkedRows = new WeakMap<object, InsertRow[]>();
-export function rememberRows(msg: Msg, rows: InsertRow[]): void { checkedRows.set(msg, rows); }
+export function rememberRows(msg: Msg, rows: InsertRow[]): void {
+  checkedRows.set(msg, rows);
+}
 const rowsOf = (msg: Msg): InsertRow[] => checkedRows.get(msg) ?? insertRows(msg.payload);
 
 function rowCountOf(payload: unknown): number {
-  try { return insertRows(payload).length; } catch { return 0; }
+  try {
+    return insertRows(payload).length;
+  } catch {
+    return 0;
+  }
 }
 
 /** Every row of the message carries a value for the key column (else a lost answer cannot be checked). */
 function hasKeys(payload: unknown, key: string): boolean {
-  try { return insertRows(payload).every((r) => r[key] !== undefined && r[key] !== null); } catch { return false; }
+  try {
+    return insertRows(payload).every((r) => r[key] !== undefined && r[key] !== null);
+  } catch {
+    return false;
+  }
 }

@@ -22,7 +22,7 @@ module.exports = function register(RED) {
   const dir = process.env.OBSERVER_DIR;
   RED.hooks.add('onSend.incrementalObserver', (events) => {
     for (const e of events) {
-      if (e.source && e.source.node && e.source.node.type === 'mindsdb-sql') {
+      if (e.source?.node && e.source.node.type === 'mindsdb-sql') {
         fs.appendFileSync(path.join(dir, `${e.source.id}-handed.txt`), lines(rowsOf(e.msg).map((r) => r.id)));
       }
     }
@@ -36,7 +36,10 @@ module.exports = function register(RED) {
     let last;
     if (config.store && fs.existsSync(stored)) {
       const tail = fs.readFileSync(stored, 'utf8').trim().split('\n').pop();
-      if (tail) { const [id, ts] = tail.split('\t'); last = { id: Number(id), ts }; }
+      if (tail) {
+        const [id, ts] = tail.split('\t');
+        last = { id: Number(id), ts };
+      }
     }
     this.on('input', (msg, send, done) => {
       const rows = rowsOf(msg);
@@ -46,7 +49,10 @@ module.exports = function register(RED) {
         fs.appendFileSync(stored, lines(fresh.map((r) => `${r.id}\t${r.ts}`)));
         if (fresh.length) last = fresh[fresh.length - 1];
       }
-      if (config.tick) { msg.tick = true; send(msg); }
+      if (config.tick) {
+        msg.tick = true;
+        send(msg);
+      }
       done();
     });
   }
