@@ -120,7 +120,7 @@ export = function register(RED: NodeAPI): void {
           node,
           msg,
           'knowledge_base',
-          { configured: config.operation, allowed: OPERATIONS, what: 'knowledge base' },
+          { configured: config.operation, allowed: OPERATIONS, what: 'knowledge base', writes: ['insert'] },
           config,
         );
         const api = new KnowledgeBasesApi(
@@ -165,6 +165,7 @@ export = function register(RED: NodeAPI): void {
                 config.insertQuery.trim() !== ''
                   ? knowledgeInsert(config.insertQuery)
                   : knowledgeInsert(plainJson(msg.payload, 'msg.payload'));
+              meta.stored = false;
               if (outbox) {
                 msg.mindsdb = meta;
                 // 'kept': on disk, its output or error comes when MindsDB is back; this input ends now.
@@ -173,6 +174,7 @@ export = function register(RED: NodeAPI): void {
               }
               status.set(texts.busy('embedding'));
               result = await api.insert(project, kb, what, opts);
+              meta.stored = true;
               done = 'inserted';
               break;
             }
@@ -230,6 +232,7 @@ export = function register(RED: NodeAPI): void {
               operation: 'insert',
               project,
               name,
+              stored: true,
               ...(item.restored ? { replayed: true } : {}),
             };
             status.set(texts.ok('inserted'));

@@ -132,6 +132,8 @@ export = function register(RED: NodeAPI): void {
           outcome.ok();
           return;
         }
+        // Any statement may write: an error says what it left stored (stored, set on failure: message/input.ts).
+        (msg.mindsdb as Record<string, unknown>).stored = false;
         const client = clientFor(
           RED,
           config,

@@ -4,8 +4,8 @@ import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { controlBatch, controlOf } from './runtime/message/control';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { describe, setOutput } from './runtime/message/output';
-import { describeType, isPlainObject, nameFrom } from './runtime/message/properties';
+import { describe, setOutput, writing } from './runtime/message/output';
+import { describeType, isPlainObject, nameFrom, rowCount } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor, clientKey } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
@@ -100,6 +100,7 @@ export = function register(RED: NodeAPI): void {
         }
         const operation = operationOf(config.operation, msg, OPERATIONS, 'table');
         describe(msg, { operation });
+        if (operation === 'insert') writing(msg, { rows: rowCount(msg.payload) });
         const database = await nameFrom(RED, node, config.database, msg, 'database');
         describe(msg, { database });
         if (!database) throw inputError('no database: set the data source in the node or in msg.database');

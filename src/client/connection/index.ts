@@ -18,5 +18,6 @@ export type {
   OpenedAnswer,
 } from './client';
 export type { Repeat } from '../exchange';
-/** Whether a network error proves the request never reached the server (a write that failed so was not stored). */
-export { isNotSent } from '../exchange';
+/** What a failed request means (not sent, refused, may have been done, final) and what a failed write left stored. */
+export { answerLost, storedAfter, verdictOf } from '../exchange';
+export type { Stored, Verdict } from '../exchange';

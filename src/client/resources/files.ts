@@ -252,7 +252,12 @@ export class FilesApi {
       if (match.found !== 'none') existing = match.name;
     }
     const stored = async (replaced: boolean): Promise<UploadResult> => {
-      const as = hasCapitals(name) ? await this.storedAfterUpload(name, opts) : name;
+      // The file is stored by now: a failure to read its spelling back says so (msg.mindsdb.stored).
+      const as = hasCapitals(name)
+        ? await this.storedAfterUpload(name, opts).catch((err: unknown) => {
+            throw err instanceof MindsDBError ? new MindsDBError(err.message, { ...err, stored: true }) : err;
+          })
+        : name;
       const result: UploadResult = {
         uploaded: true,
         name: as,
@@ -272,7 +277,7 @@ export class FilesApi {
 
     const temporary = `${name.toLowerCase()}__replacing_${randomBytes(4).toString('hex')}`;
     await this.put(temporary, content, opts).catch((err: unknown) => {
-      throw halfWay(explainUploadError(err, name), `nothing was changed: files.${name} is as it was`);
+      throw halfWay(explainUploadError(err, name), `nothing was changed: files.${name} is as it was`, false);
     });
     try {
       await this.delete(existing, opts);
@@ -285,6 +290,7 @@ export class FilesApi {
         err,
         `files.${name} was not replaced: deleting the old file ` +
           `failed${cleaned ? '' : `; the new content stays in files.${temporary}`}`,
+        false,
       );
     }
     try {
@@ -325,10 +331,13 @@ function isMissingFile(err: unknown): boolean {
   return err instanceof MindsDBError && fileNotFound(err);
 }
 
-/** An error of a step of a multi-step operation, saying what the operation had already done. */
-function halfWay(err: unknown, done: string): unknown {
+/**
+ * An error of a step of a multi-step operation, saying what the operation had already done; `stored`:
+ * whether the new content is stored as the file, when that step's verdict does not say it (a step before the upload).
+ */
+function halfWay(err: unknown, done: string, stored?: boolean): unknown {
   if (!(err instanceof MindsDBError)) return err;
-  return new MindsDBError(`${err.message} (${done})`, err);
+  return new MindsDBError(`${err.message} (${done})`, stored === undefined ? err : { ...err, stored });
 }
 
 function megabytes(n: number): string {

@@ -30,7 +30,6 @@ export {
   insertStatement,
   insertColumn,
   insertValue,
-  insertMayHaveLanded,
   bindsParameters,
   storedKeys,
   keyText,

@@ -1,5 +1,5 @@
 import { sqlOf } from './sql';
-import { isNotSent, type MindsDBClient, type RequestOptions, type SqlAnswer } from '../connection';
+import { verdictOf, type MindsDBClient, type RequestOptions, type SqlAnswer } from '../connection';
 import {
   describeType,
   ident,
@@ -298,7 +298,7 @@ export class TablesApi {
         try {
           answer = await sqlOf(this.client, { query, params }, { ...opts, repeat: 'never' });
         } catch (err) {
-          if (!insertMayHaveLanded(err) || !(err instanceof MindsDBError)) throw err;
+          if (verdictOf(err) !== 'may-have-landed' || !(err instanceof MindsDBError)) throw err;
           throw new MindsDBError(
             `the answer to the INSERT of ${rows.length} row(s) into ${db}.${t} was lost (${err.message}): they may ` +
               `or may not be stored, and were not sent again (an INSERT is not idempotent: look at the table before ` +
@@ -360,36 +360,6 @@ export async function storedKeys(
 /** A key as text, as storedKeys compares keys (a number beyond 2^53 by its exact digits). */
 export function keyText(v: unknown): string {
   return isRawJson(v) ? v.rawJSON : String(v);
-}
-
-/**
- * Whether an INSERT that failed may still have stored its rows: its answer was lost (the
- * connection broke after it was sent, the time ran out, a gateway answered 502/504, the server
- * failed with a 500 or answered something unreadable). Not when MindsDB answered with an SQL
- * error (it ran the statement and the data source refused it: one statement is one COPY or
- * INSERT in one transaction, all or nothing, as the e2e run checks on PostgreSQL), nor when it
- * refused the request before running it (4xx, 429, 503), nor when it was never sent (msg.reset
- * dropped its micro-batch: kind 'reset').
- */
-export function insertMayHaveLanded(err: unknown): boolean {
-  if (!(err instanceof MindsDBError)) return true;
-  switch (err.kind) {
-    case 'sql':
-    case 'input':
-    case 'auth':
-    case 'unsupported':
-    case 'queue-full':
-    case 'closed':
-    case 'redirect':
-    case 'reset':
-      return false;
-    case 'http':
-      return (err.status ?? 500) >= 500 && err.status !== 503;
-    case 'network':
-      return !isNotSent(err);
-    default:
-      return true;
-  }
 }
 
 /** 25.14.1 and 26.1.0 answer a table listing of an unknown database with a 500 about get_tables. */

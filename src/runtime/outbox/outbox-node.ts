@@ -1,4 +1,4 @@
-import { isPlainObject, MindsDBError } from '../../client';
+import { isPlainObject, storedAfter } from '../../client';
 import { StoreError, type StoreLease } from '../../store';
 import { leaseNodeStore } from '../node/store';
 import { clientOfNode } from '../node/server';
@@ -7,7 +7,6 @@ import type { HealthRing } from '../status/health-ring';
 import type { ThrottledStatus } from '../status/status';
 import { reportLateFailure, type FailureStatus } from '../message/input';
 import { Outbox } from './outbox';
-import { keepOf } from './outbox-policy';
 import type { OutboxItem, OutboxWriter } from './outbox-writer';
 
 /** A node's outbox settings, as its config declares them (src/schema/nodes.ts, `outbox()`). */
@@ -90,12 +89,4 @@ export function singleWriter<Target>(
       return err;
     },
   };
-}
-
-/** Whether a failed write may be stored after all: "unknown" when its answer was lost (now or earlier), else false. */
-function storedAfter(err: Error, inDoubt: boolean): false | 'unknown' {
-  const code = err instanceof MindsDBError ? err.code : undefined;
-  if (code === 'EINDOUBT') return 'unknown';
-  if (code === 'EOUTBOXFULL' || code === 'EOUTBOXEXPIRED') return inDoubt ? 'unknown' : false;
-  return keepOf(err) === 'in-doubt' ? 'unknown' : false;
 }

@@ -1,4 +1,4 @@
-import { isNotSent, MindsDBError, sizeText } from '../../client';
+import { answerLost, MindsDBError, sizeText, verdictOf } from '../../client';
 import { StoreError } from '../../store';
 
 /** The longest wait of the backlog between tries after a failed request. */
@@ -12,32 +12,27 @@ export const GATHER_MS = 5;
 export const KEEP_PER_TURN = 500;
 
 /**
- * What the outbox does with a message whose request failed:
- * - `retry`: it was not stored and the server did not take it: never sent (refused connection,
- *   unknown host, the server known down, a full queue, a closing connection), or refused without
- *   being done (429, 503). It stays in the outbox and is sent again when the server is back;
- * - `in-doubt`: it may have been stored (a connection broken after it was sent, a gateway's 502
- *   or 504, a timeout). It stays only if the node can find out (a key column): the replay asks
- *   first; otherwise it ends as `stored: "unknown"`, as without the outbox;
- * - `final`: the server answered for the message itself (an SQL error for its row, a 400, a 401
- *   after a fresh login, a 500): reported at Catch, never sent again.
+ * What the outbox does with a message whose request failed, as the request's verdict says
+ * (client/exchange/verdict.ts; the table in docs/outbox.md):
+ * - `retry` (not sent, or refused without being done): it was not stored and the server did not
+ *   take it. It stays in the outbox and is sent again when the server is back;
+ * - `in-doubt` (may have been done, its answer lost on the way: a broken connection, a gateway's 502
+ *   or 504, no answer in time): it stays only if the node can find out (a key column): the replay
+ *   asks first; otherwise it ends as `stored: "unknown"`, as without the outbox;
+ * - `final`: reported at Catch, never sent again: the verdict is final (an SQL error for its row, a
+ *   400, a 401 after a fresh login: `stored: false`), or the server itself answered that it failed
+ *   or with what cannot be read (a 500, a body too large: `stored: "unknown"`), which another
+ *   attempt would only meet again.
  */
 export type Keep = 'retry' | 'in-doubt' | 'final';
 
 export function keepOf(err: unknown): Keep {
-  if (!(err instanceof MindsDBError)) return 'final';
-  switch (err.kind) {
-    case 'network':
-      return isNotSent(err) ? 'retry' : 'in-doubt';
-    case 'timeout':
-      return 'in-doubt';
-    case 'queue-full':
-    case 'closed':
+  switch (verdictOf(err)) {
+    case 'not-sent':
+    case 'refused':
       return 'retry';
-    case 'http':
-      if (err.status === 429 || err.status === 503) return 'retry';
-      if (err.status === 502 || err.status === 504) return 'in-doubt';
-      return 'final';
+    case 'may-have-landed':
+      return answerLost(err) ? 'in-doubt' : 'final';
     default:
       return 'final';
   }
@@ -51,7 +46,7 @@ export function outboxFull(bytes: number, used: number, maxBytes: number, kept: 
       : `the node's outbox is full (${kept} message(s), ${sizeText(used)} of its ${sizeText(maxBytes)})`;
   return new MindsDBError(
     `${why}: the message was not kept and not sent; raise the outbox size in the node, or let MindsDB catch up`,
-    { kind: 'queue-full', code: 'EOUTBOXFULL' },
+    { kind: 'queue-full', code: 'EOUTBOXFULL', stored: false },
   );
 }
 
@@ -60,7 +55,7 @@ export function lostEarlier(): MindsDBError {
   return new MindsDBError(
     'the answer to an earlier attempt was lost (Node-RED stopped or the connection broke while it was sent): the ' +
       'message may or may not be stored, and was not sent again',
-    { kind: 'network', code: 'EINDOUBT' },
+    { kind: 'network', code: 'EINDOUBT', stored: 'unknown' },
   );
 }
 
@@ -71,7 +66,7 @@ export function outboxExpired(acceptedAt: number, maxAgeMs: number): MindsDBErro
   return new MindsDBError(
     `kept in the outbox since ${new Date(acceptedAt).toISOString()}, longer than its maximum age of ${age}, while ` +
       `MindsDB could not take it: not sent`,
-    { kind: 'timeout', code: 'EOUTBOXEXPIRED' },
+    { kind: 'timeout', code: 'EOUTBOXEXPIRED', stored: false },
   );
 }
 

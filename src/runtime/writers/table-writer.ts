@@ -1,16 +1,17 @@
 import {
-  insertMayHaveLanded,
   insertRows,
   keyText,
   MindsDBError,
   storedKeys,
   TablesApi,
   type InsertRow,
+  storedAfter,
   type MindsDBClient,
 } from '../../client';
 import type { Msg } from '../node/red';
 import { clientKey } from '../node/server';
 import { MicroBatcher } from '../message/micro-batcher';
+import { rowCount } from '../message/properties';
 import type { Outbox } from '../outbox';
 import type { OutboxItem, OutboxWriter } from '../outbox';
 
@@ -64,6 +65,8 @@ export async function insertJobs(
     for (const j of doubtful) {
       const missing = j.rows.filter((r) => !found.has(keyText(r[keyColumn])));
       if (missing.length === 0) j.found = true;
+      else if (missing.length === j.rows.length && j.item)
+        j.item.inDoubt = false; // none stored: no longer in doubt
       else j.rows = missing; // the rows of a message in doubt that did land need not go again
     }
     send = jobs.filter((j) => !j.found);
@@ -146,13 +149,12 @@ export function insertedOutput(
 }
 
 /**
- * What a failed insert says of its message: whether its rows may be in the table after all (a lost answer is never
- * re-sent).
+ * What a failed insert says of its message: whether its rows may be in the table after all, by the
+ * verdict of its request (a lost answer is never re-sent); `inDoubt`: an earlier attempt may have
+ * stored them and no lookup has said otherwise.
  */
 export function insertFailed(msg: Msg, target: TableTarget, rowCount: number, err: unknown, inDoubt = false): void {
-  const code = err instanceof MindsDBError ? err.code : undefined;
-  const unsent = code === 'EOUTBOXEXPIRED' || code === 'EOUTBOXFULL';
-  const stored = unsent ? (inDoubt ? 'unknown' : false) : insertMayHaveLanded(err) ? 'unknown' : false;
+  const stored = storedAfter(err, inDoubt);
   msg.mindsdb = { operation: 'insert', database: target.database, table: target.table, rows: rowCount, stored };
 }
 
@@ -199,7 +201,7 @@ export function tableWriter(o: {
       return o.keyColumn !== '' && hasKeys(item.msg.payload, o.keyColumn);
     },
     failed(item, err) {
-      insertFailed(item.msg, item.target, rowCountOf(item.msg.payload), err, item.inDoubt);
+      insertFailed(item.msg, item.target, rowCount(item.msg.payload), err, item.inDoubt);
       return err;
     },
   };
@@ -214,14 +216,6 @@ export function rememberRows(msg: Msg, rows: InsertRow[]): void {
   checkedRows.set(msg, rows);
 }
 const rowsOf = (msg: Msg): InsertRow[] => checkedRows.get(msg) ?? insertRows(msg.payload);
-
-function rowCountOf(payload: unknown): number {
-  try {
-    return insertRows(payload).length;
-  } catch {
-    return 0;
-  }
-}
 
 /** Every row of the message carries a value for the key column (else a lost answer cannot be checked). */
 function hasKeys(payload: unknown, key: string): boolean {
