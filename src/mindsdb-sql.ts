@@ -1,4 +1,4 @@
-import { inputError, isPlainObject, plainJson, positionalToNamed, type SqlAnswer, type SqlRequest } from './client';
+import { inputError, isPlainObject, plainJson, positionalToNamed, sqlOf, type SqlRequest } from './client';
 import { SQL_NODE, type SqlNodeConfig } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { CLOSE_GRACE_MS, handleInputWith, timeoutFrom, type Outcome } from './runtime/message/input';
@@ -195,12 +195,7 @@ export = function register(RED: NodeAPI): void {
         singleWriter(() => outbox, {
           async write(item) {
             const client = clientFor(RED, config, item.msg);
-            const answer = await new Promise<SqlAnswer>((resolve, reject) => {
-              client.sql(item.target, { timeoutMs: timeoutFrom(item.msg) }, (err, a) =>
-                err ? reject(err) : resolve(a as SqlAnswer),
-              );
-            });
-            output.putWhole(item.msg, answer);
+            output.putWhole(item.msg, await sqlOf(client, item.target, { timeoutMs: timeoutFrom(item.msg) }));
           },
         }),
         { ...config, window: 8 },

@@ -229,6 +229,22 @@ describe('architecture: imports run one way between the rooms of docs/architectu
     );
   });
 
+  it("has one face for the client's sql: a callback, awaited only through sqlOf (client/resources/sql.ts)", () => {
+    const found = [];
+    for (const file of tsFiles(src)) {
+      const rel = path.relative(src, file).split(path.sep).join('/');
+      if (rel === 'client/resources/sql.ts' || rel.startsWith('client/connection/')) continue;
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (!/\b\w+\.sql\(/.test(line) || /^\s*(\*|\/\/)/.test(line)) return;
+        // a promise made around it, here or a few lines up, is a second face
+        const around = lines.slice(Math.max(0, i - 3), i + 1).join('\n');
+        if (/new Promise/.test(around)) found.push(`${rel}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(found, [], 'await a statement with sqlOf (client/resources/sql.ts), the one wrapper');
+  });
+
   it('catches an import up a floor, one that skips a door, and Node-RED in the client', () => {
     const at = (rel, text) => ({ file: path.join(src, rel), text });
     const found = violations(

@@ -3,6 +3,8 @@
  * records table (chatbots, skills, agents) with agent bodies and completions. Each speaks to the
  * server through the MindsDBClient facade; imports ../connection, ../answers and ../shared.
  */
+/** One SQL statement awaited: the one promise around the client's `sql` (whose face is a callback). */
+export { sqlOf } from './sql';
 export { DatabasesApi } from './databases';
 export type { DatabaseSpec, CreatedDatabase } from './databases';
 export { ResourcesApi, RESOURCES } from './records';

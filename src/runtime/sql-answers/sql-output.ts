@@ -2,6 +2,7 @@ import {
   inputError,
   MindsDBError,
   rowsToObjects,
+  sqlOf,
   type MindsDBClient,
   type SqlAnswer,
   type SqlRequest,
@@ -193,11 +194,7 @@ export class SqlOutput {
     gate?: RowGate,
   ): Promise<void> {
     const run = gate ? this.runs.add() : undefined;
-    const sql = (request: SqlRequest) =>
-      new Promise<SqlAnswer>((resolve, reject) => {
-        client.sql(request, { timeoutMs }, (err, answer) => (err ? reject(err) : resolve(answer as SqlAnswer)));
-      });
-    return starter(sql)
+    return starter<SqlAnswer>((request: SqlRequest) => sqlOf(client, request, { timeoutMs }))
       .then((answer) => {
         run?.check();
         this.sendWhole(msg, send, answer, gate);
