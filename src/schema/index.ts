@@ -12,6 +12,7 @@ import type {
   SERVER_NODE,
   SKILL_NODE,
   SQL_NODE,
+  TABLE_NODE,
 } from './nodes';
 
 export {
@@ -46,3 +47,4 @@ export type SkillNodeConfig = ConfigOf<typeof SKILL_NODE>;
 export type AgentNodeConfig = ConfigOf<typeof AGENT_NODE>;
 export type KnowledgeBaseNodeCredentials = CredentialsOf<typeof KNOWLEDGE_BASE_NODE>;
 export type MLEngineNodeCredentials = CredentialsOf<typeof ML_ENGINE_NODE>;
+export type TableNodeConfig = ConfigOf<typeof TABLE_NODE>;

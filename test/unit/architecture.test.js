@@ -229,6 +229,23 @@ describe('architecture: imports run one way between the rooms of docs/architectu
     );
   });
 
+  it('keeps node adapters thin: a writer takes no callback from its node and keeps nothing aside about a message', () => {
+    const found = [];
+    for (const file of tsFiles(path.join(src, 'runtime', 'writers'))) {
+      const text = fs.readFileSync(file, 'utf8');
+      if (/new Weak(Map|Set)\b/.test(text)) found.push(`${path.relative(src, file)}: a side channel (WeakMap/WeakSet)`);
+    }
+    for (const file of tsFiles(src).filter((f) => /mindsdb-[\w-]+\.ts$/.test(f))) {
+      const text = fs.readFileSync(file, 'utf8');
+      // what a node gives its writer (new XWriter(…), xBatcher(…)): values, never a function back into it
+      for (const m of text.matchAll(/(?:new [A-Z]\w*Writer|\b[a-z]\w*Batcher|\btableWriter)\(([\s\S]*?)\);/g)) {
+        if (/=>|function\b/.test(m[1]))
+          found.push(`${path.relative(src, file)}: ${m[0].split('\n')[0]} … passes a callback`);
+      }
+    }
+    assert.deepEqual(found, []);
+  });
+
   it("has one face for the client's sql: a callback, awaited only through sqlOf (client/resources/sql.ts)", () => {
     const found = [];
     for (const file of tsFiles(src)) {
