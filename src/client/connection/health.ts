@@ -267,13 +267,12 @@ function withoutRoute(text: string): string {
 }
 
 /**
- * The probe of a client's exchanger: GET {prefix}/util/readiness without credentials, under the
+ * The probe of a client's exchanger: GET …/util/readiness (`path`) without credentials, under the
  * exchange policy like any request. Measured (docs/real-mindsdb.md): 200 when ready, 503 while a
  * model trains, 401 with authentication on; a server without the route answers 404. Any answer
  * means the server is there: resolves with its status; rejects only when none came.
  */
-export function readinessProbe(exchanger: Exchanger, prefix: string): Probe {
-  const path = `${prefix}/util/readiness`;
+export function readinessProbe(exchanger: Exchanger, path: string): Probe {
   return (timeoutMs) => {
     const exchange: Exchange = {
       method: 'GET',

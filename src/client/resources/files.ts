@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import {
   RawBody,
   inputError,

@@ -3,6 +3,8 @@
  * records table (chatbots, skills, agents) with agent bodies and completions. Each speaks to the
  * server through the MindsDBClient facade; imports ../connection, ../answers and ../shared.
  */
+/** The client of one MindsDB server, on MindsDB's routes (./routes.ts). */
+export { MindsDBClient } from './client';
 /** One SQL statement awaited: the one promise around the client's `sql` (whose face is a callback). */
 export { sqlOf } from './sql';
 export { DatabasesApi } from './databases';

@@ -1,5 +1,6 @@
 import { sqlOf } from './sql';
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { type Row, ident, inputError, MindsDBError, isPlainObject, segment } from '../shared';
 import { ResourcesApi } from './records';
 import { withStoredNames } from './names';

@@ -1,4 +1,5 @@
-import type { MindsDBClient, RequestOptions, SqlAnswer, SqlRequest } from '../connection';
+import type { RequestOptions, SqlAnswer, SqlRequest } from '../connection';
+import type { MindsDBClient } from './client';
 
 /**
  * One SQL statement awaited. The client's `sql` has one face, a callback: it is the sql node's

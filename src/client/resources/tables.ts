@@ -1,5 +1,6 @@
 import { sqlOf } from './sql';
-import { verdictOf, type MindsDBClient, type RequestOptions, type SqlAnswer } from '../connection';
+import { verdictOf, type RequestOptions, type SqlAnswer } from '../connection';
+import type { MindsDBClient } from './client';
 import {
   describeType,
   ident,
