@@ -15,12 +15,15 @@ export { completeAgent, streamAgent, toAgentMessages } from './agent-completions
 export type { AgentMessage, AgentRequestOptions, Completion } from './agent-completions';
 export { agentBody, majorVersion, normaliseAgentSettings } from './agent-body';
 export type { AgentSettings } from './agent-body';
-export { FilesApi, fileContent, toCsv, checkFileName, multipartBody } from './files';
-export type { FileContent, RowFormat, UploadResult } from './files';
+export { FilesApi } from './files';
+export type { UploadResult } from './files';
+export { fileContent, toCsv, checkFileName, multipartBody } from './file-content';
+export type { FileContent, RowFormat } from './file-content';
 export { JobsApi, checkSchedule, jobDate } from './jobs';
 export type { JobSpec } from './jobs';
-export { ModelsApi, createModelSql } from './models';
-export type { TrainSpec, UpdateSpec } from './models';
+export { ModelsApi } from './models';
+export { createModelSql } from './model-statements';
+export type { TrainSpec, UpdateSpec } from './model-statements';
 export type { TrainingRun, WaitOptions, AbortLike } from './training';
 export { KnowledgeBasesApi, knowledgeInsert } from './knowledge-bases';
 export type { KnowledgeInsert, SearchRequest, SearchAnswer } from './knowledge-bases';
@@ -28,17 +31,10 @@ export { storedNames, storedName, withStoredName, withStoredNames, isNoSuchName,
 export type { NamedResource, NameScope, StoredNameOptions } from './names';
 export { integrationCapabilities, CAPABILITIES_SINCE } from './integrations';
 export type { PassthroughEngine } from './integrations';
-export {
-  TablesApi,
-  insertRows,
-  insertStatement,
-  insertColumn,
-  insertValue,
-  bindsParameters,
-  storedKeys,
-  keyText,
-} from './tables';
-export type { InsertRow, InsertResult } from './tables';
+export { TablesApi, storedKeys, keyText } from './tables';
+export type { InsertResult } from './tables';
+export { insertRows, insertStatement, insertColumn, insertValue, bindsParameters } from './table-rows';
+export type { InsertRow, InsertValue } from './table-rows';
 export type { CreatedTable } from './table-create';
 export { ProjectsApi } from './projects';
 export type { ProjectRecord, ProjectChange } from './projects';
