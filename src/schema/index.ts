@@ -15,16 +15,8 @@ import type {
   TABLE_NODE,
 } from './nodes';
 
-export {
-  describeRule,
-  numberOf,
-  type Check,
-  type EditorEntry,
-  type NumberRule,
-  type OneOf,
-  type Typed,
-  type TypedInputType,
-} from './fields';
+export { describeRule, numberOf } from './fields';
+export type { Check, EditorEntry, NumberRule, OneOf, Typed, TypedInputType } from './field-types';
 export {
   defineNode,
   editorDefaults,
