@@ -37,6 +37,7 @@ export type DatabaseNodeConfig = ConfigOf<typeof DATABASE_NODE>;
 export type DatabaseNodeCredentials = CredentialsOf<typeof DATABASE_NODE>;
 export type SkillNodeConfig = ConfigOf<typeof SKILL_NODE>;
 export type AgentNodeConfig = ConfigOf<typeof AGENT_NODE>;
+export type KnowledgeBaseNodeConfig = ConfigOf<typeof KNOWLEDGE_BASE_NODE>;
 export type KnowledgeBaseNodeCredentials = CredentialsOf<typeof KNOWLEDGE_BASE_NODE>;
 export type MLEngineNodeCredentials = CredentialsOf<typeof ML_ENGINE_NODE>;
 export type TableNodeConfig = ConfigOf<typeof TABLE_NODE>;

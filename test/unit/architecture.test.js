@@ -238,8 +238,11 @@ describe('architecture: imports run one way between the rooms of docs/architectu
     }
     for (const file of tsFiles(src).filter((f) => /mindsdb-[\w-]+\.ts$/.test(f))) {
       const text = fs.readFileSync(file, 'utf8');
-      // what a node gives its writer (new XWriter(…), xBatcher(…)): values, never a function back into it
-      for (const m of text.matchAll(/(?:new [A-Z]\w*Writer|\b[a-z]\w*Batcher|\btableWriter)\(([\s\S]*?)\);/g)) {
+      // what a node gives its writer (new XWriter(…), xWriter(…), xBatcher(…)): values, never a function back into it
+      // (the arguments up to the closing parenthesis, three levels of nested calls inside)
+      const nested = '(?:[^()]|\\((?:[^()]|\\((?:[^()]|\\([^()]*\\))*\\))*\\))*';
+      const call = new RegExp(`(?:new [A-Z]\\w*Writer|\\b[a-z]\\w*(?:Writer|Batcher))\\((${nested})\\)`, 'g');
+      for (const m of text.matchAll(call)) {
         if (/=>|function\b/.test(m[1]))
           found.push(`${path.relative(src, file)}: ${m[0].split('\n')[0]} … passes a callback`);
       }
