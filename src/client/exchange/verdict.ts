@@ -77,12 +77,12 @@ export function isGateway(status: number): boolean {
 }
 
 /**
- * What a failed write tells of its data (msg.mindsdb.stored): `false` when nothing was stored, `"unknown"`
- * when that cannot be known, from the failed request's verdict (a failed read stored nothing); `true` where an
- * operation of several steps
- * says so (a training whose wait failed after MindsDB took it: MindsDBError's `stored`).
- * `earlierInDoubt`: an earlier attempt may have stored it and nothing has looked since (an outbox's
- * message in doubt), so a failure that stored nothing now still cannot say.
+ * What a failed write tells of its data (msg.mindsdb.stored): `false` when nothing was stored,
+ * `"unknown"` when that cannot be known, from the failed request's verdict (a failed read stored
+ * nothing); `true` where an operation of several steps says so (a training whose wait failed after
+ * MindsDB took it: MindsDBError's `stored`). `earlierInDoubt`: an earlier attempt may have stored it
+ * and nothing has looked since (an outbox's message in doubt), so a failure that stored nothing now
+ * still cannot say.
  */
 export type Stored = boolean | 'unknown';
 
