@@ -10,6 +10,8 @@ export const GATHER_MS = 5;
  * leave while the rest are written, not after one long commit that holds the event loop.
  */
 export const KEEP_PER_TURN = 500;
+/** Messages written in one commit at most to a shared store (its commits run one after another, off the event loop). */
+export const KEEP_PER_SHARED_COMMIT = 2000;
 
 /**
  * What the outbox does with a message whose request failed:
