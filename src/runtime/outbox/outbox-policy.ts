@@ -3,7 +3,7 @@ import { StoreError } from '../../store';
 
 /** The longest wait of the backlog between tries after a failed request. */
 export const MAX_PAUSE_MS = 30_000;
-/** Outcomes that come within this long share one commit of their rows' removal (outbox-store.ts, Removals). */
+/** Outcomes that come within this long share one commit of their rows' removal (removals.ts). */
 export const GATHER_MS = 5;
 /**
  * Messages written in one commit at most; a burst goes a slice per turn, so its first requests
