@@ -34,7 +34,7 @@ export class Keeping<T> {
   /** Keeps what is waiting now, all of it (the node is closing); resolves once every commit under way ended. */
   flush(): Promise<void> {
     const batch = this.waiting.splice(0);
-    if (batch.length > 0) this.chain = this.chain.then(() => this.keep(batch));
+    if (batch.length > 0) this.chain = this.chain.then(() => this.keepOrFail(batch));
     return this.chain;
   }
 
@@ -52,14 +52,23 @@ export class Keeping<T> {
       if (this.draining) return;
       this.draining = true;
       this.chain = this.chain.then(async () => {
-        while (this.waiting.length > 0) await this.keep(this.waiting.splice(0, KEEP_PER_SHARED_COMMIT));
+        while (this.waiting.length > 0) await this.keepOrFail(this.waiting.splice(0, KEEP_PER_SHARED_COMMIT));
         this.draining = false;
       });
       return;
     }
     const batch = this.waiting.splice(0, KEEP_PER_TURN);
     if (this.waiting.length > 0) this.schedule();
-    if (batch.length > 0) this.chain = this.chain.then(() => this.keep(batch));
+    if (batch.length > 0) this.chain = this.chain.then(() => this.keepOrFail(batch));
+  }
+
+  /** Keeps a batch; whatever goes wrong, each of its messages still gets one outcome, and the next batch its turn. */
+  private async keepOrFail(batch: Array<Waiting<T>>): Promise<void> {
+    try {
+      await this.keep(batch);
+    } catch (err) {
+      for (const w of batch) w.reject(err instanceof Error ? err : new Error(String(err)));
+    }
   }
 
   private async keep(batch: Array<Waiting<T>>): Promise<void> {
