@@ -64,3 +64,19 @@ export function serverNode(type: string): Record<string, unknown> {
     prepare: connectionTest,
   });
 }
+
+/**
+ * The shared state store (PostgreSQL) a server node may choose: labelled by its name, else its URL (never
+ * with credentials: they are credentials, not part of the URL the dialog shows).
+ */
+export function stateStoreNode(type: string): Record<string, unknown> {
+  const t = catalogue(type);
+  return {
+    ...configNode(type, {
+      label(this: EditorNode) {
+        return this.name || (typeof this.url === 'string' && this.url) || t('paletteLabel');
+      },
+    }),
+    paletteLabel: () => t('paletteLabel'),
+  };
+}

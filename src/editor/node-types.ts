@@ -1,6 +1,6 @@
 import type { NamePicker } from './name-picker';
 import { actionNode, resourceNode } from './node-definitions';
-import { serverNode } from './config-nodes';
+import { serverNode, stateStoreNode } from './config-nodes';
 import { literalValue } from './shared/typed-input';
 
 /**
@@ -45,6 +45,7 @@ export async function embeddingProviders(picker: NamePicker): Promise<string[]> 
 
 const DEFINITIONS: Record<string, (type: string) => Record<string, unknown>> = {
   'mindsdb-server': serverNode,
+  'mindsdb-state-store': stateStoreNode,
   'mindsdb-sql': (type) =>
     actionNode(type, {
       label: queryLabel,
