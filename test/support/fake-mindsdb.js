@@ -701,7 +701,9 @@ function createFakeMindsDB(options = {}) {
       }
       // A row with an id replaces the row of that id, as MindsDB 25.14.1 and 26.1.0 do (docs/real-mindsdb.md).
       for (const r of kb.rows || []) {
-        const row = { id: String(r.id ?? entry.rows.length), content: String(r.content ?? ''), metadata: r };
+        // The other keys are its metadata (MindsDB keeps neither the content nor the id there).
+        const { id: _id, content: _content, ...metadata } = r;
+        const row = { id: String(r.id ?? entry.rows.length), content: String(r.content ?? ''), metadata };
         const at = r.id === undefined ? -1 : entry.rows.findIndex((x) => x.id === row.id);
         if (at >= 0) entry.rows[at] = row;
         else entry.rows.push(row);
