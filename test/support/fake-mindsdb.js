@@ -1237,7 +1237,7 @@ function createFakeMindsDB(options = {}) {
   /**
    * GET /tree/ and /tree/{db} as 25.14.1 and 26.1.0 answer (docs/real-mindsdb.md): the databases
    * (information_schema twice, as system and as project), a data source's tables in one schema
-   * "public", a project's models and views (and the "models" table).
+   * "public", a project's models, views and knowledge bases (and the "models" table).
    */
   function tree(res, seg) {
     if (seg.length === 1 && seg[0] === '') {
@@ -1292,6 +1292,16 @@ function createFakeMindsDB(options = {}) {
       ...[...state.views.values()]
         .filter((v) => v.project === project)
         .map((v) => ({ name: v.name, schema: null, class: 'table', type: 'view', engine: null, deletable: true })),
+      ...[...state.kbs.values()]
+        .filter((k) => k.record.project === project)
+        .map((k) => ({
+          name: k.record.name,
+          schema: null,
+          class: 'table',
+          type: 'knowledge_base',
+          engine: null,
+          deletable: true,
+        })),
     ]);
   }
 
