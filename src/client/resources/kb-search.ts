@@ -9,14 +9,15 @@ import { fromMetadataObject } from './kb-rows';
 /**
  * A knowledge base's search, in SQL (MindsDB 26 has no REST search route):
  *
- *   SELECT * FROM p.kb WHERE content = :q [AND <metadata filters>] [AND relevance >= :r]
+ *   SELECT * FROM p.kb WHERE content = :q [AND <metadata filters>] [AND relevance >= 0.7]
  *     [AND hybrid_search = true | hybrid_search_alpha = :alpha] [AND reranking = true|false] LIMIT n
  *
  * with the text, the filters' values and the alpha bound by the server, never spliced; the threshold,
- * a number from 0 to 1, is written by the package's value writer (a bound one breaks 25.14.1). What 25.14.1 and 26.1.0 do with each part is measured in docs/real-mindsdb.md
- * ("Knowledge-base search"); what they would answer wrongly without an error is checked before the
- * search (a filter's column in another case, reranking on a knowledge base without a reranker) or
- * put right after it (the metadata columns of a reranked answer: ./kb-rows.ts).
+ * a number from 0 to 1, is written by the package's value writer (a bound one breaks 25.14.1). What
+ * 25.14.1 and 26.1.0 do with each part is measured in docs/real-mindsdb.md ("Knowledge-base search");
+ * what they would answer wrongly without an error is checked before the search (a filter's column
+ * in another case, reranking on a knowledge base without a reranker) or put right after it (the
+ * metadata columns of a reranked answer: ./kb-rows.ts).
  */
 
 export interface SearchRequest {
