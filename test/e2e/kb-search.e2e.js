@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { send, ok, fails, realMindsDB, eachCaseInNodeRed } = require('./outcomes');
+const { send, ok, fails, skipBecause, realMindsDB, eachCaseInNodeRed } = require('./outcomes');
 const { helper, node, catchNode, flowWith } = require('../support/nr');
 const { startLlmDouble } = require('../support/llm-double');
 
@@ -204,9 +204,17 @@ describe('e2e: knowledge-base search (filters, hybrid, reranking) and an agent o
     else console.log(`      hybrid search answered ${r.out.payload.length} rows (DuckDB has its fts extension)`);
   });
 
-  it("reranking: the reranker's scores and order, metadata on the right rows; off; on without a reranker is an error", async () => {
+  it("reranking: the reranker's scores and order, metadata on the right rows; off; on without a reranker is an error", async function () {
     await load({ itemName: RERANKED, metadataColumns: 'product, year' });
     const ranked = await search({ threshold: 0.2 });
+    if (!v26() && ranked.length === 0) {
+      // 25.14.1 now and then answers every vector search of a knowledge base with a reranker with no rows
+      // ("Calculating relevance from vector distance" in its log, as if it had none), while a select without
+      // content finds them all (docs/real-mindsdb.md): nothing the node can tell apart from "nothing found".
+      const all = await sql(`SELECT id FROM mindsdb.${RERANKED}`);
+      assert.equal(all.data?.length, 4, JSON.stringify(all));
+      return skipBecause(this, version, 'its vector search of this knowledge base with a reranker found no rows');
+    }
     assert.deepEqual(
       ranked.map((r) => [r.id, r.relevance, r.product, r.year]),
       [

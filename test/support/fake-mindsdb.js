@@ -716,7 +716,7 @@ function createFakeMindsDB(options = {}) {
     html405(res);
   }
 
-  /** SELECT * FROM p.kb WHERE content = :q [AND relevance >= 0.5] [LIMIT n] (parsed): word overlap as relevance. */
+  /** SELECT * FROM p.kb WHERE content = :q [AND relevance >= :r] [LIMIT n] (parsed): word overlap as relevance. */
   function kbSearch(ast, params) {
     if (
       ast.node !== 'Select' ||
@@ -731,18 +731,11 @@ function createFakeMindsDB(options = {}) {
     const test = (x, op, column, param) =>
       x && x.node === 'BinaryOperation' && x.op === op && isColumn(x.args[0], column) && isParam(x.args[1], param);
     const w = ast.where;
-    // The node writes the threshold as a number (a bound one breaks a reranking knowledge base on 25.14.1).
-    const threshold =
+    const withThreshold =
       w.node === 'BinaryOperation' &&
       w.op === 'and' &&
       test(w.args[0], '=', 'content', 'q') &&
-      w.args[1].node === 'BinaryOperation' &&
-      w.args[1].op === '>=' &&
-      isColumn(w.args[1].args[0], 'relevance') &&
-      w.args[1].args[1].node === 'Constant'
-        ? Number(w.args[1].args[1].value)
-        : undefined;
-    const withThreshold = threshold !== undefined;
+      test(w.args[1], '>=', 'relevance', 'r');
     if (!withThreshold && !test(w, '=', 'content', 'q')) return null;
     const [project, name] = ast.from_table.parts;
     const entry = state.kbs.get(`${project}/${name}`);
@@ -755,7 +748,7 @@ function createFakeMindsDB(options = {}) {
         const relevance = mine.length ? mine.filter((word) => words.has(word)).length / mine.length : 0;
         return [r.id, `${r.id}:content:1of1`, r.content, r.metadata, 1 - relevance, relevance];
       })
-      .filter((row) => !withThreshold || row[5] >= threshold)
+      .filter((row) => !withThreshold || row[5] >= params.r)
       .sort((a, b) => b[5] - a[5])
       .slice(0, limit);
     return {

@@ -206,8 +206,8 @@ describe('mindsdb-knowledge-base node', function () {
     const evil = "pump'; DROP TABLE x; --";
     const m = await run({ operation: 'search', payload: evil, limit: 1, threshold: 0.1 });
     const sql = fake.requestsTo('/sql/query').at(-1).body;
-    assert.equal(sql.query, 'SELECT * FROM `mindsdb`.`kb` WHERE content = :q AND relevance >= 0.1 LIMIT 1');
-    assert.deepEqual(sql.params, { q: evil });
+    assert.equal(sql.query, 'SELECT * FROM `mindsdb`.`kb` WHERE content = :q AND relevance >= :r LIMIT 1');
+    assert.deepEqual(sql.params, { q: evil, r: 0.1 });
     assert.equal(m.payload.length, 1);
     assert.equal(m.payload[0].id, 'a');
     assert.deepEqual(m.mindsdb.columns, ['id', 'chunk_id', 'chunk_content', 'metadata', 'distance', 'relevance']);

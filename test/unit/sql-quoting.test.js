@@ -254,7 +254,7 @@ describe("SQL text the package builds, read back by MindsDB's own parser", funct
       }
     });
 
-    it('knowledge-base search: names quoted, the text bound, the threshold and the limit numbers', async () => {
+    it('knowledge-base search: names quoted, the text and threshold bound, the limit a number', async () => {
       const kb = new KnowledgeBasesApi(client);
       for (const v of VALUES) {
         const sql = await sent(() => kb.search(v, v, { text: v.trim() === '' ? 'x' : v, limit: 7, threshold: 0.5 }));
@@ -263,8 +263,7 @@ describe("SQL text the package builds, read back by MindsDB's own parser", funct
           continue;
         }
         const body = fake.requestsTo('/sql/query').at(-1).body;
-        // The threshold is written (a bound one breaks a reranking knowledge base on 25.14.1).
-        assert.deepEqual(body.params, { q: v.trim() === '' ? 'x' : v });
+        assert.deepEqual(body.params, { q: v.trim() === '' ? 'x' : v, r: 0.5 });
         await holds(sql, (ast) => {
           assert.equal(ast.node, 'Select');
           assert.deepEqual(ast.from_table.parts, [v, v]);
@@ -272,7 +271,7 @@ describe("SQL text the package builds, read back by MindsDB's own parser", funct
             ast.where.args.map((a) => [a.op, a.args[0].parts, a.args[1].node, a.args[1].value]),
             [
               ['=', ['content'], 'Parameter', 'q'],
-              ['>=', ['relevance'], 'Constant', 0.5],
+              ['>=', ['relevance'], 'Parameter', 'r'],
             ],
           );
           assert.equal(ast.limit.value, 7);

@@ -1,6 +1,6 @@
 import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
-import { type Row, ident, inputError, isPlainObject, MindsDBError, segment, sqlLiteral } from '../shared';
+import { type Row, ident, inputError, isPlainObject, MindsDBError, segment } from '../shared';
 import { withStoredNames } from './names';
 import { rowsToObjects } from '../answers';
 import { checkColumns, comparesText, type KbCondition, kbWhere } from './kb-filter';
@@ -9,12 +9,11 @@ import { fromMetadataObject } from './kb-rows';
 /**
  * A knowledge base's search, in SQL (MindsDB 26 has no REST search route):
  *
- *   SELECT * FROM p.kb WHERE content = :q [AND <metadata filters>] [AND relevance >= 0.7]
+ *   SELECT * FROM p.kb WHERE content = :q [AND <metadata filters>] [AND relevance >= :r]
  *     [AND hybrid_search = true | hybrid_search_alpha = :alpha] [AND reranking = true|false] LIMIT n
  *
- * with the text, the filters' values and the alpha bound by the server, never spliced; the threshold,
- * a number from 0 to 1, is written by the package's value writer (a bound one breaks 25.14.1). What
- * 25.14.1 and 26.1.0 do with each part is measured in docs/real-mindsdb.md ("Knowledge-base search");
+ * with the text, the filters' values, the threshold and the alpha bound by the server, never spliced.
+ * What 25.14.1 and 26.1.0 do with each part is measured in docs/real-mindsdb.md ("Knowledge-base search");
  * what they would answer wrongly without an error is checked before the search (a filter's column
  * in another case, reranking on a knowledge base without a reranker) or put right after it (the
  * metadata columns of a reranked answer: ./kb-rows.ts).
@@ -53,9 +52,8 @@ function sqlParts(req: SearchRequest): { where: string[]; params: Record<string,
   if (req.threshold !== undefined) {
     const t = req.threshold;
     check(Number.isFinite(t) && t >= 0 && t <= 1, `the relevance threshold must be a number from 0 to 1 (got ${t})`);
-    // Written, not bound: on 25.14.1 a bound threshold breaks a reranking knowledge base, whose later vector
-    // searches then find nothing (docs/real-mindsdb.md, "Knowledge-base search").
-    where.push(`relevance >= ${sqlLiteral(t, 0, 'the relevance threshold')}`);
+    where.push('relevance >= :r');
+    params.r = t;
   }
   if (req.hybrid) {
     const { alpha } = req.hybrid;
