@@ -222,6 +222,10 @@ export const AGENT_NODE = defineNode('mindsdb-agent', 1, {
   itemName: item(),
   /** completions: one message with the answer, or a message sequence of the streamed chunks. */
   streamMode: oneOf(['final', 'chunks'], 'final', { optional: true }),
+  /** create, update: the agent's data (comma-separated) and its mode (26.x); msg.payload fills what is blank. */
+  knowledgeBases: text(),
+  tables: text(),
+  mode: oneOf(['default', 'text', 'sql'], 'default', { optional: true }),
   ...agentMemory(),
   outputProperty: msgProperty(),
 });
@@ -288,8 +292,13 @@ export const KNOWLEDGE_BASE_NODE = defineNode(
     idColumn: text(),
     insertQuery: text(),
     ...outbox(),
-    limit: optionalNumber(10, { integer: true, min: 1 }),
+    limit: optionalNumber(10, { integer: true, min: 1, max: 100 }),
     threshold: optionalNumber('', { min: 0, max: 1 }),
+    /** search: metadata conditions ({column: value | [values] | {op: value}}; msg.filter adds its own). */
+    filter: typed('', 'json', { jsonObject: true }),
+    hybrid: flag(false),
+    alpha: optionalNumber('', { min: 0, max: 1 }),
+    reranking: oneOf(['default', 'on', 'off'], 'default', { optional: true }),
     outputProperty: msgProperty(),
   },
   {
