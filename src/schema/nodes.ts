@@ -43,6 +43,7 @@ import {
   typed,
 } from './fields';
 import { defineNode, type NodeSchema } from './node-schema';
+import { STATE_STORE_NODE } from './state-store-node';
 
 /**
  * The fields every action node starts with: the server it uses, the other servers a message may
@@ -137,6 +138,8 @@ export const SERVER_NODE = defineNode(
      */
     proxyMode: oneOf(['env', 'none', 'node'], 'env', { optional: true }),
     proxy: configNode('http proxy', false),
+    /** Where the nodes on this server keep their state: a mindsdb-state-store node, blank for this Node-RED's file. */
+    stateStore: configNode('mindsdb-state-store', false),
   },
   {
     session: password(),
@@ -372,5 +375,6 @@ export const SCHEMAS: Readonly<Record<string, NodeSchema>> = Object.fromEntries(
     PROJECT_NODE,
     VIEW_NODE,
     ML_ENGINE_NODE,
+    STATE_STORE_NODE,
   ].map((s) => [s.type, s]),
 );

@@ -45,7 +45,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
     const { outputProperty } = config;
     const answers = kind === 'agent' ? new AgentAnswers(RED, node, config as AgentNodeConfig) : undefined;
 
-    handleInput(
+    const ring = handleInput(
       node,
       status,
       texts,
@@ -54,7 +54,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
         // request.
         const control = answers ? controlOf(msg) : undefined;
         if (answers && control) {
-          answers.control(msg, control);
+          await answers.control(msg, control);
           return;
         }
         const { operation, project, name } = await projectItemOf(
@@ -119,6 +119,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
       },
       () => answers?.close(CLOSE_GRACE_MS),
     );
+    answers?.watchStore(ring);
   }
 
   registerNodeType(RED, schema, MindsDBResourceNode);
