@@ -446,6 +446,17 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
         return reds[label];
       }
 
+      /** Throws when one of the copies `labels` has exited: a wait for its work would only time out. */
+      function running(labels) {
+        for (const label of labels) {
+          const { child, output } = reds[label];
+          if (child.exitCode !== null || child.signalCode !== null)
+            throw new Error(
+              `copy ${label} exited (${child.exitCode ?? child.signalCode}):\n${output.join('').split('\n').slice(-15).join('\n')}`,
+            );
+        }
+      }
+
       /** The store's rows, read as the postgres superuser (the test's view: the copies never see it). */
       async function storeQuery(sql, params = []) {
         return waitFor(
@@ -508,8 +519,11 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
 
       it(`outbox: ${N.toLocaleString('en')} readings on two copies; one SIGKILLed during a MindsDB outage, its user directory deleted, never back; the store restarted once: every reading stored exactly once, none at Catch`, async () => {
         const started = Date.now();
-        for (const label of ['c1', 'c2'])
-          await startCopy(label, outboxFlow({ run, label, line, database, dir, table: readingsTable, ds }));
+        await Promise.all(
+          ['c1', 'c2'].map((label) =>
+            startCopy(label, outboxFlow({ run, label, line, database, dir, table: readingsTable, ds })),
+          ),
+        );
         await subscribed(['c1', 'c2']);
         const outcomes = () => [...jsonLines(path.join(dir, 'c1.log')), ...jsonLines(path.join(dir, 'c2.log'))];
 
@@ -518,6 +532,7 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
         let keptNow = { ids: [], sending: 0 };
         /** Published readings that no copy has taken yet: in no outcome line, not kept in the store, not in the table. */
         async function untaken() {
+          running(reds.c1.child.signalCode === 'SIGKILL' ? ['c2'] : ['c1', 'c2']);
           keptNow = await kept();
           const seen = new Set(outcomes().map((o) => o.id));
           for (const id of keptNow.ids) seen.add(id);
@@ -567,9 +582,11 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
 
         await feed(Math.round(N * 0.25));
         // The outage: MindsDB stopped while readings go on.
-        await mindsdb('stop', line);
+        const stopping = mindsdb('stop', line);
+        await feed(Math.round(N * 0.1));
+        await stopping;
         log(`MindsDB stopped at reading ${published}`);
-        await feed(Math.round(N * 0.25));
+        await feed(Math.round(N * 0.15));
         // c1 holds its share of the backlog: killed, its user directory deleted, never started again.
         await everyTaken('before c1 is killed');
         const keptAtKill = keptNow.ids.length;
@@ -586,18 +603,25 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
         // The store's PostgreSQL restarted (as a crash) while c2 sends the backlog, the feed paused around it.
         await everyTaken('before the store restarts');
         const backlog = keptNow.ids.length;
-        await waitFor(async () => (await kept()).ids.length < backlog || backlog === 0, {
-          timeoutMs: 60_000,
-          intervalMs: 20,
-          what: () => `c2 to send the backlog (${keptNow.ids.length} of ${backlog} kept)`,
-        });
-        const atRestart = await kept();
+        let atRestart;
+        await waitFor(
+          async () => {
+            running(['c2']);
+            atRestart = await kept();
+            return atRestart.sending > 0;
+          },
+          {
+            timeoutMs: 60_000,
+            intervalMs: 10,
+            what: () => `c2 to send the backlog (${keptNow.ids.length} of ${backlog} kept)`,
+          },
+        );
         await cluster.restart('immediate');
         log(
           `the store's PostgreSQL restarted with ${atRestart.ids.length} of ${backlog} readings kept, ${atRestart.sending} in a request`,
         );
         // c2 uses the store again (its backlog goes on) before readings come again.
-        await waitFor(async () => (await kept()).ids.length < atRestart.ids.length || atRestart.ids.length === 0, {
+        await waitFor(async () => running(['c2']) || (await kept()).ids.length < atRestart.ids.length, {
           timeoutMs: 120_000,
           intervalMs: 100,
           what: () => `c2 to go on after the store's restart (${keptNow.ids.length} kept)`,
@@ -606,7 +630,7 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
         assert.equal(published, N);
 
         const count = () => Number(psql(`SELECT count(*) FROM public.${readingsTable}`).trim());
-        await waitFor(async () => (await kept()).ids.length === 0 && count() >= N, {
+        await waitFor(async () => running(['c2']) || ((await kept()).ids.length === 0 && count() >= N), {
           timeoutMs: 180_000,
           intervalMs: 500,
           what: () => `the end (${count()} rows, ${keptNow.ids.length} kept)`,
@@ -687,14 +711,14 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
             startCopy(label, laterFlow({ run, label, line, database, dir, table: rowsTable, ds, agent })),
           ),
         );
-        // The rows: bursts of a tenth, one every 1.5 s, a hundred rows to a timestamp (so runs end inside a
+        // The rows: bursts of a tenth, one a second, a hundred rows to a timestamp (so runs end inside a
         // group of rows with the same watermark, and the key orders them).
         const perBurst = INCREMENTAL_ROWS / BURSTS;
         let nextBurst = Date.now();
         for (let b = 0; b < BURSTS; b++) {
           const at = nextBurst;
           await waitFor(() => Date.now() >= at, { timeoutMs: 10_000, intervalMs: 20, what: 'the next burst' });
-          nextBurst = Math.max(Date.now(), at) + 1500;
+          nextBurst = Math.max(Date.now(), at) + 1000;
           await psqlAsync(
             `INSERT INTO public.${rowsTable} SELECT g, TIMESTAMP '2024-01-01' + ((g - 1) / ${PER_TIMESTAMP}) * INTERVAL '1 millisecond', 's' || (g % 7), g * 0.5 FROM generate_series(${b * perBurst + 1}, ${(b + 1) * perBurst}) g`,
           );
