@@ -24,7 +24,7 @@ export const STATE_STORE_NODE = defineNode(
     schema: text(DEFAULT_STORE_SCHEMA, { required: true, check: { pattern: SCHEMA_NAME } }),
     tls: configNode('tls-config', false),
     /** The lease period: a copy that has not renewed its lease for this long counts as dead. */
-    leaseSeconds: number(15, { integer: true, min: 3, max: 3600 }, { required: true }),
+    leaseSeconds: number(15, { integer: true, min: 1, max: 3600 }, { required: true }),
     /** Rows of a node that no copy has run for this long are deleted (a node removed from the flows). */
     forgetDays: number(7, { above: 0 }, { required: true }),
   },

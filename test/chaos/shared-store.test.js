@@ -3,7 +3,7 @@
  * Issue 38's proof of the shared state store, against the real thing, on each MindsDB line (the chaos
  * suites' own servers, test/chaos/mindsdb-lines.js): Node-RED copies (the node-red binary, this package
  * linked in, each in its own process and user directory) run the same flows on one store, a PostgreSQL
- * cluster of this test's own (test/support/pg-cluster.js: port PG_CLUSTER_PORT, default 25432, a password
+ * cluster of this test's own (test/chaos/store-cluster.js: port PG_CLUSTER_PORT, default 25432, a password
  * asked over TCP), so that restarting it touches nothing else.
  *
  * 1. The outbox. An MQTT shared subscription (Mosquitto at MQTT_URL, a group and topics of this run) shares
@@ -33,7 +33,7 @@ const mqtt = require('mqtt');
 const { Pool } = require('pg');
 const { startNodeRed } = require('../browser/harness');
 const { startLlmDouble } = require('../support/llm-double');
-const { startPgCluster } = require('../support/pg-cluster');
+const { startPgCluster } = require('./store-cluster');
 const { waitFor, holdsFor } = require('../support/wait');
 const { LINES, mindsdb, ensureLine, postgresSource } = require('./mindsdb-lines');
 

@@ -1,144 +1,71 @@
 'use strict';
 /**
- * A PostgreSQL cluster of a test's own (Debian's binaries, /usr/lib/postgresql/<version>/bin), so that
- * restarting or stopping it touches nothing else on the machine: its data in a temporary directory owned by
- * the postgres user (initdb refuses root; every server command runs as postgres through `runuser`), its
- * socket in that directory, TCP on 127.0.0.1 only, on a port of its own (PG_CLUSTER_PORT, default 25432).
- * Local connections (the test's psql, as postgres) are trusted; TCP asks for a password (scram-sha-256),
- * as a user's server does, so a client must send the credentials it was given.
- *
- *   const pg = await startPgCluster();        // { port, dir, psql(sql, db), restart(mode), stop() }
- *   pg.psql("CREATE ROLE app LOGIN PASSWORD 'secret'");
- *   await pg.restart('immediate');            // a crash and recovery: connections cut mid-transaction
- *   await pg.stop();                          // also at process exit, if a test forgot or failed before
- *
- * Test support only.
+ * A PostgreSQL cluster of a test's own (Debian's PostgreSQL 15 binaries, run as the `postgres` user
+ * because initdb refuses root), on a port of its own (25433), its data in a temporary folder: so a
+ * test can stop and restart it, and ask for a password, without touching the machine's PostgreSQL.
+ * The user `store` signs in with PASSWORD (scram-sha-256); `postgres` is trusted (the test's admin).
+ * Stopped by its own pg_ctl, never by a name.
  */
-const { execFile, execFileSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { Client } = require('pg');
 
-const VERSION = process.env.PG_CLUSTER_VERSION || '15';
-const BIN = `/usr/lib/postgresql/${VERSION}/bin`;
+const BIN = '/usr/lib/postgresql/15/bin';
+const PORT = 25433;
+const PASSWORD = 'sw0rdfish-Secret-38';
 
-/** Runs a PostgreSQL program as the postgres user; resolves with its output, rejects with its stderr. */
-function asPostgres(program, args, timeoutMs = 120_000) {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'runuser',
-      ['-u', 'postgres', '--', path.join(BIN, program), ...args],
-      { encoding: 'utf8', timeout: timeoutMs },
-      (err, stdout, stderr) =>
-        err ? reject(new Error(`${program} ${args.join(' ')} failed: ${stderr || err.message}`)) : resolve(stdout),
-    );
-  });
-}
+const asPostgres = (cmd, args) =>
+  execFileSync('runuser', ['-u', 'postgres', '--', path.join(BIN, cmd), ...args], { encoding: 'utf8', stdio: 'pipe' });
 
-/** The postmaster's pid from its pid file, or undefined when it is not running. */
-function postmasterPid(dir) {
-  try {
-    const pid = Number(fs.readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    process.kill(pid, 0);
-    return pid;
-  } catch {
-    return undefined;
-  }
-}
-
-async function startPgCluster({ port = Number(process.env.PG_CLUSTER_PORT) || 25432 } = {}) {
-  if (!fs.existsSync(path.join(BIN, 'initdb')))
-    throw new Error(`this test needs PostgreSQL ${VERSION}'s server binaries in ${BIN} (apt-get install postgresql)`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-pg-cluster-'));
+/** Creates and starts the cluster, with the user `store` and its database `store`. */
+async function startCluster() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-store38-'));
+  fs.chmodSync(dir, 0o777);
   const data = path.join(dir, 'data');
-  const log = path.join(dir, 'server.log');
-  execFileSync('chown', ['postgres:postgres', dir]);
-  fs.chmodSync(dir, 0o700);
-  let stopped = false;
-  // A test that fails before its after hook, or a mocha that exits at once, still stops the server.
-  const atExit = () => {
-    const pid = postmasterPid(dir);
-    if (pid) process.kill(pid, 'SIGQUIT'); // PostgreSQL's immediate shutdown
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
-  process.on('exit', atExit);
-  const pgCtl = (...args) => asPostgres('pg_ctl', ['-D', data, ...args]);
-  const start = () =>
-    pgCtl(
-      '-l',
-      log,
-      '-w',
-      '-t',
-      '60',
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=100`,
-      'start',
-    );
-  try {
-    await asPostgres('initdb', [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      '--auth-local=trust',
-      '--auth-host=scram-sha-256',
-      '--no-instructions',
-    ]);
-    await start();
-  } catch (err) {
-    const pid = postmasterPid(dir);
-    if (pid) process.kill(pid, 'SIGQUIT');
-    process.removeListener('exit', atExit);
-    let tail = '';
-    try {
-      tail = fs.readFileSync(log, 'utf8').slice(-2000);
-    } catch {
-      /* no log yet */
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw new Error(`the test's PostgreSQL on port ${port} did not start: ${err.message}\n${tail}`);
-  }
-
+  const log = path.join(dir, 'log');
+  asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
+  fs.appendFileSync(
+    path.join(data, 'postgresql.conf'),
+    `\nport = ${PORT}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '${dir}'\nfsync = on\n`,
+  );
+  fs.writeFileSync(
+    path.join(data, 'pg_hba.conf'),
+    'host all postgres 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\nlocal all all trust\n',
+  );
+  const ctl = (...args) => asPostgres('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', ...args]);
+  ctl('start');
+  const admin = new Client({ host: '127.0.0.1', port: PORT, user: 'postgres', database: 'postgres' });
+  await admin.connect();
+  await admin.query(`CREATE USER store PASSWORD '${PASSWORD}'`);
+  await admin.query('CREATE DATABASE store OWNER store');
+  await admin.end();
   return {
-    port,
-    dir,
-    /** The server's log, for a failed test's report. */
-    log: () => {
+    port: PORT,
+    url: `postgres://127.0.0.1:${PORT}/store`,
+    /** Stops it at once (as a crash or a failover would: clients are cut mid-statement) and starts it again. */
+    restart: () => ctl('restart', '-m', 'immediate'),
+    stop: () => ctl('stop', '-m', 'immediate'),
+    start: () => ctl('start'),
+    async sql(text, values = []) {
+      const c = new Client({ host: '127.0.0.1', port: PORT, user: 'postgres', database: 'store' });
+      await c.connect();
       try {
-        return fs.readFileSync(log, 'utf8');
-      } catch {
-        return '';
+        return (await c.query(text, values)).rows;
+      } finally {
+        await c.end();
       }
     },
-    /** Runs SQL as the postgres superuser over the socket; the rows as `a|b` lines. */
-    psql(sql, db = 'postgres') {
-      return execFileSync(
-        'psql',
-        ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', db, '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql],
-        { encoding: 'utf8', timeout: 60_000 },
-      );
-    },
-    /**
-     * Stops and starts the server. `immediate`: as a crash (every backend quits at once, the next start
-     * recovers from the WAL); `fast`: open transactions rolled back, clients disconnected.
-     */
-    async restart(mode = 'immediate') {
-      await pgCtl('-m', mode, '-w', 'stop');
-      await start();
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
+    remove() {
       try {
-        if (postmasterPid(dir)) await pgCtl('-m', 'fast', '-w', '-t', '30', 'stop');
+        ctl('stop', '-m', 'immediate');
       } catch {
-        const pid = postmasterPid(dir);
-        if (pid) process.kill(pid, 'SIGKILL');
+        /* already stopped */
       }
-      process.removeListener('exit', atExit);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-module.exports = { startPgCluster };
+module.exports = { startCluster, PASSWORD, PORT };

@@ -38,6 +38,8 @@ export class Database {
     this.pool = new (pg().Pool)(connection.pool);
     // A connection the server closes while idle (a restart) is an event, not a crash of Node-RED.
     this.pool.on('error', (err) => this.down(this.error(err, 'keep a connection', 'maybe')));
+    // A connection that breaks while a call uses it fails that call; its 'error' event must not end the process.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   get health(): StoreHealthView {

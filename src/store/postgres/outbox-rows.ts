@@ -120,13 +120,16 @@ export class PgOutboxRows implements OutboxRows {
 
   async claim(after: number, limit: number, before?: number): Promise<KeptRow[]> {
     const s = this.s;
+    // No join to the copy table: a row another claim locked and moved meanwhile is checked again on its
+    // new version (READ COMMITTED), and a joined copy row would be the old one; the subquery is run again.
     const rows = await this.store.database.query<RawRow>(
       'read the outbox',
       `WITH picked AS (
-         SELECT o.id, o.holder AS was FROM ${s}.outbox o LEFT JOIN ${s}.copy c ON c.id = o.holder
+         SELECT o.id, o.holder AS was FROM ${s}.outbox o
          WHERE o.node = $1 AND o.id > $2 AND ($5::bigint IS NULL OR o.accepted_at < $5)
-           AND ((o.holder = $3 AND NOT o.sending) OR o.holder IS NULL OR c.id IS NULL OR c.lease_until < now())
-         ORDER BY o.id LIMIT $4 FOR UPDATE OF o SKIP LOCKED
+           AND ((o.holder = $3 AND NOT o.sending) OR o.holder IS NULL
+             OR NOT EXISTS (SELECT 1 FROM ${s}.copy c WHERE c.id = o.holder AND c.lease_until >= now()))
+         ORDER BY o.id LIMIT $4 FOR UPDATE SKIP LOCKED
        ), fresh AS (SELECT nextval('${s}.epoch_seq') AS epoch),
        taken AS (
          UPDATE ${s}.outbox o SET holder = $3, epoch = fresh.epoch, in_doubt = o.in_doubt OR o.sending, sending = false
