@@ -471,7 +471,10 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
         );
       }
 
+      let began;
+
       before(async () => {
+        began = Date.now();
         dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindsdb-shared-store-'));
         cluster.psql(`CREATE DATABASE ${database} OWNER ${STORE_USER}`);
         store = new Pool({ host: cluster.dir, port: cluster.port, user: 'postgres', database, max: 2 });
@@ -507,6 +510,7 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
           }
         }
         if (dir) fs.rmSync(dir, { recursive: true, force: true });
+        log(`this line's part of the suite took ${Math.round((Date.now() - began) / 1000)} s`);
       });
 
       /** The outbox's rows in the store: the reading ids it keeps, and how many are in a request. */
