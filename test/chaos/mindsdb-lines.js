@@ -57,11 +57,12 @@ async function answers(line) {
 const started = new Map();
 
 /**
- * Makes sure the line's MindsDB answers: started fresh the first time in this run (its seconds are
- * returned), started again with its storage if a suite left it stopped (0 when it was already up).
+ * Makes sure the line's MindsDB answers: started fresh the first time in this run, started again with its
+ * storage if a suite left it stopped. Returns the seconds the start took, 0 when it was already up.
  */
 async function ensureLine(line) {
-  if (!started.has(line.version))
+  const first = !started.has(line.version);
+  if (first)
     started.set(
       line.version,
       (async () => {
@@ -72,8 +73,8 @@ async function ensureLine(line) {
         return Math.round((Date.now() - t0) / 1000);
       })(),
     );
-  const first = await started.get(line.version);
-  if (await answers(line)) return first;
+  const seconds = await started.get(line.version);
+  if (await answers(line)) return first ? seconds : 0;
   const t0 = Date.now();
   await mindsdb('start', line, true);
   return Math.round((Date.now() - t0) / 1000);
