@@ -6,7 +6,7 @@
  * The user `store` signs in with PASSWORD (scram-sha-256); `postgres` is trusted (the test's admin).
  * Stopped by its own pg_ctl, never by a name.
  */
-const { execFileSync } = require('node:child_process');
+const { execFile, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -44,8 +44,33 @@ async function startCluster() {
   return {
     port: PORT,
     url: `postgres://127.0.0.1:${PORT}/store`,
-    /** Stops it at once (as a crash or a failover would: clients are cut mid-statement) and starts it again. */
-    restart: () => ctl('restart', '-m', 'immediate'),
+    /**
+     * Stops it at once (as a crash or a failover would: clients are cut mid-statement) and starts it
+     * again; resolves once it answers. The test's process goes on meanwhile (messages keep coming).
+     */
+    restart: () =>
+      new Promise((resolve, reject) =>
+        execFile(
+          'runuser',
+          [
+            '-u',
+            'postgres',
+            '--',
+            path.join(BIN, 'pg_ctl'),
+            '-D',
+            data,
+            '-l',
+            log,
+            '-w',
+            '-t',
+            '60',
+            'restart',
+            '-m',
+            'immediate',
+          ],
+          (err) => (err ? reject(err) : resolve()),
+        ),
+      ),
     stop: () => ctl('stop', '-m', 'immediate'),
     start: () => ctl('start'),
     async sql(text, values = []) {

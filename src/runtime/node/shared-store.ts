@@ -69,7 +69,10 @@ export function startSharedStore(
   node.on('close', (_removed: boolean, done: () => void) => {
     const closing = (): void => {
       clearTimeout(timer);
-      store.close().finally(done);
+      store
+        .close()
+        .catch(() => undefined)
+        .finally(done);
     };
     const timer = setTimeout(closing, users > 0 ? USERS_GRACE_MS : 0);
     idle = closing;

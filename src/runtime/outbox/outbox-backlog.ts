@@ -71,6 +71,8 @@ export class Backlog<T> {
           this.again = false;
           await this.once();
         } while (this.again);
+      } catch {
+        this.failed(); // tried again after a pause
       } finally {
         this.pumping = false;
       }

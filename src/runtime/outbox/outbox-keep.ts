@@ -1,7 +1,7 @@
 import type { Kept, OutboxRows } from '../../store';
 import type { Msg } from '../node/red';
 import type { OutboxHost, Resolvers } from './outbox-host';
-import { KEEP_PER_TURN, notKept, outboxFull } from './outbox-policy';
+import { KEEP_PER_SHARED_COMMIT, KEEP_PER_TURN, notKept, outboxFull } from './outbox-policy';
 import type { OutboxItem } from './outbox-writer';
 
 /** A message waiting to be kept: its item, its JSON, the id the store looks it up by, its input's promise. */
@@ -21,6 +21,7 @@ export interface Waiting<T> extends Resolvers {
 export class Keeping<T> {
   private readonly waiting: Array<Waiting<T>> = [];
   private scheduled = false;
+  private draining = false;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly host: OutboxHost<T>) {}
@@ -33,7 +34,7 @@ export class Keeping<T> {
   /** Keeps what is waiting now, all of it (the node is closing); resolves once every commit under way ended. */
   flush(): Promise<void> {
     const batch = this.waiting.splice(0);
-    if (batch.length > 0) this.chain = this.chain.then(() => this.keep(batch));
+    if (batch.length > 0) this.chain = this.chain.then(() => this.keepOrFail(batch));
     return this.chain;
   }
 
@@ -45,9 +46,29 @@ export class Keeping<T> {
 
   private next(): void {
     this.scheduled = false;
+    if (this.host.opened?.shared) {
+      // A shared store's commit does not hold the event loop: each takes all that waits (up to a bound) once
+      // the one before it answered, so a burst goes in a few round trips, not one per turn.
+      if (this.draining) return;
+      this.draining = true;
+      this.chain = this.chain.then(async () => {
+        while (this.waiting.length > 0) await this.keepOrFail(this.waiting.splice(0, KEEP_PER_SHARED_COMMIT));
+        this.draining = false;
+      });
+      return;
+    }
     const batch = this.waiting.splice(0, KEEP_PER_TURN);
     if (this.waiting.length > 0) this.schedule();
-    if (batch.length > 0) this.chain = this.chain.then(() => this.keep(batch));
+    if (batch.length > 0) this.chain = this.chain.then(() => this.keepOrFail(batch));
+  }
+
+  /** Keeps a batch; whatever goes wrong, each of its messages still gets one outcome, and the next batch its turn. */
+  private async keepOrFail(batch: Array<Waiting<T>>): Promise<void> {
+    try {
+      await this.keep(batch);
+    } catch (err) {
+      for (const w of batch) w.reject(err instanceof Error ? err : new Error(String(err)));
+    }
   }
 
   private async keep(batch: Array<Waiting<T>>): Promise<void> {

@@ -3,13 +3,15 @@ import { StoreError } from '../../store';
 
 /** The longest wait of the backlog between tries after a failed request. */
 export const MAX_PAUSE_MS = 30_000;
-/** Outcomes that come within this long share one commit of their rows' removal (outbox-store.ts, Removals). */
+/** Outcomes that come within this long share one commit of their rows' removal (removals.ts). */
 export const GATHER_MS = 5;
 /**
  * Messages written in one commit at most; a burst goes a slice per turn, so its first requests
  * leave while the rest are written, not after one long commit that holds the event loop.
  */
 export const KEEP_PER_TURN = 500;
+/** Messages written in one commit at most to a shared store (its commits run one after another, off the event loop). */
+export const KEEP_PER_SHARED_COMMIT = 2000;
 
 /**
  * What the outbox does with a message whose request failed:

@@ -27,8 +27,11 @@ export class Removals {
   add(held: Held, bytes: number, then?: (removed: boolean) => void): void {
     this.queue.push({ held, bytes, then });
     if (this.queue.length !== 1) return;
-    if (this.gatherMs > 0) setTimeout(() => void this.flush(), this.gatherMs);
-    else setImmediate(() => void this.flush());
+    // flush never rejects (removeRows says a failure as undefined); the catch keeps a throwing callback out of
+    // the unhandled rejections
+    const flush = () => void this.flush().catch(() => undefined);
+    if (this.gatherMs > 0) setTimeout(flush, this.gatherMs);
+    else setImmediate(flush);
   }
 
   private async flush(): Promise<void> {

@@ -73,7 +73,11 @@ export class EmbeddedStore implements Store {
   /** Records `node` as run by this Node-RED now and hourly until the returned function is called. */
   use(node: string): () => void {
     this.using.set(node, (this.using.get(node) ?? 0) + 1);
-    this.markSeen([node], Date.now());
+    try {
+      this.markSeen([node], Date.now());
+    } catch {
+      /* a store that cannot be written: the node's own writes say so, worded for what they keep */
+    }
     let done = false;
     return () => {
       if (done) return;

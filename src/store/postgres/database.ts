@@ -51,20 +51,33 @@ export class Database {
     return () => this.listeners.delete(listener);
   }
 
-  /** Resolves once the store is reachable again (at once if it is), or rejects once it closed. */
-  whenReachable(): Promise<void> {
+  /**
+   * Resolves once the store is reachable again (at once if it is); rejects once it closed, or with
+   * `failure` when it is still away after `timeoutMs`.
+   */
+  whenReachable(timeoutMs?: number, failure?: StoreError): Promise<void> {
     if (this.closed) return Promise.reject(new StoreError(`${this.where} is closed`, 'unavailable', this.where));
     if (this.view.state === 'reachable') return Promise.resolve();
     return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
       const stop = this.watch((v) => {
         if (v.state === 'reachable') {
-          stop();
+          end();
           resolve();
         } else if (this.closed) {
-          stop();
+          end();
           reject(new StoreError(`${this.where} is closed`, 'unavailable', this.where));
         }
       });
+      const end = (): void => {
+        stop();
+        clearTimeout(timer);
+      };
+      if (timeoutMs !== undefined)
+        timer = setTimeout(() => {
+          end();
+          reject(failure ?? new StoreError(`${this.where} does not answer`, 'unreachable', this.where));
+        }, timeoutMs);
     });
   }
 

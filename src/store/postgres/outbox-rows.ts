@@ -1,6 +1,6 @@
 import type { Held, Kept, KeptRow, NewRow, OutboxRows } from '../api';
 import { surelyUndone } from './database';
-import { inDoubt, persist } from './persist';
+import { inDoubt, persist, whenBack } from './persist';
 import type { PgContext } from './context';
 
 interface RawRow {
@@ -55,7 +55,8 @@ export class PgOutboxRows implements OutboxRows {
   async insert(rows: readonly NewRow[], sending: boolean): Promise<Kept[]> {
     const lapses = this.store.lapses;
     try {
-      return await this.insertOnce(rows, sending);
+      // A store that is away for a moment (a restart, a failover) is waited for, up to two lease periods.
+      return await whenBack(this.store, this.store.leaseMs * 2, () => this.insertOnce(rows, sending));
     } catch (err) {
       if (surelyUndone(err)) throw err;
       return persist(this.store, () => this.lookUp(rows, sending, lapses));
@@ -91,7 +92,7 @@ export class PgOutboxRows implements OutboxRows {
       if (!repeated || left.size === 0) return left;
       // Repeated after a lost answer: a row gone may be one the first attempt removed. It was, unless
       // this copy's lease ran out meanwhile (then another copy may have sent it: its outcome is not ours).
-      if (this.store.lapses !== lapses) return left;
+      if (this.store.lapses !== lapses && (await this.othersExist())) return left;
       const still = await this.store.database.query<{ id: string }>(
         'read the outbox',
         `SELECT id FROM ${this.s}.outbox WHERE id = ANY($1::bigint[])`,
@@ -181,6 +182,19 @@ export class PgOutboxRows implements OutboxRows {
     return rows.map((r) => byUid.get(r.uid) ?? { id: 0, epoch: 0, taken: true });
   }
 
+  /**
+   * Whether any other copy uses the store (a copy's row stays a day after its lease ended): with none, no
+   * other copy can have taken this copy's rows over while its lease had run out.
+   */
+  private async othersExist(): Promise<boolean> {
+    const others = await this.store.database.query(
+      'look for other copies',
+      `SELECT 1 FROM ${this.s}.copy WHERE id <> $1 LIMIT 1`,
+      [this.store.copy],
+    );
+    return others.length > 0;
+  }
+
   /** After a lost answer: the rows found by uid are kept (another copy's, if it holds them now); the rest kept now. */
   private async lookUp(rows: readonly NewRow[], sending: boolean, lapses: number): Promise<Kept[]> {
     const found = await this.store.database.query<{ id: string; uid: string; epoch: string; holder: string | null }>(
@@ -197,7 +211,8 @@ export class PgOutboxRows implements OutboxRows {
     const rest = rows.filter((r) => !byUid.has(r.uid));
     if (rest.length > 0) {
       // Not found: never kept, unless another copy took it over and sent it while this copy's lease had run out.
-      if (this.store.lapses !== lapses) throw inDoubt(this.store, 'keep messages in the outbox');
+      if (this.store.lapses !== lapses && (await this.othersExist()))
+        throw inDoubt(this.store, 'keep messages in the outbox');
       const now = await this.insertOnce(rest, sending);
       for (const [i, r] of rest.entries()) byUid.set(r.uid, now[i]);
     }

@@ -124,18 +124,29 @@ export class PgStore implements Store, PgContext {
   }
 
   async outbox(node: string): Promise<OutboxRows> {
-    await this.ready();
+    await this.readyWithin();
     return new PgOutboxRows(this, node);
   }
 
   async positions(node: string): Promise<PositionRows> {
-    await this.ready();
+    await this.readyWithin();
     return new PgPositionRows(this, node);
   }
 
   async turns(node: string): Promise<TurnRows> {
-    await this.ready();
+    await this.readyWithin();
     return new PgTurnRows(this, node);
+  }
+
+  /** Open, waiting up to two lease periods for a store that is away (a restart); then why it is not. */
+  private async readyWithin(): Promise<void> {
+    try {
+      await this.ready();
+    } catch (err) {
+      if (!(err instanceof StoreError) || err.kind !== 'unreachable') throw err;
+      await this.db.whenReachable(this.leaseMs * 2, err);
+      await this.ready();
+    }
   }
 
   /** Records `node` as run by this copy (now, then hourly) until the returned function is called. */

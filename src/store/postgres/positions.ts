@@ -1,5 +1,5 @@
 import { StoreError, type PositionLease, type PositionRows, type StoredPosition } from '../api';
-import { persist } from './persist';
+import { persist, retryWithin } from './persist';
 import type { PgContext } from './context';
 
 interface Raw {
@@ -54,15 +54,18 @@ export class PgPositionRows implements PositionRows {
     const until = Date.now() + waitMs;
     const poll = Math.min(500, Math.max(50, this.store.leaseMs / 20));
     for (;;) {
-      const [row] = await this.store.database.query<Raw>(
-        'take the lease of an incremental position',
-        `INSERT INTO ${this.s}.incremental_position AS p (node, holder, lease_until, epoch)
+      // taken again by the same copy if an earlier attempt's answer was lost: repeatable
+      const [row] = await retryWithin(this.store, Math.max(0, until - Date.now()), () =>
+        this.store.database.query<Raw>(
+          'take the lease of an incremental position',
+          `INSERT INTO ${this.s}.incremental_position AS p (node, holder, lease_until, epoch)
          VALUES ($1, $2, now() + make_interval(secs => $3), nextval('${this.s}.epoch_seq'))
          ON CONFLICT (node) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until,
            epoch = excluded.epoch
          WHERE p.holder IS NULL OR p.holder = $2 OR p.lease_until < now()
          RETURNING p.epoch, p.watermark_column, p.key_column, p.watermark, p.tie_key, p.rows_sent`,
-        [this.node, this.store.copy, this.store.options.leaseSeconds],
+          [this.node, this.store.copy, this.store.options.leaseSeconds],
+        ),
       );
       if (row) return new Lease(this.store, this.node, Number(row.epoch), positionOf(row));
       if (Date.now() + poll > until)

@@ -1,5 +1,5 @@
 import type { Turn, TurnRows } from '../api';
-import { persist } from './persist';
+import { persist, retryWithin } from './persist';
 import type { PgContext } from './context';
 
 /**
@@ -18,11 +18,13 @@ export class PgTurnRows implements TurnRows {
   }
 
   async history(conversation: string, idleMs: number): Promise<Turn[]> {
-    const rows = await this.store.database.query<{ question: string; answer: string; idle_ms: number }>(
-      'read a conversation',
-      `SELECT question, answer, extract(epoch FROM now() - max(at) OVER ()) * 1000 AS idle_ms
+    const rows = await retryWithin(this.store, this.store.leaseMs * 2, () =>
+      this.store.database.query<{ question: string; answer: string; idle_ms: number }>(
+        'read a conversation',
+        `SELECT question, answer, extract(epoch FROM now() - max(at) OVER ()) * 1000 AS idle_ms
        FROM ${this.s}.agent_turn WHERE node = $1 AND conversation = $2 ORDER BY id`,
-      [this.node, conversation],
+        [this.node, conversation],
+      ),
     );
     if (rows.length > 0 && Number(rows[0].idle_ms) >= idleMs) {
       await this.forget(conversation);
