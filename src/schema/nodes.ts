@@ -16,12 +16,12 @@
  *    type's name and credentials from here;
  * 3. in nodes/<type>.html (copy nodes/mindsdb-job.html): the literal registerType (category,
  *    color, icon, inputs, outputs: the Flow Library indexes the node from it) spreading in
- *    `...MindsDBEditor.resourceNode("<type>", { itemIcon: "<fa icon>" })` for a node whose
- *    operation acts on a named item (the field declared with `item()`; its noun, plural and the
- *    list its picker suggests from follow the type's name: "knowledge base", "knowledge_bases";
- *    `collection: "…"` when the dialog's list route names it otherwise),
- *    else `...MindsDBEditor.actionNode("<type>", {…})`; then `MindsDBEditor.buildForm("<type>")`
- *    and a template of only the node's own rows, `<div class="form-row" data-row="<field>"></div>`.
+ *    `...MindsDBEditor.definition("<type>")`, its entry in src/editor/node-types.ts being
+ *    `resourceNode(type, { itemIcon: "<fa icon>" })` for a node whose operation acts on a named item
+ *    (the field declared with `item()`; its noun, plural and the list its picker suggests from follow
+ *    the type's name: "knowledge base", "knowledge_bases"; `collection: "…"` when the dialog's list
+ *    route names it otherwise), else `actionNode(type, {…})` (a config node: `configNode`); then
+ *    `MindsDBEditor.buildForm("<type>")` and a template of only the node's own rows.
  *    buildForm adds the rows every action dialog has: server, operation, project and the item
  *    first; outputProperty, name and the catalogue's `label.tip` last (src/editor/form.ts
  *    says what a row may add). Its catalogue has `label.<field>` for each row;

@@ -260,7 +260,7 @@ describe('the outbox on a shared state store (PostgreSQL)', function () {
       // a lease longer than the restart, as a deployment sets it (a restart of a few seconds, a 15 s lease)
       await load({ url: cluster.url, schema: 'restart', leaseSeconds: 10 }, { user: 'store', password: PASSWORD });
       let next = 1;
-      const feeder = setInterval(() => send([next++, next++]), 20);
+      const feeder = setInterval(() => send([next++, next++]), 20); // fault: 100 readings a second, on and on
       try {
         await waitFor(() => got.out.length > 50, { timeoutMs: 10000, what: 'messages flowing' });
         const downAt = got.out.length;
@@ -305,8 +305,7 @@ describe('the outbox on a shared state store (PostgreSQL)', function () {
         what: 'the store seen away',
       });
       send([2, 3]);
-      await new Promise((r) => setTimeout(r, 1000));
-      assert.equal(got.out.length + got.caught.length, 1, 'they wait for the store');
+      await holdsFor(() => got.out.length + got.caught.length === 1, { forMs: 1000, what: 'they wait for the store' });
       cluster.start();
       await waitFor(() => got.out.length === 3, {
         timeoutMs: 15000,

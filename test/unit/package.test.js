@@ -18,7 +18,7 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^nodes\/[\w-]+\.(js|html)$/,
-  /^nodes\/(client(\/[\w-]+)?|runtime\/[\w-]+|store(\/[\w-]+)?)\/[\w-]+\.js$/,
+  /^nodes\/(client(\/[\w-]+)?|runtime\/[\w-]+|store(\/[\w-]+)?|common)\/[\w-]+\.js$/,
   /^nodes\/locales\/[\w-]+\/mindsdb-[\w-]+\.(html|json)$/,
   /^nodes\/icons\/mindsdb-[\w-]+\.svg$/,
   /^resources\/[\w-]+\.js$/,

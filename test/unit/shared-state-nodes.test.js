@@ -90,7 +90,7 @@ describe('incremental mode and conversations on a shared state store (PostgreSQL
     await lease.write({ ...lease.position, watermark: JSON.stringify(T(4)), tieKey: '4', rowsSent: 4 });
     const t0 = Date.now();
     const got = run();
-    setTimeout(() => lease.release(), 600);
+    setTimeout(() => lease.release(), 600); // fault: the other copy's run holds the position for 600 ms
     assert.deepEqual(await got, [5], 'row 4 is not sent again');
     assert.ok(Date.now() - t0 >= 550, 'it waited for the other run');
     const [kept] = await sql(`SELECT watermark, tie_key, rows_sent, holder FROM "${schema}".incremental_position`);

@@ -11,7 +11,7 @@
 const assert = require('node:assert/strict');
 const { PgStore, StoreError } = require('../../nodes/store');
 const { sql, freshSchema, dropSchema, storeOptions } = require('../support/pg-store');
-const { waitFor } = require('../support/wait');
+const { waitFor, holdsFor } = require('../support/wait');
 
 describe('the shared state store (PostgreSQL)', function () {
   this.timeout(30000);
@@ -153,7 +153,11 @@ describe('the shared state store (PostgreSQL)', function () {
     const p = { watermarkColumn: 'ts', keyColumn: 'id', watermark: '"2024-01-01"', tieKey: '7', rowsSent: 3 };
     await leaseA.write(p);
     const waiting = posB.acquire(5000); // waits for A's run
-    await new Promise((r) => setTimeout(r, 200));
+    let taken = false;
+    waiting.then(() => {
+      taken = true;
+    });
+    await holdsFor(() => !taken, { forMs: 200, what: "B waits while A's run holds the position" });
     await leaseA.release();
     const leaseB = await waiting;
     assert.deepEqual(leaseB.position, p, "B goes on from A's position");
