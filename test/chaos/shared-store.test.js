@@ -457,6 +457,21 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
         }
       }
 
+      /**
+       * Each copy said it keeps its state in the shared store (not in its own file), and the store's password is in
+       * no log line of any copy, nor in the test's files (every ring text the copies showed, every error text at
+       * Catch).
+       */
+      function onTheSharedStore(labels) {
+        for (const label of labels) {
+          const output = reds[label].output.join('');
+          assert.match(output, /\[mindsdb\] state is kept in the PostgreSQL store "proof store"/, `${label}'s log`);
+          assert.ok(!output.includes(STORE_PASSWORD), `the store's password is in no log line of ${label}`);
+        }
+        for (const file of fs.readdirSync(dir))
+          assert.ok(!fs.readFileSync(path.join(dir, file), 'utf8').includes(STORE_PASSWORD), `no password in ${file}`);
+      }
+
       /** The store's rows, read as the postgres superuser (the test's view: the copies never see it). */
       async function storeQuery(sql, params = []) {
         return waitFor(
@@ -595,6 +610,10 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
         // c1 holds its share of the backlog: killed, its user directory deleted, never started again.
         await everyTaken('before c1 is killed');
         const keptAtKill = keptNow.ids.length;
+        // Who holds which kept reading at the kill (a copy's random id; c1's is the one whose lease runs out).
+        const { rows: heldAtKill } = await storeQuery(
+          `SELECT holder, (msg::jsonb #>> '{msg,reading_id}')::bigint AS id FROM ${SCHEMA}.outbox`,
+        );
         const killed = await reds.c1.kill('SIGKILL');
         assert.equal(killed.signal, 'SIGKILL');
         fs.rmSync(reds.c1.userDir, { recursive: true, force: true });
@@ -605,6 +624,16 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
         await feed(Math.round(N * 0.1));
         await starting;
         log(`MindsDB back at reading ${published}, ${Math.round((Date.now() - killedAt) / 1000)} s after the kill`);
+        // c2 renewed its lease all along; c1's lease ended at the kill: the later lease is c2's.
+        const { rows: copies } = await storeQuery(
+          `SELECT id, lease_until > now() AS live FROM ${SCHEMA}.copy ORDER BY lease_until DESC`,
+        );
+        assert.deepEqual(
+          copies.map((c) => c.live),
+          [true, false],
+          `c2's lease runs, c1's has run out: ${JSON.stringify(copies)}`,
+        );
+        const heldByC1 = heldAtKill.filter((r) => r.holder === copies[1].id).map((r) => Number(r.id));
         // The store's PostgreSQL restarted (as a crash) while c2 sends the backlog, the feed paused around it.
         await everyTaken('before the store restarts');
         const backlog = keptNow.ids.length;
@@ -663,6 +692,7 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
           rows,
           distinct,
           keptAtKill,
+          heldByC1AtKill: heldByC1.length,
           backlogAfterOutage: backlog,
           keptAtStoreRestart: atRestart.ids.length,
           outputs: {
@@ -695,9 +725,13 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
           'a reading without an outcome is stored (its output was lost with c1)',
         );
         assert.ok(summary.outputs.c1 > 0 && summary.outputs.c2 > 0, 'both copies took readings');
-        assert.ok(keptAtKill > 0, 'c1 held readings when it was killed');
-        for (const red of [reds.c1, reds.c2])
-          assert.ok(!red.output.join('').includes(STORE_PASSWORD), 'the store password is in no log line');
+        assert.ok(heldByC1.length > 0, `c1 held readings when it was killed (${heldByC1.length} of ${keptAtKill})`);
+        assert.deepEqual(
+          heldByC1.filter((id) => !inTable.has(id) || (byId.get(id) ?? []).some((o) => o.copy !== 'c2')),
+          [],
+          "c2 took over c1's kept readings: each is stored, and its outcome is c2's",
+        );
+        onTheSharedStore(['c1', 'c2']);
         await reds.c2.stop();
       });
 
@@ -827,8 +861,7 @@ describe('shared store: Node-RED copies on one PostgreSQL store, against real Mi
         );
         assert.deepEqual(leaked, [], 'another conversation carries none of the first');
         assert.deepEqual(errorsOf(['c3', 'c4']).slice(0, 5), [], 'no error at Catch');
-        for (const label of ['c3', 'c4'])
-          assert.ok(!reds[label].output.join('').includes(STORE_PASSWORD), 'the store password is in no log line');
+        onTheSharedStore(['c3', 'c4']);
         log(`conversations: three turns across c3 and c4 (${answers.map((a) => JSON.stringify(a)).join(', ')})`);
       });
 
