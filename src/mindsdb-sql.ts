@@ -111,7 +111,10 @@ export = function register(RED: NodeAPI): void {
             : undefined,
         )
       : undefined;
-    if (incremental) status.now(incremental.status());
+    if (incremental) {
+      status.now(incremental.status());
+      void incremental.ready.then(() => status.now(incremental.status()));
+    }
     // A statement marked as a write, answered whole: kept in the outbox while MindsDB is away, sent by the writer.
     const writer = config.outbox && !config.split && !incremental ? new SqlWriter(RED, config, output) : undefined;
 
@@ -128,8 +131,10 @@ export = function register(RED: NodeAPI): void {
         }
         const control = controlOf(msg);
         if (control) {
-          sqlControl(control, output, incremental, status);
-          outcome.ok();
+          sqlControl(control, output, incremental, status).then(
+            () => outcome.ok(),
+            (err: unknown) => outcome.fail(err),
+          );
           return;
         }
         // Any statement may write: an error says what it left stored (stored, set on failure: message/input.ts).
@@ -147,15 +152,17 @@ export = function register(RED: NodeAPI): void {
           if (incremental) {
             // The rows after the kept position, one run at a time; the gate keeps the position as they leave.
             incremental
-              .run((statement, gate) =>
-                output.run(
-                  msg,
-                  send,
-                  client,
-                  timeoutMs,
-                  (start) => start({ ...statement(query, params), context }),
-                  gate,
-                ),
+              .run(
+                (statement, gate) =>
+                  output.run(
+                    msg,
+                    send,
+                    client,
+                    timeoutMs,
+                    (start) => start({ ...statement(query, params), context }),
+                    gate,
+                  ),
+                timeoutMs ?? client.requestTimeoutMs,
               )
               .then(
                 () => outcome.ok(),
@@ -186,6 +193,7 @@ export = function register(RED: NodeAPI): void {
         return Promise.all([incremental?.close(CLOSE_GRACE_MS), writer?.close()]).then(() => undefined);
       },
     );
+    incremental?.watchStore(ring);
     if (writer) writer.useOutbox(startOutbox(RED, node, status, texts, ring, writer, { ...config, window: 8 }));
   }
 

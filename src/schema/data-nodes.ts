@@ -78,8 +78,13 @@ export const KNOWLEDGE_BASE_NODE = defineNode(
     idColumn: text(),
     insertQuery: text(),
     ...outbox(),
-    limit: optionalNumber(10, { integer: true, min: 1 }),
+    limit: optionalNumber(10, { integer: true, min: 1, max: 100 }),
     threshold: optionalNumber('', { min: 0, max: 1 }),
+    /** search: metadata conditions ({column: value | [values] | {op: value}}; msg.filter adds its own). */
+    filter: typed('', 'json', { jsonObject: true }),
+    hybrid: flag(false),
+    alpha: optionalNumber('', { min: 0, max: 1 }),
+    reranking: oneOf(['default', 'on', 'off'], 'default', { optional: true }),
     outputProperty: msgProperty(),
   },
   {

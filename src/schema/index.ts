@@ -14,6 +14,7 @@ import type {
   SQL_NODE,
   TABLE_NODE,
 } from './nodes';
+import type { STATE_STORE_NODE } from './state-store-node';
 
 export { describeRule, numberOf } from './fields';
 export type { Check, EditorEntry, NumberRule, OneOf, Typed, TypedInputType } from './field-types';
@@ -26,6 +27,7 @@ export {
   type NodeSchema,
 } from './node-schema';
 export * from './nodes';
+export { DEFAULT_STORE_SCHEMA, STATE_STORE_NODE } from './state-store-node';
 
 // The configs and credentials other modules name; any node's is ConfigOf<typeof ITS_NODE>.
 
@@ -41,3 +43,5 @@ export type KnowledgeBaseNodeConfig = ConfigOf<typeof KNOWLEDGE_BASE_NODE>;
 export type KnowledgeBaseNodeCredentials = CredentialsOf<typeof KNOWLEDGE_BASE_NODE>;
 export type MLEngineNodeCredentials = CredentialsOf<typeof ML_ENGINE_NODE>;
 export type TableNodeConfig = ConfigOf<typeof TABLE_NODE>;
+export type StateStoreNodeConfig = ConfigOf<typeof STATE_STORE_NODE>;
+export type StateStoreNodeCredentials = CredentialsOf<typeof STATE_STORE_NODE>;

@@ -9,7 +9,7 @@
  *   runtime disagree.
  *
  * To add a node type:
- * 1. declare it in its group's file (config-nodes.ts, query-nodes.ts, data-nodes.ts,
+ * 1. declare it in its group's file (server-node.ts, state-store-node.ts, query-nodes.ts, data-nodes.ts,
  *    model-nodes.ts, record-nodes.ts; fields shared by several types are field-groups.ts'), fields
  *    in dialog order (`...head()` first and `outputProperty` last, as the other action nodes do),
  *    and add it to SCHEMAS below;
@@ -18,12 +18,12 @@
  *    type's name and credentials from here;
  * 3. in nodes/<type>.html (copy nodes/mindsdb-job.html): the literal registerType (category,
  *    color, icon, inputs, outputs: the Flow Library indexes the node from it) spreading in
- *    `...MindsDBEditor.resourceNode("<type>", { itemIcon: "<fa icon>" })` for a node whose
- *    operation acts on a named item (the field declared with `item()`; its noun, plural and the
- *    list its picker suggests from follow the type's name: "knowledge base", "knowledge_bases";
- *    `collection: "…"` when the dialog's list route names it otherwise),
- *    else `...MindsDBEditor.actionNode("<type>", {…})`; then `MindsDBEditor.buildForm("<type>")`
- *    and a template of only the node's own rows, `<div class="form-row" data-row="<field>"></div>`.
+ *    `...MindsDBEditor.definition("<type>")`, its entry in src/editor/node-types.ts being
+ *    `resourceNode(type, { itemIcon: "<fa icon>" })` for a node whose operation acts on a named item
+ *    (the field declared with `item()`; its noun, plural and the list its picker suggests from follow
+ *    the type's name: "knowledge base", "knowledge_bases"; `collection: "…"` when the dialog's list
+ *    route names it otherwise), else `actionNode(type, {…})` (a config node: `configNode`); then
+ *    `MindsDBEditor.buildForm("<type>")` and a template of only the node's own rows.
  *    buildForm adds the rows every action dialog has: server, operation, project and the item
  *    first; outputProperty, name and the catalogue's `label.tip` last (src/editor/form.ts
  *    says what a row may add). Its catalogue has `label.<field>` for each row;
@@ -32,14 +32,15 @@
  * src/runtime/node/migrations.ts.
  */
 import type { NodeSchema } from './node-schema';
-import { SERVER_NODE } from './config-nodes';
+import { SERVER_NODE } from './server-node';
 import { ML_ENGINE_NODE, MODEL_NODE } from './model-nodes';
 import { DATABASE_NODE, FILE_NODE, KNOWLEDGE_BASE_NODE, TABLE_NODE } from './data-nodes';
 import { PREDICT_NODE, SQL_NODE, VIEW_NODE } from './query-nodes';
 import { AGENT_NODE, CHATBOT_NODE, JOB_NODE, PROJECT_NODE, SKILL_NODE } from './record-nodes';
+import { STATE_STORE_NODE } from './state-store-node';
 
 // One file per group of node types (a new type goes into its group's file and into SCHEMAS below).
-export * from './config-nodes';
+export * from './server-node';
 export * from './query-nodes';
 export * from './data-nodes';
 export * from './model-nodes';
@@ -64,5 +65,6 @@ export const SCHEMAS: Readonly<Record<string, NodeSchema>> = Object.fromEntries(
     PROJECT_NODE,
     VIEW_NODE,
     ML_ENGINE_NODE,
+    STATE_STORE_NODE,
   ].map((s) => [s.type, s]),
 );

@@ -37,6 +37,10 @@ export const AGENT_NODE = defineNode('mindsdb-agent', 1, {
   itemName: item(),
   /** completions: one message with the answer, or a message sequence of the streamed chunks. */
   streamMode: oneOf(['final', 'chunks'], 'final', { optional: true }),
+  /** create, update: the agent's data (comma-separated) and its mode (26.x); msg.payload fills what is blank. */
+  knowledgeBases: text(),
+  tables: text(),
+  mode: oneOf(['default', 'text', 'sql'], 'default', { optional: true }),
   ...agentMemory(),
   outputProperty: msgProperty(),
 });

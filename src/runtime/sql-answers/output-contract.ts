@@ -33,7 +33,8 @@ export type Starter = <T>(start: (request: SqlRequest) => Promise<T>) => Promise
  * status once the run sent `rows` rows.
  */
 export interface RowGate {
-  pass(columns: readonly string[], rows: readonly unknown[][]): void;
+  /** Rows right before they leave: resolves once their position is kept (they are not sent if it rejects). */
+  pass(columns: readonly string[], rows: readonly unknown[][]): void | Promise<void>;
   answered(rows: number): NodeStatus;
   /**
    * With flow control: a part sent is kept only when its msg.tick comes back (`acked`, once per

@@ -117,7 +117,8 @@ export class SqlOutput {
           return;
         }
         try {
-          this.sendWhole(msg, send, answer);
+          this.putWhole(msg, answer);
+          send(msg);
         } catch (e) {
           outcome.fail(e);
           return;
@@ -150,31 +151,28 @@ export class SqlOutput {
   ): Promise<void> {
     const run = gate ? this.runs.add() : undefined;
     return starter<SqlAnswer>((request: SqlRequest) => sqlOf(client, request, { timeoutMs }))
-      .then((answer) => {
+      .then(async (answer) => {
         run?.check();
-        this.sendWhole(msg, send, answer, gate);
+        if (gate) return this.sendGated(msg, send, answer, gate);
+        this.putWhole(msg, answer);
+        send(msg);
       })
       .finally(() => run?.done());
   }
 
-  /** A whole answer as one message; the status text is made only when the throttled status is written. */
-  private sendWhole(msg: Msg, send: Send, answer: SqlAnswer, gate?: RowGate): void {
-    if (gate) {
-      msg.mindsdb = answerMeta(answer, this.asArrays);
-      setOutput(
-        this.RED,
-        msg,
-        this.config.outputProperty,
-        answer.type === 'table' ? answerRows(answer, this.asArrays) : [],
-      );
-      const rows = answer.type === 'table' ? answer.data : [];
-      gate.pass(answer.type === 'table' ? answer.column_names : [], rows);
-      send(msg);
-      this.status.set(gate.answered(rows.length));
-      return;
-    }
-    this.putWhole(msg, answer);
+  /** A whole answer of an incremental run: sent once the gate kept the position after its rows. */
+  private async sendGated(msg: Msg, send: Send, answer: SqlAnswer, gate: RowGate): Promise<void> {
+    msg.mindsdb = answerMeta(answer, this.asArrays);
+    setOutput(
+      this.RED,
+      msg,
+      this.config.outputProperty,
+      answer.type === 'table' ? answerRows(answer, this.asArrays) : [],
+    );
+    const rows = answer.type === 'table' ? answer.data : [];
+    await gate.pass(answer.type === 'table' ? answer.column_names : [], rows);
     send(msg);
+    this.status.set(gate.answered(rows.length));
   }
 
   /** A whole answer on its message, without sending it (an outbox sends it once its row is gone). */
@@ -242,7 +240,7 @@ export class SqlOutput {
       if (stream.type === 'ok') {
         msg.mindsdb = okMeta(stream.fields, this.asArrays);
         setOutput(this.RED, msg, this.config.outputProperty, []);
-        gate?.pass([], []);
+        await gate?.pass([], []);
         send(msg);
         this.status.set(gate ? gate.answered(0) : this.texts.ok('ok'));
         return;

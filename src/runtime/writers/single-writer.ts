@@ -1,5 +1,5 @@
 import { isPlainObject, storedAfter } from '../../client';
-import type { Outbox, OutboxItem, OutboxWriter } from '../outbox';
+import { TakenOver, type Outbox, type OutboxItem, type OutboxWriter } from '../outbox';
 
 /**
  * A writer whose kept messages each go as one request (the knowledge-base node's inserts, the sql
@@ -25,7 +25,9 @@ export abstract class SingleWriter<Target> implements OutboxWriter<Target> {
   }
 
   async write(item: OutboxItem<Target>): Promise<void> {
-    this.outbox?.sending([item]);
+    // Another copy of the flows that took the message over owns its outcome: nothing is sent here.
+    const takenOver = await this.outbox?.sending([item]);
+    if (takenOver?.has(item.id)) throw new TakenOver();
     await this.send(item);
   }
 

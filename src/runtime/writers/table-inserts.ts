@@ -18,6 +18,8 @@ export interface InsertJob {
   item?: OutboxItem<unknown>;
   /** In doubt, and every one of its rows found stored: nothing was sent for it. */
   found?: boolean;
+  /** Another copy of the flows took its outbox row over: nothing is sent for it, and it has no outcome here. */
+  takenOver?: boolean;
 }
 
 /** A row unit: inserted now, or found already stored (a message in doubt, checked by its key column). */
@@ -36,9 +38,12 @@ export async function insertJobs<Target>(
 ): Promise<RowUnit[]> {
   const { client, database, table } = jobs[0];
   const items = jobs.flatMap((j) => (j.item ? [j.item as OutboxItem<Target>] : []));
-  if (outbox && items.length) outbox.sending(items);
-  let send = jobs;
-  const doubtful = jobs.filter((j) => j.item?.inDoubt && keyColumn !== '');
+  if (outbox && items.length) {
+    const takenOver = await outbox.sending(items);
+    for (const j of jobs) if (j.item && takenOver.has(j.item.id)) j.takenOver = true;
+  }
+  let send = jobs.filter((j) => !j.takenOver);
+  const doubtful = send.filter((j) => j.item?.inDoubt && keyColumn !== '');
   if (doubtful.length) {
     const keys = doubtful.flatMap((j) => j.rows.map((r) => r[keyColumn] ?? null));
     const found = await storedKeys(client, database, table, keyColumn, keys, deadline);
@@ -49,7 +54,7 @@ export async function insertJobs<Target>(
         j.item.inDoubt = false; // none stored: no longer in doubt
       else j.rows = missing; // the rows of a message in doubt that did land need not go again
     }
-    send = jobs.filter((j) => !j.found);
+    send = send.filter((j) => !j.found);
   }
   const rows = send.length === 1 ? send[0].rows : send.flatMap((j) => j.rows);
   if (rows.length) {

@@ -9,7 +9,7 @@ import type { Msg, NodeAPI } from '../node/red';
 import { clientFor, clientKey } from '../node/server';
 import type { ThrottledStatus } from '../status/status';
 import type { StatusTexts } from '../status/status-texts';
-import type { Outbox, OutboxItem, OutboxWriter } from '../outbox';
+import { TakenOver, type Outbox, type OutboxItem, type OutboxWriter } from '../outbox';
 import { insertJobs, type InsertJob, type RowUnit } from './table-inserts';
 
 /**
@@ -122,6 +122,7 @@ export class TableWriter implements OutboxWriter<TableTarget> {
       item,
     };
     await this.send(job);
+    if (job.takenOver) throw new TakenOver();
     setOutput(this.RED, item.msg, this.config.outputProperty, insertedOutput(item.msg, job, job.weight, item.restored));
   }
 

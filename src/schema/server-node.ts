@@ -1,5 +1,6 @@
 /**
- * The config nodes: the server a flow's nodes talk to (its URL, credentials, limits, TLS, proxy, tenant).
+ * The server node: the MindsDB a flow's nodes talk to (its URL, credentials, limits, TLS, proxy,
+ * tenant, where its nodes keep their state); the state store's is ./state-store-node.ts.
  */
 import { configNode, flag, number, oneOf, password, plainCredential, text } from './fields';
 import { defineNode } from './node-schema';
@@ -31,6 +32,8 @@ export const SERVER_NODE = defineNode(
      */
     proxyMode: oneOf(['env', 'none', 'node'], 'env', { optional: true }),
     proxy: configNode('http proxy', false),
+    /** Where the nodes on this server keep their state: a mindsdb-state-store node, blank for this Node-RED's file. */
+    stateStore: configNode('mindsdb-state-store', false),
   },
   {
     session: password(),
