@@ -106,8 +106,9 @@ export = function register(RED: NodeAPI): void {
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const operation = operationOf(config.operation, msg, OPERATIONS, 'database');
       describe(msg, { operation });
-      const api = new DatabasesApi(clientFor(RED, config, msg));
+      // The name first: an error in what follows (msg.server, msg.timeout) still says which database.
       const spec = await specFrom(msg, operation);
+      const api = new DatabasesApi(clientFor(RED, config, msg));
       const timeoutMs = timeoutFrom(msg);
       status.set(texts.busy('requesting'));
       let result: unknown;

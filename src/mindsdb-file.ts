@@ -3,7 +3,7 @@ import { FILE_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { describe, setOutput } from './runtime/message/output';
+import { describe, setOutput, writing } from './runtime/message/output';
 import { describeType, nameFrom, nonEmptyString } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -26,11 +26,13 @@ export = function register(RED: NodeAPI): void {
     handleInput(node, status, texts, async (msg: Msg, send: Send) => {
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'file');
       describe(msg, { operation });
+      if (operation === 'upload') writing(msg);
       const name = operation === 'list' ? undefined : await nameFrom(RED, node, config.fileName, msg, 'name');
       if (operation !== 'list') describe(msg, { name });
       const api = new FilesApi(clientFor(RED, config, msg));
       const timeoutMs = timeoutFrom(msg);
       let result: unknown;
+      let stored: Record<string, unknown> = {};
       if (operation === 'list') {
         status.set(texts.busy('requesting'));
         result = await api.list({ timeoutMs });
@@ -41,6 +43,7 @@ export = function register(RED: NodeAPI): void {
           status.set(texts.busy('requesting'));
           const deleted = await api.delete(name, { timeoutMs });
           result = deleted;
+          stored = { name: deleted.name };
           status.set(texts.ok('deleted', { name: deleted.name }));
         } else {
           if (msg.filename !== undefined && typeof msg.filename !== 'string')
@@ -49,11 +52,13 @@ export = function register(RED: NodeAPI): void {
           status.set(texts.busy('uploading', { kb: Math.ceil(content.data.length / 1024) }));
           const uploaded = await api.upload(name, content, config.replace, maxBytes, { timeoutMs });
           result = uploaded;
+          stored = { name: uploaded.name, stored: true };
           status.set(texts.ok('uploaded', { name: uploaded.name }));
         }
       }
       setOutput(RED, msg, outputProperty, result);
-      msg.mindsdb = { operation, name };
+      // The name as MindsDB stored it (an upload's is lower-cased).
+      msg.mindsdb = { operation, name, ...stored };
       send(msg);
     });
   }

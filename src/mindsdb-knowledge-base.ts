@@ -20,8 +20,8 @@ import { clientFor } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts, type StatusValues } from './runtime/status/status-texts';
 import { withStoredSecret } from './runtime/message/stored-secret';
-import { singleWriter, startOutbox } from './runtime/outbox';
-import type { Outbox } from './runtime/outbox';
+import { startOutbox } from './runtime/outbox';
+import { KnowledgeBaseWriter } from './runtime/writers';
 
 const OPERATIONS = operationsOf(KNOWLEDGE_BASE_NODE.fields.operation);
 /** Rows a search returns when neither the node nor msg.limit says: the dialog's default. */
@@ -147,9 +147,8 @@ export = function register(RED: NodeAPI): void {
       };
     };
 
-    /** Where a kept insert goes: the knowledge base the node resolved when it took the message, and what to insert. */
-    type KbInsert = { project: string; name: string; what: ReturnType<typeof knowledgeInsert> };
-    let outbox: Outbox<KbInsert> | undefined;
+    // With the outbox on, inserts are kept in the store first and sent from there by the writer.
+    const writer = config.outbox ? new KnowledgeBaseWriter(RED, config, status, texts, keyRedactor) : undefined;
 
     const ring = handleInput(
       node,
@@ -161,7 +160,7 @@ export = function register(RED: NodeAPI): void {
           node,
           msg,
           'knowledge_base',
-          { configured: config.operation, allowed: OPERATIONS, what: 'knowledge base' },
+          { configured: config.operation, allowed: OPERATIONS, what: 'knowledge base', writes: ['insert'] },
           config,
         );
         const api = new KnowledgeBasesApi(
@@ -206,14 +205,17 @@ export = function register(RED: NodeAPI): void {
                 config.insertQuery.trim() !== ''
                   ? knowledgeInsert(config.insertQuery)
                   : knowledgeInsert(plainJson(msg.payload, 'msg.payload'));
-              if (outbox) {
-                msg.mindsdb = meta;
-                // 'kept': on disk, its output or error comes when MindsDB is back; this input ends now.
-                if ((await outbox.accept(msg, { project, name: kb, what })) === 'sent') send(msg);
+              meta.stored = false;
+              msg.mindsdb = meta;
+              // 'kept': on disk, its output or error comes when MindsDB is back; this input ends now.
+              const kept = writer?.accept(msg, { project, name: kb, what });
+              if (kept) {
+                if ((await kept) === 'sent') send(msg);
                 return;
               }
               status.set(texts.busy('embedding'));
               result = await api.insert(project, kb, what, opts);
+              meta.stored = true;
               done = 'inserted';
               break;
             }
@@ -242,43 +244,9 @@ export = function register(RED: NodeAPI): void {
         send(msg);
         status.set(texts.ok(done, values));
       },
-      () => outbox?.close(),
+      () => writer?.close(),
     );
-    if (config.outbox) {
-      // A kept insert in doubt goes again only with an ID column: MindsDB replaces a row by its id.
-      outbox = startOutbox(
-        RED,
-        node,
-        status,
-        texts,
-        ring,
-        singleWriter(() => outbox, {
-          async write(item) {
-            const { project, name, what } = item.target;
-            status.set(texts.busy('embedding'));
-            let result: unknown;
-            try {
-              result = await new KnowledgeBasesApi(clientFor(RED, config, item.msg)).insert(project, name, what, {
-                timeoutMs: timeoutFrom(item.msg),
-              });
-            } catch (err) {
-              throw keyRedactor.error(err);
-            }
-            setOutput(RED, item.msg, outputProperty, result);
-            item.msg.mindsdb = {
-              resource: 'knowledge_base',
-              operation: 'insert',
-              project,
-              name,
-              ...(item.restored ? { replayed: true } : {}),
-            };
-            status.set(texts.ok('inserted'));
-          },
-          canCheck: (item) => config.idColumn.trim() !== '' && 'rows' in item.target.what,
-        }),
-        { ...config, window: 8 },
-      );
-    }
+    if (writer) writer.useOutbox(startOutbox(RED, node, status, texts, ring, writer, { ...config, window: 8 }));
   }
 
   registerNodeType(RED, KNOWLEDGE_BASE_NODE, MindsDBKnowledgeBaseNode);

@@ -81,7 +81,6 @@ export = function register(RED: NodeAPI): void {
       describe(msg, { resource: 'ml_engine' });
       const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'ML engine');
       describe(msg, { operation });
-      const api = new MLEnginesApi(clientFor(RED, config, msg));
       let name: string | undefined;
       if (operation === 'create' || operation === 'delete') {
         const payloadName =
@@ -97,6 +96,8 @@ export = function register(RED: NodeAPI): void {
               `msg.name`,
           );
       }
+      // After the name: an error in msg.server or msg.timeout still says which engine.
+      const api = new MLEnginesApi(clientFor(RED, config, msg));
       const timeoutMs = timeoutFrom(msg);
       const create = operation === 'create' ? specFrom(msg, name as string) : undefined;
       const redactor = new Redactor();

@@ -11,7 +11,7 @@ import { MODEL_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { describe, setOutput } from './runtime/message/output';
+import { describe, setOutput, writing } from './runtime/message/output';
 import { describeType, isPlainObject, jsonObjectText, nameFrom, projectFrom } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
@@ -103,6 +103,7 @@ export = function register(RED: NodeAPI): void {
       async (msg: Msg, send: Send) => {
         const operation = operationOf<Operation>(config.operation, msg, OPERATIONS, 'model');
         describe(msg, { operation });
+        if (operation === 'train' || operation === 'retrain' || operation === 'finetune') writing(msg);
         const project = await projectFrom(RED, node, config.project, msg);
         describe(msg, { project });
         const model = await nameFrom(RED, node, config.model, msg, 'model');
@@ -175,6 +176,7 @@ export = function register(RED: NodeAPI): void {
             version: run.version,
             status: record?.status,
             waitedSeconds: config.wait ? Math.round((Date.now() - started) / 1000) : undefined,
+            stored: true,
           };
           setOutput(RED, msg, outputProperty, result);
           send(msg);

@@ -14,7 +14,14 @@ import { handleInput, timeoutFrom } from './runtime/message/input';
 import { controlBatch, controlOf } from './runtime/message/control';
 import { MicroBatcher, rowMayBeToBlame } from './runtime/message/micro-batcher';
 import { describe, setOutput } from './runtime/message/output';
-import { describeType, evaluateProperty, isPlainObject, nameFrom, projectFrom } from './runtime/message/properties';
+import {
+  describeType,
+  evaluateProperty,
+  isPlainObject,
+  nameFrom,
+  projectFrom,
+  rowCount,
+} from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor, clientKey } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
@@ -116,6 +123,7 @@ export = function register(RED: NodeAPI): void {
           controlBatch(batcher, control);
           return;
         }
+        describe(msg, { rows: rowCount(msg.payload) });
         const project = await projectFrom(RED, node, config.project, msg);
         describe(msg, { project });
         const model = await nameFrom(RED, node, config.model, msg, 'model');

@@ -1,4 +1,4 @@
-import { inputError, isPlainObject, plainJson, positionalToNamed, type SqlAnswer, type SqlRequest } from './client';
+import { inputError, isPlainObject, plainJson, positionalToNamed, type SqlRequest } from './client';
 import { SQL_NODE, type SqlNodeConfig } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { CLOSE_GRACE_MS, handleInputWith, timeoutFrom, type Outcome } from './runtime/message/input';
@@ -9,8 +9,8 @@ import { controlOf } from './runtime/message/control';
 import { IncrementalMode } from './runtime/incremental';
 import { SqlOutput } from './runtime/sql-answers';
 import { sqlControl } from './runtime/sql-answers';
-import { singleWriter, startOutbox } from './runtime/outbox';
-import type { Outbox } from './runtime/outbox';
+import { startOutbox } from './runtime/outbox';
+import { SqlWriter } from './runtime/writers';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
 
@@ -115,8 +115,8 @@ export = function register(RED: NodeAPI): void {
       status.now(incremental.status());
       void incremental.ready.then(() => status.now(incremental.status()));
     }
-    // A statement marked as a write, answered whole: kept in the outbox while MindsDB is away (outbox.ts).
-    let outbox: Outbox<SqlRequest> | undefined;
+    // A statement marked as a write, answered whole: kept in the outbox while MindsDB is away, sent by the writer.
+    const writer = config.outbox && !config.split && !incremental ? new SqlWriter(RED, config, output) : undefined;
 
     const ring = handleInputWith(
       node,
@@ -137,11 +137,13 @@ export = function register(RED: NodeAPI): void {
           );
           return;
         }
+        // Any statement may write: an error says what it left stored (stored, set on failure: message/input.ts).
+        (msg.mindsdb as Record<string, unknown>).stored = false;
         const client = clientFor(
           RED,
           config,
           msg,
-          incremental ? 'its incremental position' : outbox ? 'its outbox' : undefined,
+          incremental ? 'its incremental position' : writer ? 'its outbox' : undefined,
         );
         const { query, params } = withParams(queryFrom(config.query, msg), msg);
         const timeoutMs = timeoutFrom(msg);
@@ -169,8 +171,9 @@ export = function register(RED: NodeAPI): void {
             return;
           }
           const request: SqlRequest = { query, params, context, native: config.nativeQuery || undefined };
-          if (outbox) {
-            outbox.accept(msg, request).then(
+          const kept = writer?.accept(msg, request);
+          if (kept) {
+            kept.then(
               (how) => {
                 if (how === 'sent') send(msg);
                 outcome.ok();
@@ -187,31 +190,11 @@ export = function register(RED: NodeAPI): void {
       },
       () => {
         output.close();
-        return Promise.all([incremental?.close(CLOSE_GRACE_MS), outbox?.close()]).then(() => undefined);
+        return Promise.all([incremental?.close(CLOSE_GRACE_MS), writer?.close()]).then(() => undefined);
       },
     );
     incremental?.watchStore(ring);
-    if (config.outbox && !config.split && !incremental) {
-      outbox = startOutbox(
-        RED,
-        node,
-        status,
-        texts,
-        ring,
-        singleWriter(() => outbox, {
-          async write(item) {
-            const client = clientFor(RED, config, item.msg);
-            const answer = await new Promise<SqlAnswer>((resolve, reject) => {
-              client.sql(item.target, { timeoutMs: timeoutFrom(item.msg) }, (err, a) =>
-                err ? reject(err) : resolve(a as SqlAnswer),
-              );
-            });
-            output.putWhole(item.msg, answer);
-          },
-        }),
-        { ...config, window: 8 },
-      );
-    }
+    if (writer) writer.useOutbox(startOutbox(RED, node, status, texts, ring, writer, { ...config, window: 8 }));
   }
 
   registerNodeType(RED, SQL_NODE, MindsDBSqlNode);

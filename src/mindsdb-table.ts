@@ -2,24 +2,15 @@ import { inputError, insertRows, TablesApi } from './client';
 import { TABLE_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
-import { controlBatch, controlOf } from './runtime/message/control';
+import { controlOf } from './runtime/message/control';
 import { operationOf, operationsOf } from './runtime/message/operation';
-import { describe, setOutput } from './runtime/message/output';
-import { describeType, isPlainObject, nameFrom } from './runtime/message/properties';
+import { describe, setOutput, writing } from './runtime/message/output';
+import { describeType, isPlainObject, nameFrom, rowCount } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
-import { clientFor, clientKey } from './runtime/node/server';
+import { clientFor } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
 import { StatusTexts } from './runtime/status/status-texts';
-import {
-  insertBatcher,
-  insertedOutput,
-  insertFailed,
-  insertJobs,
-  rememberRows,
-  tableWriter,
-  type InsertJob,
-  type TableTarget,
-} from './runtime/writers';
+import { TableTarget, TableWriter } from './runtime/writers';
 import { startOutbox } from './runtime/outbox';
 
 const OPERATIONS = operationsOf(TABLE_NODE.fields.operation);
@@ -55,37 +46,8 @@ export = function register(RED: NodeAPI): void {
     const node = this;
     const status = new ThrottledStatus(node);
     const { outputProperty } = config;
-    let insertedRows = 0;
-
-    const batcher = config.batch
-      ? insertBatcher(
-          config.batchSize,
-          config.batchWindow,
-          (depth) =>
-            status.set(
-              depth > 0 ? texts.waiting('queued', { count: depth }) : texts.ok('inserted', { count: insertedRows }),
-            ),
-          () => outbox,
-          config.keyColumn,
-          (n) => {
-            insertedRows += n;
-          },
-        )
-      : undefined;
-    // With the outbox on, every insert is written to the store first and sent from there (outbox.ts).
-    const writer = tableWriter({
-      client: (msg) => clientFor(RED, config, msg),
-      batcher,
-      outbox: () => outbox,
-      keyColumn: config.keyColumn,
-      timeoutOf: timeoutFrom,
-      setResult: (msg, result) => setOutput(RED, msg, outputProperty, result),
-      onInserted: (n) => {
-        insertedRows += n;
-        status.set(texts.ok('inserted', { count: insertedRows }));
-      },
-    });
-    let outbox: ReturnType<typeof startOutbox<TableTarget>> | undefined;
+    // Inserts go through the writer (micro-batched, through the outbox when it is on); this node only reads the msg.
+    const writer = new TableWriter(RED, config, status, texts);
 
     const ring = handleInput(
       node,
@@ -95,11 +57,12 @@ export = function register(RED: NodeAPI): void {
         // msg.flush sends the open micro-batch now, msg.reset drops it: a control message, not a request.
         const control = controlOf(msg);
         if (control) {
-          controlBatch(batcher, control);
+          writer.control(control);
           return;
         }
         const operation = operationOf(config.operation, msg, OPERATIONS, 'table');
         describe(msg, { operation });
+        if (operation === 'insert') writing(msg, { rows: rowCount(msg.payload) });
         const database = await nameFrom(RED, node, config.database, msg, 'database');
         describe(msg, { database });
         if (!database) throw inputError('no database: set the data source in the node or in msg.database');
@@ -137,54 +100,24 @@ export = function register(RED: NodeAPI): void {
             break;
           }
           case 'insert': {
-            const rows = insertRows(msg.payload);
-            const target: TableTarget = { database, table: table as string };
-            if (outbox) {
-              rememberRows(msg, rows);
-              // 'kept': on disk, its output or error comes when MindsDB is back; this input ends now.
-              if ((await outbox.accept(msg, target)) === 'sent') send(msg);
-              return;
-            }
-            const job: InsertJob = {
-              client,
-              ...target,
-              rows,
-              weight: rows.length,
-              timeoutMs,
-              deadlineAt: Date.now() + timeoutMs,
-            };
-            msg.mindsdb = { operation, database, table, rows: rows.length };
-            try {
-              if (batcher) {
-                // One batch, one INSERT: into one table on one server (msg.server may choose another).
-                await batcher.add(`${clientKey(client)}\u0000${database}\u0000${table as string}`, job, rows.length);
-              } else {
-                status.set(texts.busy('requesting'));
-                await insertJobs([job], job);
-              }
-            } catch (err) {
-              insertFailed(msg, target, rows.length, err);
-              throw err;
-            }
-            if (!batcher) insertedRows += rows.length;
-            result = insertedOutput(msg, job, rows.length, false);
-            if (!batcher) status.set(texts.ok('inserted', { count: insertedRows }));
-            break;
+            const target = new TableTarget(database, table as string, insertRows(msg.payload));
+            // 'kept': on disk, its output or error comes when MindsDB is back; this input ends now.
+            if ((await writer.insert(msg, target, client, timeoutMs)) === 'sent') send(msg);
+            return;
           }
         }
         setOutput(RED, msg, outputProperty, result);
         send(msg);
       },
-      () => {
-        batcher?.flushNow();
-        return outbox?.close();
-      },
+      () => writer.close(),
     );
     if (config.outbox)
-      outbox = startOutbox(RED, node, status, texts, ring, writer, {
-        ...config,
-        window: config.batch ? config.batchSize * 8 : 8,
-      });
+      writer.useOutbox(
+        startOutbox(RED, node, status, texts, ring, writer, {
+          ...config,
+          window: config.batch ? config.batchSize * 8 : 8,
+        }),
+      );
   }
 
   registerNodeType(RED, TABLE_NODE, MindsDBTableNode);

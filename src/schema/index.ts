@@ -12,19 +12,12 @@ import type {
   SERVER_NODE,
   SKILL_NODE,
   SQL_NODE,
+  TABLE_NODE,
 } from './nodes';
 import type { STATE_STORE_NODE } from './state-store-node';
 
-export {
-  describeRule,
-  numberOf,
-  type Check,
-  type EditorEntry,
-  type NumberRule,
-  type OneOf,
-  type Typed,
-  type TypedInputType,
-} from './fields';
+export { describeRule, numberOf } from './fields';
+export type { Check, EditorEntry, NumberRule, OneOf, Typed, TypedInputType } from './field-types';
 export {
   defineNode,
   editorDefaults,
@@ -46,7 +39,9 @@ export type DatabaseNodeConfig = ConfigOf<typeof DATABASE_NODE>;
 export type DatabaseNodeCredentials = CredentialsOf<typeof DATABASE_NODE>;
 export type SkillNodeConfig = ConfigOf<typeof SKILL_NODE>;
 export type AgentNodeConfig = ConfigOf<typeof AGENT_NODE>;
+export type KnowledgeBaseNodeConfig = ConfigOf<typeof KNOWLEDGE_BASE_NODE>;
 export type KnowledgeBaseNodeCredentials = CredentialsOf<typeof KNOWLEDGE_BASE_NODE>;
 export type MLEngineNodeCredentials = CredentialsOf<typeof ML_ENGINE_NODE>;
+export type TableNodeConfig = ConfigOf<typeof TABLE_NODE>;
 export type StateStoreNodeConfig = ConfigOf<typeof STATE_STORE_NODE>;
 export type StateStoreNodeCredentials = CredentialsOf<typeof STATE_STORE_NODE>;

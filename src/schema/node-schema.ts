@@ -1,4 +1,4 @@
-import type { Credential, EditorEntry, Field, ValueOf } from './fields';
+import type { Credential, EditorEntry, Field, ValueOf } from './field-types';
 
 type Fields = Record<string, Field<unknown>>;
 type Credentials = Record<string, Credential>;

@@ -129,9 +129,9 @@ function circles(edges) {
   return found;
 }
 
-/** A string that starts with one of MindsDB's REST routes (below the API prefix). */
+/** A string that starts with one of MindsDB's REST routes (below the API prefix), or puts one after a prefix (`${…}/status`). */
 const REST_PATH =
-  /['"`]\/(projects|databases|files|sql|status|login|logout|handlers|integrations|tree|config|models|agents|skills|chatbots|jobs|knowledge_bases|ml_engines|views)\b/;
+  /(['"`]|\})\/(projects|databases|files|sql|status|login|logout|handlers|integrations|tree|config|models|agents|skills|chatbots|jobs|knowledge_bases|ml_engines|views|util)\b/;
 
 describe('architecture: imports run one way between the rooms of docs/architecture.md', () => {
   const rooms = readRooms();
@@ -224,23 +224,60 @@ describe('architecture: imports run one way between the rooms of docs/architectu
     assert.deepEqual(violations(files, rooms), []);
   });
 
-  it('writes REST paths only in the client: the runtime, the node files and the editor call the resources', () => {
+  it("writes REST paths only in the client's resources: everything else calls them, the connection gets its routes", () => {
     const found = [];
     for (const file of tsFiles(src)) {
       const room = roomOf(file, rooms);
-      if (room === undefined || room.startsWith('client')) continue;
+      if (room === undefined || room === 'client/resources') continue;
       const lines = fs.readFileSync(file, 'utf8').split('\n');
       lines.forEach((line, i) => {
-        if (/^\s*(\*|\/\/)/.test(line)) return; // a comment may name a route
+        if (/^\s*(\/?\*|\/\/)/.test(line)) return; // a comment may name a route
         if (REST_PATH.test(line)) found.push(`${path.relative(root, file)}:${i + 1}: ${line.trim()}`);
       });
     }
     assert.deepEqual(found, [], 'call the resource in src/client/resources that has the route');
     assert.ok(
       REST_PATH.test("await c.request('GET', `/projects/${p}/models`)") &&
-        REST_PATH.test("request('GET', '/databases/')"),
+        REST_PATH.test("request('GET', '/databases/')") &&
+        REST_PATH.test('const path = `${prefix}/util/readiness`;'),
       'the check sees a route',
     );
+  });
+
+  it('keeps node adapters thin: a writer takes no callback from its node and keeps nothing aside about a message', () => {
+    const found = [];
+    for (const file of tsFiles(path.join(src, 'runtime', 'writers'))) {
+      const text = fs.readFileSync(file, 'utf8');
+      if (/new Weak(Map|Set)\b/.test(text)) found.push(`${path.relative(src, file)}: a side channel (WeakMap/WeakSet)`);
+    }
+    for (const file of tsFiles(src).filter((f) => /mindsdb-[\w-]+\.ts$/.test(f))) {
+      const text = fs.readFileSync(file, 'utf8');
+      // what a node gives its writer (new XWriter(…), xWriter(…), xBatcher(…)): values, never a function back into it
+      // (the arguments up to the closing parenthesis, three levels of nested calls inside)
+      const nested = '(?:[^()]|\\((?:[^()]|\\((?:[^()]|\\([^()]*\\))*\\))*\\))*';
+      const call = new RegExp(`(?:new [A-Z]\\w*Writer|\\b[a-z]\\w*(?:Writer|Batcher))\\((${nested})\\)`, 'g');
+      for (const m of text.matchAll(call)) {
+        if (/=>|function\b/.test(m[1]))
+          found.push(`${path.relative(src, file)}: ${m[0].split('\n')[0]} … passes a callback`);
+      }
+    }
+    assert.deepEqual(found, []);
+  });
+
+  it("has one face for the client's sql: a callback, awaited only through sqlOf (client/resources/sql.ts)", () => {
+    const found = [];
+    for (const file of tsFiles(src)) {
+      const rel = path.relative(src, file).split(path.sep).join('/');
+      if (rel === 'client/resources/sql.ts' || rel.startsWith('client/connection/')) continue;
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (!/\b\w+\.sql\(/.test(line) || /^\s*(\*|\/\/)/.test(line)) return;
+        // a promise made around it, here or a few lines up, is a second face
+        const around = lines.slice(Math.max(0, i - 3), i + 1).join('\n');
+        if (/new Promise/.test(around)) found.push(`${rel}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(found, [], 'await a statement with sqlOf (client/resources/sql.ts), the one wrapper');
   });
 
   it('catches an import up a floor, one that skips a door, and Node-RED in the client', () => {

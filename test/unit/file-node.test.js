@@ -62,7 +62,7 @@ describe('mindsdb-file node', function () {
     assert.equal(put.form.file.field, 'file');
     assert.equal(put.form.file.filename, 'readings.csv');
     assert.equal(put.form.file.content.toString(), 't,note,extra\r\n20,"a, ""b""",\r\n21,,\r\n');
-    assert.deepEqual(m.mindsdb, { operation: 'upload', name: 'readings' });
+    assert.deepEqual(m.mindsdb, { operation: 'upload', name: 'readings', stored: true });
   });
 
   it('is accepted by a MindsDB 26 server, which refuses any other form field', async () => {

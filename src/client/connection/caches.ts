@@ -1,7 +1,6 @@
-import { isPlainObject } from '../shared';
 import { invalid } from './sql-answer';
 
-/** What the facade asks of the server once and keeps: its version, and models' target columns. */
+/** What the connection asks of the server once and keeps: its version. */
 
 /**
  * The server's MindsDB version ("26.1.0"), from the public /status, asked once and kept: the
@@ -36,30 +35,5 @@ export class VersionCache {
 
   forget(): void {
     this.version = undefined;
-  }
-}
-
-/** The target column of each model (for the predict node's output), asked once; undefined when it cannot be learnt. */
-export class ModelTargets {
-  private readonly targets = new Map<string, Promise<string | undefined>>();
-
-  constructor(private readonly lookup: (project: string, model: string) => Promise<unknown>) {}
-
-  get(project: string, model: string): Promise<string | undefined> {
-    const key = `${project}\u0000${model}`;
-    let p = this.targets.get(key);
-    if (!p) {
-      p = this.lookup(project, model)
-        .then((m) => {
-          const t = isPlainObject(m) ? m.predict : undefined;
-          return typeof t === 'string' && t ? t : undefined;
-        })
-        .catch(() => {
-          this.targets.delete(key);
-          return undefined;
-        });
-      this.targets.set(key, p);
-    }
-    return p;
   }
 }

@@ -1,18 +1,10 @@
-import { Exchanger, repeatOf, type HttpAuthType, type Exchange, type Repeat, type ResponseBody } from '../exchange';
-import {
-  jsonText,
-  type MindsDBError,
-  RawBody,
-  type Row,
-  segment,
-  Redactor,
-  isPlainObject,
-  MAX_TIMER_MS,
-} from '../shared';
+import { Exchanger, repeatOf, type HttpAuthType, type Exchange } from '../exchange';
+import { jsonText, RawBody, Redactor, isPlainObject, MAX_TIMER_MS } from '../shared';
 import type { SqlResultStream } from '../answers';
-import { ModelTargets, VersionCache } from './caches';
+import { VersionCache } from './caches';
 import { DEFAULT_HEALTH, readinessProbe, ServerHealth } from './health';
-import { settingsOf, positive, type ClientOptions } from './options';
+import { settingsOf, positive, type ClientOptions, type ServerRoutes } from './options';
+import type { OpenedAnswer, RequestOptions, ServerStatus, SqlStreamOptions } from './requests';
 import { SqlCalls, type SqlDone } from './sql-calls';
 import {
   checkSqlAnswer,
@@ -23,44 +15,8 @@ import {
   type SqlRequest,
 } from './sql-answer';
 
-export type { ClientOptions };
-
-export interface RequestOptions {
-  /** This request's time budget, ms, instead of the client's. */
-  timeoutMs?: number;
-  /**
-   * When the budget runs out (Date.now() clock), for a request that is one step of a message's
-   * operation: every step then shares the message's one deadline (see `withDeadline`).
-   */
-  deadlineAt?: number;
-  /**
-   * How the request may be repeated once it may have reached the server (see
-   * client/exchange/policy.ts); by default by method: GET yes, POST only with retryPost, PUT and
-   * DELETE no. The resource modules declare what MindsDB's routes really are.
-   */
-  repeat?: Repeat;
-  /** For a DELETE: the server's "not there" answer, which after a retry means the delete succeeded. */
-  gone?: (err: MindsDBError) => boolean;
-}
-
-export interface SqlStreamOptions extends RequestOptions {
-  /** The reader waits on the flow (msg.tick) between reads: the stream gives its slot back meanwhile. */
-  flowControl?: boolean;
-}
-
-export interface ServerStatus {
-  mindsdb_version?: string;
-  environment?: string;
-  auth?: { confirmed?: boolean; http_auth_enabled?: boolean; provider?: string };
-  [key: string]: unknown;
-}
-
-/** A streamed answer (server-sent events): read `body`, then `release()` in every case. */
-export interface OpenedAnswer {
-  status: number;
-  body: ResponseBody;
-  release(): void;
-}
+export type { ClientOptions, ServerRoutes };
+export type { OpenedAnswer, RequestOptions, ServerStatus, SqlStreamOptions };
 
 export { checkSqlAnswer, nativeQueryRefusal, supportsJsonLines };
 export type { SqlAnswer, SqlRequest, SqlDone };
@@ -69,12 +25,13 @@ export type { SqlAnswer, SqlRequest, SqlDone };
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
- * A client for one MindsDB server's REST API: what it can do against that server, each call in
- * one form. One instance per server; how each request travels (its deadline, size limit, retries,
- * login, connection slot and proxy) is the exchange policy's (client/exchange/). It knows nothing
- * of Node-RED.
+ * The connection to one MindsDB server: what a client can do against it (requests, SQL, streams,
+ * status and version, its health), each call in one form. How each request travels (its deadline,
+ * size limit, retries, login, connection slot and proxy) is the exchange policy's
+ * (client/exchange/); which routes it talks to is MindsDB's (`routes`, from client/resources/routes.ts,
+ * whose MindsDBClient is the one to use). It knows nothing of Node-RED.
  */
-export class MindsDBClient {
+export class ServerConnection {
   readonly baseUrl: string;
   readonly redactor = new Redactor();
   /** The largest answer (for a stream: line, row or event) accepted, bytes. */
@@ -84,26 +41,31 @@ export class MindsDBClient {
    * when answers cannot tell. While it says unreachable, requests fail at once.
    */
   readonly health: ServerHealth;
-  private readonly prefix: string;
+  /** The API's path on the server ("/api"), before every route. */
+  protected readonly prefix: string;
   private readonly timeoutMs: number;
   private readonly exchanger: Exchanger;
   private readonly version: VersionCache;
-  private readonly targets: ModelTargets;
   private readonly sqlCalls: SqlCalls;
+  /** The paths of the status and SQL routes on the server (prefix included). */
+  private readonly statusPath: string;
+  private readonly sqlPath: string;
 
-  constructor(opts: ClientOptions) {
-    const s = settingsOf(opts);
+  constructor(opts: ClientOptions, routes: ServerRoutes) {
+    const s = settingsOf(opts, routes);
     this.baseUrl = s.baseUrl;
     this.prefix = s.prefix;
+    this.statusPath = s.prefix + routes.status;
+    this.sqlPath = s.prefix + routes.sql;
     this.timeoutMs = s.exchange.timeoutMs;
     this.maxResponseBytes = s.exchange.maxResponseBytes;
     this.redactor.setSecrets(s.secrets);
     this.exchanger = new Exchanger(s.exchange, this.redactor);
-    this.version = new VersionCache((timeoutMs) => this.status({ timeoutMs }), `${this.prefix}/status`);
-    this.targets = new ModelTargets((project, model) =>
-      this.request('GET', `/projects/${segment(project, 'project')}/models/${segment(model, 'model')}`),
-    );
-    this.health = new ServerHealth(readinessProbe(this.exchanger, this.prefix), { ...DEFAULT_HEALTH, ...opts.health });
+    this.version = new VersionCache((timeoutMs) => this.status({ timeoutMs }), this.statusPath);
+    this.health = new ServerHealth(readinessProbe(this.exchanger, s.prefix + routes.readiness), {
+      ...DEFAULT_HEALTH,
+      ...opts.health,
+    });
     this.exchanger.observer = {
       answered: (status) => this.health.answered(status),
       failed: (err) => {
@@ -114,7 +76,8 @@ export class MindsDBClient {
     };
     this.sqlCalls = new SqlCalls(
       this.exchanger,
-      `${this.prefix}/sql/query`,
+      this.sqlPath,
+      this.statusPath,
       this.redactor,
       this.maxResponseBytes,
       (method, path, text, o) => this.exchangeOf(method, path, text, undefined, o),
@@ -175,13 +138,13 @@ export class MindsDBClient {
     return { status: res.status, body: res.body, release: () => res.hold.release() };
   }
 
-  /** GET {prefix}/status: version and auth state; public on every MindsDB version. */
+  /** GET …/status: version and auth state; public on every MindsDB version. */
   async status(opts?: RequestOptions): Promise<ServerStatus> {
     const timeoutMs = this.budget(opts);
     const body = await this.promised(
       this.exchanger.statusExchange(opts?.deadlineAt ?? Date.now() + timeoutMs, timeoutMs),
     );
-    if (!isPlainObject(body)) throw invalid('GET', `${this.prefix}/status`, 'a status object');
+    if (!isPlainObject(body)) throw invalid('GET', this.statusPath, 'a status object');
     return body as ServerStatus;
   }
 
@@ -199,7 +162,7 @@ export class MindsDBClient {
    * message to its answer (bench/README.md); `sqlAnswer` in the resources awaits it.
    */
   sql(req: SqlRequest, opts: RequestOptions | undefined, done: SqlDone): void {
-    const refusal = this.health.refusal('POST', `${this.prefix}/sql/query`);
+    const refusal = this.health.refusal('POST', this.sqlPath);
     if (refusal) {
       done(refusal);
       return;
@@ -213,30 +176,8 @@ export class MindsDBClient {
    * waits on the flow (SqlResultStream.waitOnFlow).
    */
   sqlStream(req: SqlRequest, opts?: SqlStreamOptions): Promise<SqlResultStream> {
-    const refusal = this.health.refusal('POST', `${this.prefix}/sql/query`);
+    const refusal = this.health.refusal('POST', this.sqlPath);
     return refusal ? Promise.reject(refusal) : this.sqlCalls.stream(req, opts);
-  }
-
-  /** POST …/models/{model}/predict with `{data, params}`; resolves with the prediction rows. */
-  async predict(
-    project: string,
-    model: string,
-    rows: Row[],
-    params?: Record<string, unknown>,
-    opts?: RequestOptions,
-  ): Promise<Row[]> {
-    const path = `/projects/${segment(project, 'project')}/models/${segment(model, 'model')}/predict`;
-    const body = params === undefined ? { data: rows } : { data: rows, params };
-    const answer = await this.request<unknown>('POST', path, body, opts);
-    if (!Array.isArray(answer) || !answer.every(isPlainObject)) {
-      throw invalid('POST', this.prefix + path, 'an array of prediction rows', answer);
-    }
-    return answer as Row[];
-  }
-
-  /** The target column of a model (kept per client); undefined when it cannot be learnt. */
-  modelTarget(project: string, model: string): Promise<string | undefined> {
-    return this.targets.get(project, model);
   }
 
   /** Closes the pool: waiting requests fail, in-flight ones finish (or are cut after `graceMs`). */

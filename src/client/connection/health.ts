@@ -1,5 +1,5 @@
 import { MindsDBError, type ExchangeObserver } from '../shared';
-import type { Exchange, Exchanger } from '../exchange';
+import { answerLost, isGateway, verdictOf, verdictOfStatus, type Exchange, type Exchanger } from '../exchange';
 
 /**
  * What the client knows of its server's health:
@@ -59,14 +59,12 @@ export class ServerUnreachableError extends MindsDBError {
   }
 }
 
-/** Answers that say the server is there but cannot take work now. */
-const BUSY = new Set([429, 503]);
-/** Answers from a gateway in front of the server: the server behind it may be gone. */
-const GATEWAY = new Set([502, 504]);
-
 /**
  * The health watcher of one server (one per client, so one per server node). It learns from
- * every answer and failure of real traffic (as the exchange's observer), and probes only when
+ * every answer and failure of real traffic (as the exchange's observer), by the verdict of each
+ * (client/exchange/verdict.ts): an answer that refused the request for now (429, 503) says busy, any
+ * other answer of the server's own says reachable; a failure that was not sent or whose answer was
+ * lost makes it suspect the server is down. It probes only when
  * that traffic cannot tell: `firstBackoffMs` after a failure without an answer (to confirm it,
  * unless an answer came meanwhile), while the server is unreachable (with back-off: first after `firstBackoffMs`,
  * doubling up to `maxBackoffMs`, each with ±20 % jitter so that many Node-REDs do not probe in step), and, while nodes
@@ -128,15 +126,15 @@ export class ServerHealth implements ExchangeObserver {
   answered(status: number): void {
     // A gateway's 502/504 is not the server's answer: it leaves the state as it is, and after
     // `idleMs` of nothing else the idle probe asks (through the same gateway).
-    if (GATEWAY.has(status)) return;
+    if (isGateway(status)) return;
     this.lastAnswerAt = this.now();
-    this.set(BUSY.has(status) ? { state: 'busy' } : { state: 'reachable' });
+    this.set(busyOrReachable(status));
   }
 
   failed(err: MindsDBError): void {
     // A timeout while other requests are answered says that one request was slow, not the server.
     if (err.kind === 'timeout' && this.now() - this.lastAnswerAt < this.settings.probeTimeoutMs) return;
-    if (err.kind === 'network' || err.kind === 'timeout') this.suspect(err.message);
+    if (verdictOf(err) === 'not-sent' || answerLost(err)) this.suspect(err.message);
   }
 
   close(): void {
@@ -171,12 +169,12 @@ export class ServerHealth implements ExchangeObserver {
       .then(
         (status) => {
           this.probing = false;
-          if (GATEWAY.has(status)) {
+          if (isGateway(status)) {
             this.down(`a gateway answered HTTP ${status}`);
             return;
           }
           this.lastAnswerAt = this.now();
-          this.set(BUSY.has(status) ? { state: 'busy' } : { state: 'reachable' });
+          this.set(busyOrReachable(status));
         },
         (err: unknown) => {
           this.probing = false;
@@ -254,6 +252,11 @@ export class ServerHealth implements ExchangeObserver {
   }
 }
 
+/** The server's own answer: busy when it refused the request for now (429, 503), else reachable. */
+function busyOrReachable(status: number): HealthView {
+  return status >= 400 && verdictOfStatus(status) === 'refused' ? { state: 'busy' } : { state: 'reachable' };
+}
+
 /**
  * "cannot reach the MindsDB server for GET /api/x: connection refused" → "connection refused": the cause, not the
  * request that met it.
@@ -264,13 +267,12 @@ function withoutRoute(text: string): string {
 }
 
 /**
- * The probe of a client's exchanger: GET {prefix}/util/readiness without credentials, under the
+ * The probe of a client's exchanger: GET …/util/readiness (`path`) without credentials, under the
  * exchange policy like any request. Measured (docs/real-mindsdb.md): 200 when ready, 503 while a
  * model trains, 401 with authentication on; a server without the route answers 404. Any answer
  * means the server is there: resolves with its status; rejects only when none came.
  */
-export function readinessProbe(exchanger: Exchanger, prefix: string): Probe {
-  const path = `${prefix}/util/readiness`;
+export function readinessProbe(exchanger: Exchanger, path: string): Probe {
   return (timeoutMs) => {
     const exchange: Exchange = {
       method: 'GET',

@@ -1,14 +1,17 @@
 /**
- * MindsDBClient, the facade over one server (requests, SQL, streams, status and version), with
- * what it asks once and keeps (the server's version, models' target columns). Imports
- * ../exchange, ../answers and ../shared.
+ * ServerConnection, the facade over one server (requests, SQL, streams, status and version, its
+ * health), with what it asks once and keeps (the server's version); MindsDB's routes come from
+ * client/resources (whose MindsDBClient is the one to use). Imports ../exchange, ../answers and ../shared.
  */
-export { MindsDBClient, checkSqlAnswer, nativeQueryRefusal, supportsJsonLines } from './client';
+export { ServerConnection, checkSqlAnswer, nativeQueryRefusal, supportsJsonLines } from './client';
 export { versionAtLeast } from './versions';
+/** An answer that is not what the route gives (kind invalid-response). */
+export { invalid as invalidAnswer } from './sql-answer';
 export { ServerHealth, ServerUnreachableError, DEFAULT_HEALTH } from './health';
 export type { HealthState, HealthView, HealthSettings, Probe } from './health';
 export type {
   ClientOptions,
+  ServerRoutes,
   RequestOptions,
   SqlStreamOptions,
   ServerStatus,
@@ -18,5 +21,6 @@ export type {
   OpenedAnswer,
 } from './client';
 export type { Repeat } from '../exchange';
-/** Whether a network error proves the request never reached the server (a write that failed so was not stored). */
-export { isNotSent } from '../exchange';
+/** What a failed request means (not sent, refused, may have been done, final) and what a failed write left stored. */
+export { answerLost, storedAfter, verdictOf } from '../exchange';
+export type { Stored, Verdict } from '../exchange';

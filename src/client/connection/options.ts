@@ -53,8 +53,19 @@ export interface Settings {
   secrets: string[];
 }
 
+/**
+ * The routes the connection itself needs, below the API prefix: MindsDB's, given by
+ * client/resources/routes.ts (the one place that writes a REST path).
+ */
+export interface ServerRoutes {
+  status: string;
+  login: string;
+  readiness: string;
+  sql: string;
+}
+
 /** Checks a client's options (a bad URL or tenant is a clear input error) and fills in the defaults. */
-export function settingsOf(opts: ClientOptions): Settings {
+export function settingsOf(opts: ClientOptions, routes: ServerRoutes): Settings {
   const url = serverUrl(opts.baseUrl);
   const prefix = url.pathname.replace(/\/+$/, '') + normalisePrefix(opts.apiPrefix);
   const auth = opts.auth ?? { mode: 'none' };
@@ -64,7 +75,8 @@ export function settingsOf(opts: ClientOptions): Settings {
     prefix,
     exchange: {
       origin: url.origin,
-      prefix,
+      loginPath: prefix + routes.login,
+      statusPath: prefix + routes.status,
       auth,
       headers: tenantHeaders(opts.tenant),
       timeoutMs: Math.min(MAX_TIMER_MS, positive(opts.timeoutMs, DEFAULTS.timeoutMs)),

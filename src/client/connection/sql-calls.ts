@@ -33,6 +33,8 @@ export class SqlCalls {
   constructor(
     private readonly exchanger: Exchanger,
     private readonly path: string,
+    /** The status route's path, which a native query's version comes from. */
+    private readonly statusPath: string,
     private readonly redactor: Redactor,
     private readonly maxBytes: number,
     private readonly exchangeOf: MakeExchange,
@@ -128,7 +130,7 @@ export class SqlCalls {
       version = await this.serverVersion(deadlineAt);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      const status = this.path.replace(/\/sql\/query$/, '/status');
+      const status = this.statusPath;
       throw new MindsDBError(
         `a native query needs to know the MindsDB version first, and ${status} did not say: ${why}`,
         { kind: err instanceof MindsDBError ? err.kind : 'invalid-response', method: 'GET', path: status },

@@ -4,7 +4,8 @@ import { within } from './deadline';
 import type { ExchangeRequest, ExchangeSink, ReadMode, StreamedResponse, TextResponse } from './http-exchange';
 import type { SlotJob } from './limiter';
 import { timeoutError } from './network-errors';
-import { mayHaveLanded, retryAfterMs, type Decision, type Repeat, type RetryPolicy } from './policy';
+import { retryAfterMs, type Decision, type Repeat, type RetryPolicy } from './policy';
+import { verdictOf } from './verdict';
 import { parseSuccessBody } from './response';
 import type { HttpTransport } from './transport';
 
@@ -185,7 +186,7 @@ export class Call implements SlotJob, ExchangeSink {
   private decide(e: MindsDBError, retryAfter: number | undefined): Decision {
     const d = this.x.policy.decide(this.attempt, this.req.repeat, e, retryAfter, this.req.deadlineAt);
     if (!d.retry || this.x.closed) return d.retry ? { retry: false } : d;
-    this.landed ||= mayHaveLanded(e);
+    this.landed ||= verdictOf(e) === 'may-have-landed';
     this.attempt++;
     setTimeout(() => {
       if (this.x.closed) this.finish(e);

@@ -13,8 +13,10 @@ import { HttpTransport, type ProxyOptions, type TlsOptions } from './transport';
 export interface ExchangeSettings {
   /** scheme://host:port of the server. */
   origin: string;
-  /** The API's path on the server ("/api"), for the login and status routes. */
-  prefix: string;
+  /** The login route's path on the server ("/api/login"; the routes are client/resources/routes.ts's). */
+  loginPath: string;
+  /** The public status route's path on the server ("/api/status"). */
+  statusPath: string;
   auth: AuthOptions;
   /**
    * Headers sent on every request to this server (status and login included): the tenant
@@ -110,7 +112,7 @@ export class Exchanger {
         this.promised<TextResponse>(
           {
             method: 'POST',
-            path: `${s.prefix}/login`,
+            path: s.loginPath,
             headers: this.plain as Record<string, string>,
             body,
             timeoutMs: s.timeoutMs,
@@ -152,11 +154,11 @@ export class Exchanger {
     return { inFlight: this.slots.inFlight, queued: this.slots.queued };
   }
 
-  /** The public status route (GET {prefix}/status) as an exchange. */
+  /** The public status route (GET …/status) as an exchange. */
   statusExchange(deadlineAt: DeadlineAt, timeoutMs: number): Exchange {
     return {
       method: 'GET',
-      path: `${this.s.prefix}/status`,
+      path: this.s.statusPath,
       headers: this.plain as Record<string, string>,
       body: undefined,
       timeoutMs,

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MindsDBError } from '../shared';
 import { msLeft, type DeadlineAt } from './deadline';
-import { isNotSent } from './network-errors';
+import { answerLost, verdictOf } from './verdict';
 
 /**
  * How a request may be sent again after it may have reached the server. Whoever knows the
@@ -21,42 +21,6 @@ export function repeatOf(method: string, declared: Repeat | undefined, hasGone: 
   if (declared) return declared;
   if (method === 'GET' || method === 'HEAD' || hasGone) return 'idempotent';
   return method === 'POST' ? 'post' : 'never';
-}
-
-/**
- * What a failed attempt says about the request:
- * - `not-sent`: it never reached the server (connection refused, host not found, connect timeout);
- * - `refused`: the server said it did not do it and may later (429 Too Many Requests, 503
- *   Service Unavailable: MindsDB sends 503 only from its readiness probe; proxies send both, with
- *   or without Retry-After, before forwarding);
- * - `may-have-landed`: it may have been done (a connection reset after it was sent, a gateway's
- *   502 or 504);
- * - `final`: repeating cannot change the answer (any other status, a timeout that used the
- *   message's deadline, a body too large or not JSON, a refused redirect, a certificate the
- *   client does not accept, a request undici cannot send).
- */
-export type Verdict = 'not-sent' | 'refused' | 'may-have-landed' | 'final';
-
-/** Network codes of a connection that broke after the request may have been written. */
-const BROKEN_AFTER_SEND = new Set([
-  'ECONNRESET',
-  'UND_ERR_SOCKET',
-  'EPIPE',
-  'ECONNABORTED',
-  'UND_ERR_CLOSED',
-  'ENETWORK',
-]);
-
-export function verdictOf(err: MindsDBError): Verdict {
-  if (err.kind === 'network') {
-    if (isNotSent(err)) return 'not-sent';
-    return typeof err.code === 'string' && BROKEN_AFTER_SEND.has(err.code) ? 'may-have-landed' : 'final';
-  }
-  if (err.kind === 'http') {
-    if (err.status === 429 || err.status === 503) return 'refused';
-    if (err.status === 502 || err.status === 504) return 'may-have-landed';
-  }
-  return 'final';
 }
 
 /**
@@ -108,10 +72,13 @@ export class RetryPolicy {
     retryAfter: number | undefined,
     deadlineAt: DeadlineAt,
   ): Decision {
+    // From the verdict (verdict.ts): what was not sent or was refused goes again; what may have been
+    // done only when it is idempotent and its answer was lost on the way (a 500 or an unreadable
+    // answer would come again; a timeout has used the message's time).
     const verdict = verdictOf(err);
     if (verdict === 'final') return { retry: false };
     const repeatable = repeat === 'idempotent' || (repeat === 'post' && this.settings.retryPost);
-    if (verdict === 'may-have-landed' && !repeatable) return { retry: false };
+    if (verdict === 'may-have-landed' && !(repeatable && answerLost(err))) return { retry: false };
     if (attempt >= this.settings.retries) return { retry: false };
     const left = msLeft(deadlineAt);
     if (verdict === 'refused' && retryAfter !== undefined) {
@@ -129,9 +96,4 @@ export class RetryPolicy {
     const delayMs = Math.random() * ceiling; // full jitter: spreads the retries of many flows apart
     return delayMs < left ? { retry: true, delayMs } : { retry: false };
   }
-}
-
-/** True when the verdict says the request may have been carried out by the server. */
-export function mayHaveLanded(err: MindsDBError): boolean {
-  return verdictOf(err) === 'may-have-landed';
 }

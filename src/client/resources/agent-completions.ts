@@ -1,5 +1,6 @@
 import { majorVersion } from './agent-body';
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { inputError, MindsDBError, segment } from '../shared';
 import { SseParser } from '../answers';
 import { withStoredName } from './names';

@@ -1,5 +1,6 @@
 import { sqlOf } from './sql';
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { ident, inputError, isPlainObject, isSecretKey, MindsDBError, Redactor } from '../shared';
 import { isNoSuchName } from './names';
 import { normaliseAgentSettings } from './agent-body';

@@ -1,4 +1,5 @@
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { inputError, MindsDBError, segment, refuseMaskedValues } from '../shared';
 import { recordNotFound } from './gone';
 import { withStoredName } from './names';

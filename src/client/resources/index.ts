@@ -3,6 +3,10 @@
  * records table (chatbots, skills, agents) with agent bodies and completions. Each speaks to the
  * server through the MindsDBClient facade; imports ../connection, ../answers and ../shared.
  */
+/** The client of one MindsDB server, on MindsDB's routes (./routes.ts). */
+export { MindsDBClient } from './client';
+/** One SQL statement awaited: the one promise around the client's `sql` (whose face is a callback). */
+export { sqlOf } from './sql';
 export { DatabasesApi } from './databases';
 export type { DatabaseSpec, CreatedDatabase } from './databases';
 export { ResourcesApi, RESOURCES } from './records';
@@ -12,12 +16,15 @@ export type { AgentMessage, AgentRequestOptions, Completion } from './agent-comp
 export { agentBody, majorVersion, normaliseAgentSettings } from './agent-body';
 export type { AgentSettings } from './agent-body';
 export { AgentsApi, agentData } from './agents';
-export { FilesApi, fileContent, toCsv, checkFileName, multipartBody } from './files';
-export type { FileContent, RowFormat, UploadResult } from './files';
+export { FilesApi } from './files';
+export type { UploadResult } from './files';
+export { fileContent, toCsv, checkFileName, multipartBody } from './file-content';
+export type { FileContent, RowFormat } from './file-content';
 export { JobsApi, checkSchedule, jobDate } from './jobs';
 export type { JobSpec } from './jobs';
-export { ModelsApi, createModelSql } from './models';
-export type { TrainSpec, UpdateSpec } from './models';
+export { ModelsApi } from './models';
+export { createModelSql } from './model-statements';
+export type { TrainSpec, UpdateSpec } from './model-statements';
 export type { TrainingRun, WaitOptions, AbortLike } from './training';
 export { KnowledgeBasesApi, knowledgeInsert } from './knowledge-bases';
 export type { KnowledgeInsert } from './knowledge-bases';
@@ -28,18 +35,10 @@ export { storedNames, storedName, withStoredName, withStoredNames, isNoSuchName,
 export type { NamedResource, NameScope, StoredNameOptions } from './names';
 export { integrationCapabilities, CAPABILITIES_SINCE } from './integrations';
 export type { PassthroughEngine } from './integrations';
-export {
-  TablesApi,
-  insertRows,
-  insertStatement,
-  insertColumn,
-  insertValue,
-  insertMayHaveLanded,
-  bindsParameters,
-  storedKeys,
-  keyText,
-} from './tables';
-export type { InsertRow, InsertResult } from './tables';
+export { TablesApi, storedKeys, keyText } from './tables';
+export type { InsertResult } from './tables';
+export { insertRows, insertStatement, insertColumn, insertValue, bindsParameters } from './table-rows';
+export type { InsertRow, InsertValue } from './table-rows';
 export type { CreatedTable } from './table-create';
 export { ProjectsApi } from './projects';
 export type { ProjectRecord, ProjectChange } from './projects';

@@ -1,4 +1,5 @@
-import { versionAtLeast, type MindsDBClient, type RequestOptions } from '../connection';
+import { versionAtLeast, type RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { isPlainObject, MindsDBError } from '../shared';
 
 /**

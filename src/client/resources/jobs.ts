@@ -1,4 +1,5 @@
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { inputError, MindsDBError, segment } from '../shared';
 import { ResourcesApi } from './records';
 import { withStoredName } from './names';

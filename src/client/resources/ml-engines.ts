@@ -1,5 +1,6 @@
 import { sqlOf } from './sql';
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { rowsToObjects } from '../answers';
 import {
   ident,

@@ -1,20 +1,21 @@
 import { sqlOf } from './sql';
-import type { MindsDBClient, RequestOptions } from '../connection';
-import {
-  type Row,
-  ident,
-  inputError,
-  MindsDBError,
-  segment,
-  sqlSubquery,
-  sqlUsing,
-  matchName,
-  ambiguousNameError,
-} from '../shared';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
+import { type Row, inputError, MindsDBError, segment, matchName, ambiguousNameError } from '../shared';
 import { rowsToObjects } from '../answers';
 import { recordNotFound } from './gone';
 import { capitalsProjectText, hasCapitals, storedNames, withStoredName, withStoredNames } from './names';
 import { trainingRecord, waitForTraining, type TrainingRun, type WaitOptions } from './training';
+import {
+  checkStatement,
+  createModelSql,
+  hasEngine,
+  modelVersion,
+  startedRun,
+  updateModelSql,
+  type TrainSpec,
+  type UpdateSpec,
+} from './model-statements';
 
 /**
  * Models: train, retrain, finetune, describe, versions, activate, delete, and waiting for training.
@@ -29,59 +30,7 @@ import { trainingRecord, waitForTraining, type TrainingRun, type WaitOptions } f
  * stored as `mymodel`.
  */
 
-/** The fields of a CREATE MODEL built by the node. */
-export interface TrainSpec {
-  model: string;
-  /** The database the SELECT runs in (`files`, a data source, a project). */
-  database?: string;
-  /** The training data query, run inside `database`. */
-  select?: string;
-  /** The column to predict. */
-  predict?: string;
-  /** The ML engine (`USING engine = …`); MindsDB 26 has no default. */
-  engine?: string;
-  /** Further USING options. */
-  using?: Record<string, unknown>;
-}
-
-/** New data or options for RETRAIN / FINETUNE. */
-export interface UpdateSpec {
-  database?: string;
-  select?: string;
-  using?: Record<string, unknown>;
-}
-
 type Json = Record<string, unknown>;
-
-/** A model's version as MindsDB's SQL names it: project.model.version, each part quoted. */
-function modelVersion(project: string, model: string, version: number | string): string {
-  return `${ident(project, 'the project')}.${ident(model, 'the model name')}.${ident(String(version), 'the version')}`;
-}
-
-function fromClause(database: string | undefined, select: string | undefined, required: boolean, what: string): string {
-  if (!select || select.trim() === '') {
-    if (required)
-      throw inputError(
-        `${what} needs training data: set the source database and SELECT in the node, or in msg.payload ({database, ` +
-          `select})`,
-      );
-    return '';
-  }
-  if (!database) throw inputError(`${what}: the SELECT needs the database it runs in (e.g. "files")`);
-  return ` FROM ${ident(database, 'the source database')} ${sqlSubquery(select, `the ${what} SELECT`)}`;
-}
-
-/** The CREATE MODEL statement for the node's fields. */
-export function createModelSql(project: string, spec: TrainSpec): string {
-  if (!spec.predict) throw inputError('no column to predict: set it in the node or in msg.payload.predict');
-  // The engine field wins over an engine key in the USING options; it is written first either way.
-  const { engine: usingEngine, ...rest } = spec.using ?? {};
-  const engine = spec.engine || usingEngine;
-  const using: Record<string, unknown> = engine === undefined || engine === '' ? rest : { engine, ...rest };
-  const model = `${ident(project, 'the project')}.${ident(spec.model, 'the model name')}`;
-  const from = fromClause(spec.database, spec.select, false, 'CREATE MODEL');
-  return `CREATE MODEL ${model}${from} PREDICT ${ident(spec.predict, 'the column to predict')}${sqlUsing(using)}`;
-}
 
 export class ModelsApi {
   constructor(private readonly client: MindsDBClient) {}
@@ -174,7 +123,7 @@ export class ModelsApi {
     if ('statement' in what) {
       const statement = checkStatement(what.statement);
       const made = /^create\s+or\s+replace\b/i.test(statement) ? undefined : 'model';
-      return this.started(await this.rows(statement, project, opts), project, 'CREATE MODEL', made);
+      return startedRun(await this.rows(statement, project, opts), project, 'CREATE MODEL', made);
     }
     if (!hasEngine(what)) await this.requireDefaultEngine(opts);
     // The project goes into the SQL, where MindsDB finds it only by its stored name.
@@ -186,7 +135,7 @@ export class ModelsApi {
         // A model there would train but could not be read or asked through REST (./names.ts).
         if (hasCapitals(p) && (await storedNames(this.client, { resource: 'project' }, opts)).includes(p))
           throw inputError(`${capitalsProjectText('models', p)}; nothing was sent`);
-        return this.started(await this.rows(createModelSql(p, what), p, opts), p, 'CREATE MODEL', 'model');
+        return startedRun(await this.rows(createModelSql(p, what), p, opts), p, 'CREATE MODEL', 'model');
       },
       { request: opts },
     );
@@ -194,34 +143,22 @@ export class ModelsApi {
 
   /** RETRAIN: a new version, from the model's own data query unless new data is given. */
   async retrain(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
-    const tail = `${fromClause(spec.database, spec.select, false, 'RETRAIN')}${sqlUsing(spec.using ?? {})}`;
     return this.inSql(
       project,
       model,
       async (p, m) =>
-        this.started(
-          await this.rows(`RETRAIN ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts),
-          p,
-          'RETRAIN',
-          'version',
-        ),
+        startedRun(await this.rows(updateModelSql('RETRAIN', p, m, spec), p, opts), p, 'RETRAIN', 'version'),
       opts,
     );
   }
 
   /** FINETUNE: a new version trained further on new data (the engine must support it). */
   async finetune(project: string, model: string, spec: UpdateSpec, opts?: RequestOptions): Promise<TrainingRun> {
-    const tail = `${fromClause(spec.database, spec.select, true, 'FINETUNE')}${sqlUsing(spec.using ?? {})}`;
     return this.inSql(
       project,
       model,
       async (p, m) =>
-        this.started(
-          await this.rows(`FINETUNE ${ident(p, 'the project')}.${ident(m, 'the model name')}${tail}`, p, opts),
-          p,
-          'FINETUNE',
-          'version',
-        ),
+        startedRun(await this.rows(updateModelSql('FINETUNE', p, m, spec), p, opts), p, 'FINETUNE', 'version'),
       opts,
     );
   }
@@ -316,38 +253,6 @@ export class ModelsApi {
     const answer = await sqlOf(this.client, { query: sql, context: { db: project } }, opts);
     return answer.type === 'table' ? rowsToObjects(answer.column_names, answer.data) : [];
   }
-
-  /** The model and version a CREATE/RETRAIN/FINETUNE answered with (its row of NAME, PROJECT, VERSION …). */
-  private started(rows: Row[], project: string, what: string, made?: TrainingRun['made']): TrainingRun {
-    const row = rows[0] ?? {};
-    const value = (key: string): unknown => Object.entries(row).find(([k]) => k.toLowerCase() === key)?.[1];
-    const name = value('name');
-    const version = Number(value('version'));
-    if (typeof name !== 'string' || !Number.isInteger(version)) {
-      throw new MindsDBError(`MindsDB answered ${what} without the model's name and version`, {
-        kind: 'invalid-response',
-        method: 'POST',
-        path: 'sql/query',
-      });
-    }
-    const p = value('project');
-    return { project: typeof p === 'string' && p ? p : project, model: name, version, ...(made ? { made } : {}) };
-  }
-}
-
-function hasEngine(spec: TrainSpec): boolean {
-  return (
-    Boolean(spec.engine) || Boolean(spec.using && typeof spec.using.engine === 'string' && spec.using.engine !== '')
-  );
-}
-
-/** A whole statement from the user: it must be one CREATE MODEL (anything else has its own node). */
-function checkStatement(statement: string): string {
-  const s = statement.trim().replace(/;\s*$/, '');
-  if (!/^create\s+(or\s+replace\s+)?(model|predictor)\b/i.test(s)) {
-    throw inputError('the statement must be a CREATE MODEL statement (use the sql node for anything else)');
-  }
-  return s;
 }
 
 /** The error of a later step, saying what the earlier steps already did. */

@@ -1,5 +1,6 @@
 import { sqlOf } from './sql';
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { ambiguousNameError, foldCase, matchName, MindsDBError, segment, storedNameText } from '../shared';
 
 /**

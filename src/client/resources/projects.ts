@@ -1,5 +1,6 @@
 import { sqlOf } from './sql';
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { ambiguousNameError, ident, inputError, matchName, MindsDBError, segment } from '../shared';
 
 /** A project as the node gives it out: the name as MindsDB stored it (capitals kept). */

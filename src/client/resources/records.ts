@@ -1,5 +1,5 @@
 import { agentBody } from './agent-body';
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { MindsDBClient, RequestOptions } from './client';
 import { inputError, MindsDBError, segment, refuseMaskedValues } from '../shared';
 import { jobNotFound, recordNotFound } from './gone';
 import { capitalsProjectText, isCapitalsProjectError, storedName, withStoredName, type NameScope } from './names';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { ambiguousNameError, foldCase, ident, isPlainObject, matchName, MindsDBError, segment } from '../shared';
 import { recordNotFound } from './gone';
 

@@ -1,4 +1,5 @@
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { ident, MindsDBError, segment } from '../shared';
 import { recordNotFound } from './gone';
 import { sqlOf } from './sql';
@@ -64,7 +65,7 @@ export async function trainingRecord(client: MindsDBClient, run: TrainingRun, op
     throw new MindsDBError(
       `training ${run.project}.${run.model} version ${run.version} started and goes on in MindsDB, but reading its ` +
         `record failed: ${err.message}`,
-      err,
+      { ...err, stored: true },
     );
   }
 }
@@ -97,13 +98,15 @@ export async function waitForTraining(client: MindsDBClient, run: TrainingRun, w
         method: 'GET',
         path: `${modelsPath(run.project)}/${run.model}.${run.version}`,
         leftover: after.leftover,
+        // What the training made is stored only when removing it failed.
+        stored: after.leftover !== undefined,
       });
     }
     const left = w.deadlineMs - (Date.now() - started);
     if (left <= 0) {
       throw new MindsDBError(
         `${label} is still "${status}" after ${seconds} s, the wait's limit; it goes on training in MindsDB`,
-        { kind: 'timeout', code: 'ETIMEDOUT' },
+        { kind: 'timeout', code: 'ETIMEDOUT', stored: true },
       );
     }
     await pause(Math.min(delay, left), w.signal);
@@ -177,6 +180,7 @@ function errorText(err: unknown): string {
 function aborted(label: string): MindsDBError {
   return new MindsDBError(`stopped waiting for ${label}: the node was closed (redeploy); training goes on in MindsDB`, {
     kind: 'closed',
+    stored: true,
   });
 }
 

@@ -1,4 +1,5 @@
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { ident, isPlainObject, segment, sqlLiteral, type TreeItem, type TreeKind } from '../shared';
 import { rowsToObjects } from '../answers';
 import { ModelsApi } from './models';

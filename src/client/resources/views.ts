@@ -1,4 +1,5 @@
-import type { MindsDBClient, RequestOptions } from '../connection';
+import type { RequestOptions } from '../connection';
+import type { MindsDBClient } from './client';
 import { ident, inputError, isPlainObject, MindsDBError } from '../shared';
 import { ResourcesApi } from './records';
 import { sqlOf } from './sql';

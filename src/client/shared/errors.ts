@@ -33,6 +33,12 @@ export interface MindsDBErrorInit {
    * remove it (a create whose later step failed); absent when it left the server as it was.
    */
   leftover?: readonly string[];
+  /**
+   * What a failed write left stored, where its operation knows better than the verdict of its last
+   * request (client/exchange/verdict.ts, storedAfter): a training MindsDB took whose wait failed
+   * (true), a message the outbox never sent (false).
+   */
+  stored?: boolean | 'unknown';
 }
 
 export class MindsDBError extends Error {
@@ -43,6 +49,7 @@ export class MindsDBError extends Error {
   readonly method?: string;
   readonly path?: string;
   readonly leftover?: readonly string[];
+  readonly stored?: boolean | 'unknown';
 
   constructor(message: string, init: MindsDBErrorInit) {
     // No stack trace: these are operational errors (the server, the network, the msg), whose text
@@ -61,6 +68,7 @@ export class MindsDBError extends Error {
     this.method = init.method;
     this.path = init.path;
     if (init.leftover?.length) this.leftover = init.leftover;
+    if (init.stored !== undefined) this.stored = init.stored;
   }
 
   toJSON(): Record<string, unknown> {

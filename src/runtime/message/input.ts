@@ -1,4 +1,4 @@
-import { isPlainObject, MAX_TIMER_MS, MindsDBError, inputError } from '../../client';
+import { isPlainObject, MAX_TIMER_MS, MindsDBError, inputError, storedAfter } from '../../client';
 import type { Done, Msg, Node, NodeStatus, Send } from '../node/red';
 import { clientOfNode } from '../node/server';
 import { HealthRing, type HealthTexts } from '../status/health-ring';
@@ -198,11 +198,15 @@ function undelivered(node: Node, err: unknown): void {
 
 /**
  * Structured details beside Node-RED's own msg.error, for flows that branch on the kind of failure:
- * msg.mindsdbError, and in msg.mindsdb (what the message concerns, as far as the node got) what
- * the failed operation left on the server.
+ * msg.mindsdbError, and in msg.mindsdb (what the message concerns) what the failed operation left
+ * on the server, and for a write whether it was stored.
  */
 function attachErrorDetails(msg: Msg, err: Error): void {
-  if (!(err instanceof MindsDBError) || typeof msg !== 'object' || msg === null) return;
+  if (typeof msg !== 'object' || msg === null) return;
+  // A write's message (./output.ts, writing()) says what the failure left stored; a writer that knew
+  // more (an outbox's message in doubt: "unknown") has said so already.
+  if (isPlainObject(msg.mindsdb) && msg.mindsdb.stored === false) msg.mindsdb.stored = storedAfter(err);
+  if (!(err instanceof MindsDBError)) return;
   msg.mindsdbError = {
     kind: err.kind,
     status: err.status,

@@ -16,3 +16,13 @@ export function describe(msg: Msg, fields: Record<string, unknown>): void {
   if (isPlainObject(msg.mindsdb)) Object.assign(msg.mindsdb, fields);
   else msg.mindsdb = { ...fields };
 }
+
+/**
+ * Marks the message as a write (an insert, an sql node's statement, a file upload, a training) once
+ * the node knows it is one: msg.mindsdb.stored is false (nothing stored yet) until the node stores
+ * it, and a failure, its input checks included, sets it by the verdict of what failed (input.ts:
+ * false when nothing was stored, "unknown" when that cannot be known; client/exchange/verdict.ts).
+ */
+export function writing(msg: Msg, fields?: Record<string, unknown>): void {
+  describe(msg, { ...fields, stored: false });
+}

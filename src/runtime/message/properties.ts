@@ -80,3 +80,8 @@ export function jsonObjectText(text: string, what: string): Record<string, unkno
 export async function projectFrom(RED: NodeAPI, node: Node, field: Typed, msg: Msg): Promise<string> {
   return (await nameFrom(RED, node, field, msg, 'project')) ?? DEFAULT_PROJECT;
 }
+
+/** The rows a message brings, before they are checked: an array's length, one for an object, else none. */
+export function rowCount(payload: unknown): number {
+  return Array.isArray(payload) ? payload.length : isPlainObject(payload) ? 1 : 0;
+}

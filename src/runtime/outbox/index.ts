@@ -3,6 +3,6 @@
  * sent in arrival order when it is back. The room's one door; it imports nothing from the rooms that use it.
  */
 export { Outbox } from './outbox';
-export { singleWriter, startOutbox } from './outbox-node';
+export { startOutbox } from './outbox-node';
 export { TakenOver } from './outbox-policy';
 export type { OutboxItem, OutboxWriter } from './outbox-writer';

@@ -1,4 +1,3 @@
-import { isPlainObject, MindsDBError } from '../../client';
 import { asStoreError, type StoreError, type StoreLease } from '../../store';
 import { leaseNodeStore } from '../node/store';
 import { clientOfNode } from '../node/server';
@@ -7,8 +6,7 @@ import type { HealthRing } from '../status/health-ring';
 import type { ThrottledStatus } from '../status/status';
 import { reportLateFailure, type FailureStatus } from '../message/input';
 import { Outbox } from './outbox';
-import { keepOf, TakenOver } from './outbox-policy';
-import type { OutboxItem, OutboxWriter } from './outbox-writer';
+import type { OutboxWriter } from './outbox-writer';
 
 /** A node's outbox settings, as its config declares them (src/schema/nodes.ts, `outbox()`). */
 export interface OutboxConfig {
@@ -68,41 +66,4 @@ export function startOutbox<Target>(
     ring.watchStore(lease.store);
   }
   return outbox;
-}
-
-/**
- * The writer of a node whose kept messages each go as one request (the knowledge-base node's
- * inserts, the sql node's writes): `write` sends one and puts its result on the msg; a message in
- * doubt goes again only where `canCheck` says that cannot store it twice.
- */
-export function singleWriter<Target>(
-  outbox: () => Outbox<Target> | undefined,
-  o: { write(item: OutboxItem<Target>): Promise<void>; canCheck?(item: OutboxItem<Target>): boolean },
-): OutboxWriter<Target> {
-  return {
-    async write(item) {
-      const takenOver = await outbox()?.sending([item]);
-      if (takenOver?.has(item.id)) throw new TakenOver();
-      await o.write(item);
-    },
-    flush() {
-      /* nothing collected */
-    },
-    canCheck: (item) => o.canCheck?.(item) ?? false,
-    failed(item, err) {
-      item.msg.mindsdb = {
-        ...(isPlainObject(item.msg.mindsdb) ? item.msg.mindsdb : {}),
-        stored: storedAfter(err, item.inDoubt),
-      };
-      return err;
-    },
-  };
-}
-
-/** Whether a failed write may be stored after all: "unknown" when its answer was lost (now or earlier), else false. */
-function storedAfter(err: Error, inDoubt: boolean): false | 'unknown' {
-  const code = err instanceof MindsDBError ? err.code : undefined;
-  if (code === 'EINDOUBT') return 'unknown';
-  if (code === 'EOUTBOXFULL' || code === 'EOUTBOXEXPIRED') return inDoubt ? 'unknown' : false;
-  return keepOf(err) === 'in-doubt' ? 'unknown' : false;
 }

@@ -1,4 +1,4 @@
-import { isNotSent, MindsDBError, sizeText } from '../../client';
+import { answerLost, MindsDBError, sizeText, verdictOf } from '../../client';
 import { StoreError } from '../../store';
 
 /** The longest wait of the backlog between tries after a failed request. */
@@ -14,32 +14,27 @@ export const KEEP_PER_TURN = 500;
 export const KEEP_PER_SHARED_COMMIT = 2000;
 
 /**
- * What the outbox does with a message whose request failed:
- * - `retry`: it was not stored and the server did not take it: never sent (refused connection,
- *   unknown host, the server known down, a full queue, a closing connection), or refused without
- *   being done (429, 503). It stays in the outbox and is sent again when the server is back;
- * - `in-doubt`: it may have been stored (a connection broken after it was sent, a gateway's 502
- *   or 504, a timeout). It stays only if the node can find out (a key column): the replay asks
- *   first; otherwise it ends as `stored: "unknown"`, as without the outbox;
- * - `final`: the server answered for the message itself (an SQL error for its row, a 400, a 401
- *   after a fresh login, a 500): reported at Catch, never sent again.
+ * What the outbox does with a message whose request failed, as the request's verdict says
+ * (client/exchange/verdict.ts; the table in docs/outbox.md):
+ * - `retry` (not sent, or refused without being done): it was not stored and the server did not
+ *   take it. It stays in the outbox and is sent again when the server is back;
+ * - `in-doubt` (may have been done, its answer lost on the way: a broken connection, a gateway's 502
+ *   or 504, no answer in time): it stays only if the node can find out (a key column): the replay
+ *   asks first; otherwise it ends as `stored: "unknown"`, as without the outbox;
+ * - `final`: reported at Catch, never sent again: the verdict is final (an SQL error for its row, a
+ *   400, a 401 after a fresh login: `stored: false`), or the server itself answered that it failed
+ *   or with what cannot be read (a 500, a body too large: `stored: "unknown"`), which another
+ *   attempt would only meet again.
  */
 export type Keep = 'retry' | 'in-doubt' | 'final';
 
 export function keepOf(err: unknown): Keep {
-  if (!(err instanceof MindsDBError)) return 'final';
-  switch (err.kind) {
-    case 'network':
-      return isNotSent(err) ? 'retry' : 'in-doubt';
-    case 'timeout':
-      return 'in-doubt';
-    case 'queue-full':
-    case 'closed':
+  switch (verdictOf(err)) {
+    case 'not-sent':
+    case 'refused':
       return 'retry';
-    case 'http':
-      if (err.status === 429 || err.status === 503) return 'retry';
-      if (err.status === 502 || err.status === 504) return 'in-doubt';
-      return 'final';
+    case 'may-have-landed':
+      return answerLost(err) ? 'in-doubt' : 'final';
     default:
       return 'final';
   }
@@ -53,7 +48,7 @@ export function outboxFull(bytes: number, used: number, maxBytes: number, kept: 
       : `the node's outbox is full (${kept} message(s), ${sizeText(used)} of its ${sizeText(maxBytes)})`;
   return new MindsDBError(
     `${why}: the message was not kept and not sent; raise the outbox size in the node, or let MindsDB catch up`,
-    { kind: 'queue-full', code: 'EOUTBOXFULL' },
+    { kind: 'queue-full', code: 'EOUTBOXFULL', stored: false },
   );
 }
 
@@ -62,7 +57,7 @@ export function lostEarlier(): MindsDBError {
   return new MindsDBError(
     'the answer to an earlier attempt was lost (Node-RED stopped or the connection broke while it was sent): the ' +
       'message may or may not be stored, and was not sent again',
-    { kind: 'network', code: 'EINDOUBT' },
+    { kind: 'network', code: 'EINDOUBT', stored: 'unknown' },
   );
 }
 
@@ -73,7 +68,7 @@ export function outboxExpired(acceptedAt: number, maxAgeMs: number): MindsDBErro
   return new MindsDBError(
     `kept in the outbox since ${new Date(acceptedAt).toISOString()}, longer than its maximum age of ${age}, while ` +
       `MindsDB could not take it: not sent`,
-    { kind: 'timeout', code: 'EOUTBOXEXPIRED' },
+    { kind: 'timeout', code: 'EOUTBOXEXPIRED', stored: false },
   );
 }
 
@@ -88,7 +83,9 @@ export function notKept(err: unknown): MindsDBError {
   const unknown = err instanceof StoreError && err.kind === 'in-doubt';
   return new MindsDBError(
     `the outbox could not keep this message, so it was not sent: ${why}`,
-    unknown ? { kind: 'network', code: 'EINDOUBT' } : { kind: 'queue-full', code: 'EOUTBOXSTORE' },
+    unknown
+      ? { kind: 'network', code: 'EINDOUBT', stored: 'unknown' }
+      : { kind: 'queue-full', code: 'EOUTBOXSTORE', stored: false },
   );
 }
 

@@ -1,61 +1,16 @@
-import {
-  inputError,
-  MindsDBError,
-  rowsToObjects,
-  type MindsDBClient,
-  type SqlAnswer,
-  type SqlRequest,
-} from '../../client';
+import { inputError, MindsDBError, sqlOf, type MindsDBClient, type SqlAnswer, type SqlRequest } from '../../client';
 import type { Outcome } from '../message/input';
 import { setOutput } from '../message/output';
-import type { Msg, Node, NodeAPI, NodeStatus, Send } from '../node/red';
+import type { Msg, Node, NodeAPI, Send } from '../node/red';
 import { sendSequence } from './sql-sequence';
 import { StoppableSet, type Stoppable } from '../message/stoppable';
 import type { ThrottledStatus } from '../status/status';
 import type { StatusTexts } from '../status/status-texts';
 import { TickWindow } from '../message/tick-window';
+import { answerMeta, answerRows, okMeta } from './answer-shape';
+import type { RowGate, SqlOutputConfig, SqlOutputStatus, Starter } from './output-contract';
 
-/** The fields of a node that sends SQL answers out (the sql node; the view node's query). */
-export interface SqlOutputConfig {
-  rowFormat?: 'objects' | 'arrays';
-  split: boolean;
-  rowsPerMsg: number;
-  flowControl: boolean;
-  partsAhead: number;
-  outputProperty: string;
-}
-
-/** The status texts such a node has. */
-export type SqlOutputStatus = 'ok' | 'rows' | 'streaming';
-
-/**
- * How a node starts its statement: it calls `start` with the request, and may look names up
- * around it (the view node calls it again with a name in the stored case when the first misses).
- */
-export type Starter = <T>(start: (request: SqlRequest) => Promise<T>) => Promise<T>;
-
-/**
- * Sees every batch of rows right before it leaves the node (a whole answer, or one part of a
- * sequence), with the answer's column names: incremental mode keeps its position there, on disk
- * before the rows are sent. A throw stops the send and fails the message. `answered` is the
- * status once the run sent `rows` rows.
- */
-export interface RowGate {
-  /** Rows right before they leave: resolves once their position is kept (they are not sent if it rejects). */
-  pass(columns: readonly string[], rows: readonly unknown[][]): void | Promise<void>;
-  answered(rows: number): NodeStatus;
-  /**
-   * With flow control: a part sent is kept only when its msg.tick comes back (`acked`, once per
-   * part, in order), and the run ends once every part is acknowledged (`settled`, which fails
-   * after `timeoutMs` without the ticks, or when the run is stopped).
-   */
-  acknowledged?: {
-    acked(): void;
-    settled(timeoutMs: number, run: Stoppable): Promise<void>;
-    /** The run ended without its parts acknowledged: later ticks keep nothing. */
-    abandon(): void;
-  };
-}
+export type { RowGate, SqlOutputConfig, SqlOutputStatus, Starter };
 
 /**
  * How a node sends an SQL answer out, shared by every node that does: whole (one message, the
@@ -195,11 +150,7 @@ export class SqlOutput {
     gate?: RowGate,
   ): Promise<void> {
     const run = gate ? this.runs.add() : undefined;
-    const sql = (request: SqlRequest) =>
-      new Promise<SqlAnswer>((resolve, reject) => {
-        client.sql(request, { timeoutMs }, (err, answer) => (err ? reject(err) : resolve(answer as SqlAnswer)));
-      });
-    return starter(sql)
+    return starter<SqlAnswer>((request: SqlRequest) => sqlOf(client, request, { timeoutMs }))
       .then(async (answer) => {
         run?.check();
         if (gate) return this.sendGated(msg, send, answer, gate);
@@ -211,8 +162,13 @@ export class SqlOutput {
 
   /** A whole answer of an incremental run: sent once the gate kept the position after its rows. */
   private async sendGated(msg: Msg, send: Send, answer: SqlAnswer, gate: RowGate): Promise<void> {
-    msg.mindsdb = this.metadata(answer);
-    setOutput(this.RED, msg, this.config.outputProperty, answer.type === 'table' ? this.shape(answer) : []);
+    msg.mindsdb = answerMeta(answer, this.asArrays);
+    setOutput(
+      this.RED,
+      msg,
+      this.config.outputProperty,
+      answer.type === 'table' ? answerRows(answer, this.asArrays) : [],
+    );
     const rows = answer.type === 'table' ? answer.data : [];
     await gate.pass(answer.type === 'table' ? answer.column_names : [], rows);
     send(msg);
@@ -221,8 +177,13 @@ export class SqlOutput {
 
   /** A whole answer on its message, without sending it (an outbox sends it once its row is gone). */
   putWhole(msg: Msg, answer: SqlAnswer): void {
-    msg.mindsdb = this.metadata(answer);
-    setOutput(this.RED, msg, this.config.outputProperty, answer.type === 'table' ? this.shape(answer) : []);
+    msg.mindsdb = answerMeta(answer, this.asArrays);
+    setOutput(
+      this.RED,
+      msg,
+      this.config.outputProperty,
+      answer.type === 'table' ? answerRows(answer, this.asArrays) : [],
+    );
     this.status.setWith(this.answeredStatus, answer.type === 'table' ? answer.data.length : -1);
   }
 
@@ -277,14 +238,7 @@ export class SqlOutput {
     try {
       run.check();
       if (stream.type === 'ok') {
-        const f = stream.fields;
-        msg.mindsdb = {
-          type: 'ok',
-          columns: [],
-          context: f.context,
-          affectedRows: (f.affected_rows as number | null | undefined) ?? null,
-          ...(this.asArrays ? { data: [] } : {}),
-        };
+        msg.mindsdb = okMeta(stream.fields, this.asArrays);
         setOutput(this.RED, msg, this.config.outputProperty, []);
         await gate?.pass([], []);
         send(msg);
@@ -307,16 +261,5 @@ export class SqlOutput {
     } finally {
       stream.close();
     }
-  }
-
-  private metadata(answer: SqlAnswer): Record<string, unknown> {
-    const meta: Record<string, unknown> = { type: answer.type, columns: answer.column_names, context: answer.context };
-    if (answer.type === 'ok') meta.affectedRows = answer.affected_rows ?? null;
-    if (this.asArrays) meta.data = answer.data;
-    return meta;
-  }
-
-  private shape(answer: SqlAnswer): unknown[] {
-    return this.asArrays ? answer.data : rowsToObjects(answer.column_names, answer.data);
   }
 }

@@ -1,84 +1,181 @@
-import {
-  insertMayHaveLanded,
-  insertRows,
-  keyText,
-  MindsDBError,
-  storedKeys,
-  TablesApi,
-  type InsertRow,
-  type MindsDBClient,
-} from '../../client';
-import type { Msg } from '../node/red';
-import { clientKey } from '../node/server';
+import { insertRows, MindsDBError, storedAfter, type InsertRow, type MindsDBClient } from '../../client';
+import type { TableNodeConfig } from '../../schema';
+import { timeoutFrom } from '../message/input';
+import { controlBatch, type Control } from '../message/control';
 import { MicroBatcher } from '../message/micro-batcher';
-import { TakenOver, type Outbox } from '../outbox';
-import type { OutboxItem, OutboxWriter } from '../outbox';
-
-/** Where a message's rows go, as the node resolved it when it took the message. */
-export interface TableTarget {
-  database: string;
-  table: string;
-}
-
-/** One message's rows, as the batcher sees them. */
-export interface InsertJob {
-  client: MindsDBClient;
-  database: string;
-  table: string;
-  rows: InsertRow[];
-  /** Its share of the batch's answer: the rows its message has (a check of a message in doubt may send fewer). */
-  weight: number;
-  /** The message's time budget, and when it runs out: counted from its arrival, batch wait included. */
-  timeoutMs: number;
-  deadlineAt: number;
-  /** The names as MindsDB stored them, once the INSERT answered. */
-  stored?: { database: string; table: string };
-  /** Its message in the node's outbox, when it has one. */
-  item?: OutboxItem<TableTarget>;
-  /** In doubt, and every one of its rows found stored: nothing was sent for it. */
-  found?: boolean;
-  /** Another copy of the flows took its outbox row over: nothing is sent for it, and it has no outcome here. */
-  takenOver?: boolean;
-}
-
-/** A row unit: inserted now, or found already stored (a message in doubt, checked by its key column). */
-export type RowUnit = true | 'found';
+import { setOutput } from '../message/output';
+import { rowCount } from '../message/properties';
+import type { Msg, NodeAPI } from '../node/red';
+import { clientFor, clientKey } from '../node/server';
+import type { ThrottledStatus } from '../status/status';
+import type { StatusTexts } from '../status/status-texts';
+import { TakenOver, type Outbox, type OutboxItem, type OutboxWriter } from '../outbox';
+import { insertJobs, type InsertJob, type RowUnit } from './table-inserts';
 
 /**
- * One INSERT for the rows of `jobs` (one message's, or a batch's for the same table), in arrival
- * order. With an outbox, their rows are first marked as sent; the rows of a message in doubt are
- * first looked up by `keyColumn`, and only those not found are sent.
+ * Where a message's rows go, as the node resolved it when it took the message, and, for a message
+ * this process took, its rows as checked then. Only the table goes into the outbox (`toJSON`): the
+ * rows are the message's payload, read again when a kept message comes back after a restart.
  */
-export async function insertJobs(
-  jobs: readonly InsertJob[],
-  deadline: { timeoutMs: number; deadlineAt: number },
-  outbox?: Outbox<TableTarget>,
-  keyColumn = '',
-): Promise<RowUnit[]> {
-  const { client, database, table } = jobs[0];
-  const items = jobs.flatMap((j) => (j.item ? [j.item] : []));
-  if (outbox && items.length) {
-    const takenOver = await outbox.sending(items);
-    for (const j of jobs) if (j.item && takenOver.has(j.item.id)) j.takenOver = true;
+export class TableTarget {
+  constructor(
+    readonly database: string,
+    readonly table: string,
+    readonly rows?: InsertRow[],
+  ) {}
+
+  toJSON(): { database: string; table: string } {
+    return { database: this.database, table: this.table };
   }
-  let send = jobs.filter((j) => !j.takenOver);
-  const doubtful = send.filter((j) => j.item?.inDoubt && keyColumn !== '');
-  if (doubtful.length) {
-    const keys = doubtful.flatMap((j) => j.rows.map((r) => r[keyColumn] ?? null));
-    const found = await storedKeys(client, database, table, keyColumn, keys, deadline);
-    for (const j of doubtful) {
-      const missing = j.rows.filter((r) => !found.has(keyText(r[keyColumn])));
-      if (missing.length === 0) j.found = true;
-      else j.rows = missing; // the rows of a message in doubt that did land need not go again
+}
+
+/** The status texts the writer shows (the table node's catalogue has them). */
+type WriterTexts = StatusTexts<'requesting' | 'inserted' | 'queued'>;
+
+/**
+ * The table node's inserts: its micro-batcher, its outbox's writer, and what a message says of its
+ * rows (the output, msg.mindsdb with `stored`). The node hands it each insert and does nothing else
+ * with one; nothing here calls back into the node.
+ */
+export class TableWriter implements OutboxWriter<TableTarget> {
+  private outbox: Outbox<TableTarget> | undefined;
+  private readonly batcher: MicroBatcher<InsertJob, RowUnit> | undefined;
+  private insertedRows = 0;
+
+  constructor(
+    private readonly RED: NodeAPI,
+    private readonly config: TableNodeConfig,
+    private readonly status: ThrottledStatus,
+    private readonly texts: WriterTexts,
+  ) {
+    if (config.batch) {
+      this.batcher = new MicroBatcher<InsertJob, RowUnit>(
+        config.batchSize,
+        config.batchWindow,
+        (_key, items) => this.insertBatch(items.map((i) => i.input)),
+        (depth) =>
+          status.set(
+            depth > 0 ? texts.waiting('queued', { count: depth }) : texts.ok('inserted', { count: this.insertedRows }),
+          ),
+        refusedWhole,
+      );
     }
-    send = send.filter((j) => !j.found);
   }
-  const rows = send.length === 1 ? send[0].rows : send.flatMap((j) => j.rows);
-  if (rows.length) {
-    const result = await new TablesApi(client).insert(database, table, rows, deadline);
-    for (const job of jobs) job.stored = { database: result.database, table: result.table };
+
+  /** The node's outbox, once it started (after the node's input, whose ring it shows on). */
+  useOutbox(outbox: Outbox<TableTarget>): void {
+    this.outbox = outbox;
   }
-  return jobs.flatMap((j) => Array.from({ length: j.weight }, (): RowUnit => (j.found ? 'found' : true)));
+
+  /** msg.flush sends the open micro-batch now, msg.reset drops it. */
+  control(control: Control): void {
+    controlBatch(this.batcher, control);
+  }
+
+  /** The node closes: the open batch goes now, and the outbox closes after it. */
+  close(): Promise<void> | undefined {
+    this.batcher?.flushNow();
+    return this.outbox?.close();
+  }
+
+  /**
+   * One message's insert: through the outbox when the node has one (`kept`: on disk, its outcome
+   * comes when MindsDB takes it), else sent now or with its micro-batch. Resolves `sent` once its
+   * rows are stored and its output is on the msg; rejects with why not, msg.mindsdb.stored saying
+   * whether they may be in the table.
+   */
+  async insert(msg: Msg, target: TableTarget, client: MindsDBClient, timeoutMs: number): Promise<'sent' | 'kept'> {
+    if (this.outbox) return this.outbox.accept(msg, target);
+    const rows = target.rows ?? insertRows(msg.payload);
+    const job: InsertJob = {
+      client,
+      database: target.database,
+      table: target.table,
+      rows,
+      weight: rows.length,
+      timeoutMs,
+      deadlineAt: Date.now() + timeoutMs,
+    };
+    msg.mindsdb = { operation: 'insert', database: target.database, table: target.table, rows: rows.length };
+    try {
+      await this.send(job);
+    } catch (err) {
+      insertFailed(msg, target, rows.length, err);
+      throw err;
+    }
+    setOutput(this.RED, msg, this.config.outputProperty, insertedOutput(msg, job, rows.length, false));
+    return 'sent';
+  }
+
+  async write(item: OutboxItem<TableTarget>): Promise<void> {
+    const client = clientFor(this.RED, this.config, item.msg);
+    const rows = item.target.rows ?? insertRows(item.msg.payload);
+    const timeoutMs = timeoutFrom(item.msg) ?? client.requestTimeoutMs;
+    const job: InsertJob = {
+      client,
+      database: item.target.database,
+      table: item.target.table,
+      rows,
+      weight: rows.length,
+      timeoutMs,
+      deadlineAt: Date.now() + timeoutMs,
+      item,
+    };
+    await this.send(job);
+    if (job.takenOver) throw new TakenOver();
+    setOutput(this.RED, item.msg, this.config.outputProperty, insertedOutput(item.msg, job, job.weight, item.restored));
+  }
+
+  flush(): void {
+    this.batcher?.flushNow();
+  }
+
+  /** A message in doubt can be looked up when every one of its rows carries a value for the key column. */
+  canCheck(item: OutboxItem<TableTarget>): boolean {
+    const key = this.config.keyColumn;
+    if (key === '') return false;
+    try {
+      const rows = item.target.rows ?? insertRows(item.msg.payload);
+      return rows.every((r) => r[key] !== undefined && r[key] !== null);
+    } catch {
+      return false;
+    }
+  }
+
+  failed(item: OutboxItem<TableTarget>, err: Error): Error {
+    insertFailed(item.msg, item.target, rowCount(item.msg.payload), err, item.inDoubt);
+    return err;
+  }
+
+  /** One message's rows: with its micro-batch (one per server and table), or alone. */
+  private async send(job: InsertJob): Promise<void> {
+    if (this.batcher) {
+      await this.batcher.add(`${clientKey(job.client)}\u0000${job.database}\u0000${job.table}`, job, job.rows.length);
+      return;
+    }
+    this.status.set(this.texts.busy('requesting'));
+    await insertJobs([job], job, this.outbox, this.config.keyColumn);
+    this.inserted(job.rows.length);
+  }
+
+  /** A batch: its soonest deadline is the batch's. */
+  private async insertBatch(jobs: InsertJob[]): Promise<RowUnit[]> {
+    let soonest = jobs[0];
+    for (const j of jobs) if (j.deadlineAt < soonest.deadlineAt) soonest = j;
+    const units = await insertJobs(
+      jobs,
+      { timeoutMs: soonest.timeoutMs, deadlineAt: soonest.deadlineAt },
+      this.outbox,
+      this.config.keyColumn,
+    );
+    this.inserted(units.length);
+    return units;
+  }
+
+  private inserted(rows: number): void {
+    this.insertedRows += rows;
+    this.status.set(this.texts.ok('inserted', { count: this.insertedRows }));
+  }
 }
 
 /**
@@ -97,41 +194,8 @@ function noSuchTable(err: MindsDBError): boolean {
   return /^relation "[^"]*" does not exist|^Database not found/i.test(err.serverMessage ?? '');
 }
 
-/**
- * The micro-batcher of the table node's inserts: batches by table; the soonest deadline of a batch's messages is the
- * batch's.
- */
-export function insertBatcher(
-  size: number,
-  windowMs: number,
-  onDepth: (depth: number) => void,
-  outbox: () => Outbox<TableTarget> | undefined,
-  keyColumn: string,
-  onRows: (n: number) => void,
-): MicroBatcher<InsertJob, RowUnit> {
-  return new MicroBatcher<InsertJob, RowUnit>(
-    size,
-    windowMs,
-    (_key, items) => {
-      let soonest = items[0].input;
-      for (const i of items) if (i.input.deadlineAt < soonest.deadlineAt) soonest = i.input;
-      return insertJobs(
-        items.map((i) => i.input),
-        { timeoutMs: soonest.timeoutMs, deadlineAt: soonest.deadlineAt },
-        outbox(),
-        keyColumn,
-      ).then((units) => {
-        onRows(units.length);
-        return units;
-      });
-    },
-    onDepth,
-    refusedWhole,
-  );
-}
-
 /** What the table node's output says of its message, once its rows are stored. */
-export function insertedOutput(
+function insertedOutput(
   msg: Msg,
   job: InsertJob,
   rowCount: number,
@@ -151,89 +215,17 @@ export function insertedOutput(
 }
 
 /**
- * What a failed insert says of its message: whether its rows may be in the table after all (a lost answer is never
- * re-sent).
+ * What a failed insert says of its message: whether its rows may be in the table after all, by the
+ * verdict of its request (a lost answer is never re-sent); `inDoubt`: an earlier attempt may have
+ * stored them and no lookup has said otherwise.
  */
-export function insertFailed(msg: Msg, target: TableTarget, rowCount: number, err: unknown, inDoubt = false): void {
-  const code = err instanceof MindsDBError ? err.code : undefined;
-  const unsent = code === 'EOUTBOXEXPIRED' || code === 'EOUTBOXFULL';
-  const stored = unsent ? (inDoubt ? 'unknown' : false) : insertMayHaveLanded(err) ? 'unknown' : false;
-  msg.mindsdb = { operation: 'insert', database: target.database, table: target.table, rows: rowCount, stored };
-}
-
-/**
- * The table node's writer for its outbox: each kept message's rows through the batcher (or alone), checked by the key
- * column when in doubt.
- */
-export function tableWriter(o: {
-  client: (msg: Msg) => MindsDBClient;
-  batcher: MicroBatcher<InsertJob, RowUnit> | undefined;
-  outbox: () => Outbox<TableTarget> | undefined;
-  keyColumn: string;
-  timeoutOf: (msg: Msg) => number | undefined;
-  setResult: (msg: Msg, result: unknown) => void;
-  onInserted: (rows: number) => void;
-}): OutboxWriter<TableTarget> {
-  return {
-    async write(item) {
-      const client = o.client(item.msg);
-      const rows = rowsOf(item.msg);
-      const timeoutMs = o.timeoutOf(item.msg) ?? client.requestTimeoutMs;
-      const job: InsertJob = {
-        client,
-        database: item.target.database,
-        table: item.target.table,
-        rows,
-        weight: rows.length,
-        timeoutMs,
-        deadlineAt: Date.now() + timeoutMs,
-        item,
-      };
-      if (o.batcher)
-        await o.batcher.add(`${clientKey(client)}\u0000${job.database}\u0000${job.table}`, job, rows.length);
-      else {
-        await insertJobs([job], job, o.outbox(), o.keyColumn);
-        o.onInserted(rows.length);
-      }
-      if (job.takenOver) throw new TakenOver();
-      o.setResult(item.msg, insertedOutput(item.msg, job, job.weight, item.restored));
-    },
-    flush() {
-      o.batcher?.flushNow();
-    },
-    canCheck(item) {
-      return o.keyColumn !== '' && hasKeys(item.msg.payload, o.keyColumn);
-    },
-    failed(item, err) {
-      insertFailed(item.msg, item.target, rowCountOf(item.msg.payload), err, item.inDoubt);
-      return err;
-    },
-  };
-}
-
-/**
- * A live message's rows, checked once when it arrived (`rememberRows`); a message read back from the outbox is read
- * again.
- */
-const checkedRows = new WeakMap<object, InsertRow[]>();
-export function rememberRows(msg: Msg, rows: InsertRow[]): void {
-  checkedRows.set(msg, rows);
-}
-const rowsOf = (msg: Msg): InsertRow[] => checkedRows.get(msg) ?? insertRows(msg.payload);
-
-function rowCountOf(payload: unknown): number {
-  try {
-    return insertRows(payload).length;
-  } catch {
-    return 0;
-  }
-}
-
-/** Every row of the message carries a value for the key column (else a lost answer cannot be checked). */
-function hasKeys(payload: unknown, key: string): boolean {
-  try {
-    return insertRows(payload).every((r) => r[key] !== undefined && r[key] !== null);
-  } catch {
-    return false;
-  }
+function insertFailed(
+  msg: Msg,
+  target: { database: string; table: string },
+  rows: number,
+  err: unknown,
+  inDoubt = false,
+): void {
+  const stored = storedAfter(err, inDoubt);
+  msg.mindsdb = { operation: 'insert', database: target.database, table: target.table, rows, stored };
 }
