@@ -2,8 +2,9 @@
  * The package's Node.js floor, checked when a node file is loaded, before anything loads undici.
  * Every node file (src/mindsdb-*.ts) and the sidebar plugin import this module first. On an older
  * Node, undici 8 fails while it loads, with `TypeError: Cannot read properties of undefined
- * (reading 'bind')`, which names neither the package nor the cause. npm only warns about
- * `engines` when the package is installed from the palette. So each node file fails to load with
+ * (reading 'bind')`, which names neither the package nor the cause. The palette's install is
+ * refused there (Node-RED runs npm with --engine-strict), but a hand install only warns about
+ * `engines`, and Node.js can be downgraded under the package. So each node file fails to load with
  * an error that says which Node.js the package needs and which one it found. Node-RED lists that
  * error for each node type in its log and in the palette manager, and it runs on without them.
  *
