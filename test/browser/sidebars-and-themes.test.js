@@ -56,6 +56,33 @@ function flow(mindsdbUrl) {
     server('srv', 'fake MindsDB', mindsdbUrl),
     // Nothing listens on port 9: the tab's error note for this one.
     server('srvDown', 'unreachable MindsDB', 'http://127.0.0.1:9'),
+    // A small flow of its own, for the picture of the whole editor.
+    { id: 'tab2', type: 'tab', label: 'Rentals' },
+    {
+      id: 'rentalsInject',
+      type: 'inject',
+      z: 'tab2',
+      name: 'every minute',
+      props: [{ p: 'payload' }],
+      repeat: '60',
+      payload: '',
+      payloadType: 'date',
+      x: 170,
+      y: 120,
+      wires: [['rentalsSql']],
+    },
+    {
+      id: 'rentalsSql',
+      type: 'mindsdb-sql',
+      z: 'tab2',
+      server: 'srv',
+      name: 'rentals',
+      query: 'SELECT * FROM files.rentals',
+      x: 390,
+      y: 120,
+      wires: [['rentalsDebug']],
+    },
+    { id: 'rentalsDebug', type: 'debug', z: 'tab2', active: true, complete: 'payload', x: 590, y: 120, wires: [] },
     // One node of each type on the first server (which the tab then opens on), for its dialog.
     ...TYPES.map((type, i) => ({
       id: `n_${type}`,
@@ -350,7 +377,10 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
       await page.mouse.move(700, 600);
       await uiAtRest(page);
       await page.locator('#red-ui-sidebar-left').screenshot({ path: path.join(SHOTS, 'sidebar-left-dark.png') });
+      await page.evaluate(() => RED.workspaces.show('tab2'));
+      await uiAtRest(page);
       await page.screenshot({ path: path.join(SHOTS, 'editor-dark.png') });
+      await page.evaluate(() => RED.workspaces.show('tab1'));
     });
 
     it('draws every dialog readable, the preview and its rows too', async function () {
