@@ -87,7 +87,7 @@ async function editorPage(browser, url, theme, problems) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.addInitScript((value) => localStorage.setItem('view-dark-theme', value), theme);
   const page = await context.newPage();
-  page.on('pageerror', (err) => problems.push(`page error: ${err.stack}`));
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
