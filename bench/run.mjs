@@ -47,13 +47,20 @@ const PREDICT = { messages: 1000, connections: 8 };
 const INSERT = { messages: QUICK ? 2000 : 10000, warmup: 1000, connections: 8 };
 const MEMORY = { messages: 100000, concurrency: 32, connections: 8 };
 const OUTBOX = { messages: 10000, connections: 8 };
+// The shared store's cases (issue 38): the machine's PostgreSQL (BENCH_PG_URL), a schema per case run.
+const TAKEOVER = { messages: 1000, connections: 8, leaseSeconds: 2 };
+const benchSchema = () => `bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+// --only outbox: the outbox's figures alone (embedded and shared store), for work on them.
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 // Longer than the watcher's idle time (30 s), so that a probe while answers come would show.
 const HEALTH = { seconds: QUICK ? 10 : 70, connections: 8 };
 
 function worker(caseName, options) {
+  // every run of a shared-store case gets a schema of its own
+  const opts = /shared|takeover/.test(caseName) ? { ...options, schema: benchSchema() } : options;
   const r = spawnSync(
     process.execPath,
-    ['--expose-gc', path.join(here, 'worker.mjs'), caseName, JSON.stringify(options)],
+    ['--expose-gc', path.join(here, 'worker.mjs'), caseName, JSON.stringify(opts)],
     { encoding: 'utf8', maxBuffer: 1 << 24 },
   );
   if (r.status !== 0) throw new Error(`bench case ${caseName} failed:\n${r.stderr}`);
@@ -206,6 +213,58 @@ if (flag('--real-inner')) {
   process.exit(0);
 }
 
+/**
+ * The outbox's figures (docs/outbox.md): its cost on the embedded store and on the shared one
+ * (table inserts with the outbox on over off), replaying a backlog over sending it live on each,
+ * and on the shared store the time a dead copy's backlog waits for another copy, in lease periods.
+ */
+function outboxFigures(log) {
+  const n = Math.min(ROUNDS, 3);
+  log(
+    `outbox: the same micro-batched inserts with the outbox on (each reading kept in the store first: the embedded file, or the shared PostgreSQL store) vs off; replaying ${OUTBOX.messages.toLocaleString('en')} kept readings vs inserting them live, both on a fresh runtime, on each store (at most 3 rounds)`,
+  );
+  const costs = summarise(
+    rounds(['insert-outbox', 'insert-outbox-shared', 'insert-on'], { ...INSERT, origin: server.origin }, log, n),
+  );
+  const replays = summarise(rounds(['outbox-replay', 'outbox-live'], { ...OUTBOX, origin: server.origin }, log, n));
+  const sharedReplays = summarise(
+    rounds(['outbox-replay-shared', 'outbox-live-shared'], { ...OUTBOX, origin: server.origin }, log, n),
+  );
+  log(
+    `outbox.takeover_leases: a copy keeps ${TAKEOVER.messages.toLocaleString('en')} readings on the shared store (lease ${TAKEOVER.leaseSeconds} s) and dies (SIGKILL); the time until the first is sent by the other copy`,
+  );
+  const takeovers = Array.from({ length: n }, (_, i) => {
+    const t = worker('outbox-takeover', { ...TAKEOVER, origin: server.origin });
+    log(`  round ${i + 1}/${n} the first sent ${t.firstMs} ms after its death (${t.leases.toFixed(2)} lease periods)`);
+    return t;
+  });
+  return {
+    cost: costs['insert-outbox'].perSecond / costs['insert-on'].perSecond,
+    replay_vs_live: replays['outbox-replay'].perSecond / replays['outbox-live'].perSecond,
+    cost_shared: costs['insert-outbox-shared'].perSecond / costs['insert-on'].perSecond,
+    replay_shared_vs_live:
+      sharedReplays['outbox-replay-shared'].perSecond / sharedReplays['outbox-live-shared'].perSecond,
+    takeover_leases: median(takeovers.map((t) => t.leases)),
+    takeover_rounds: takeovers.map((t) => t.leases),
+    ...costs,
+    ...replays,
+    ...sharedReplays,
+  };
+}
+
+/** The outbox's figures as rows of the ratio table. */
+function outboxRows(o) {
+  const ok = (x) => (x ? 'met' : 'NOT met');
+  const rate = (c) => Math.round(o[c].perSecond).toLocaleString('en');
+  return [
+    `| outbox.cost: f on with the outbox on / off (${rate('insert-outbox')} vs ${rate('insert-on')} msg/s) | ${o.cost.toFixed(2)} | ≥ 0.9: ${ok(o.cost >= 0.9)} |`,
+    `| outbox.replay_vs_live: rows/s replaying ${OUTBOX.messages.toLocaleString('en')} kept readings / inserting them live, fresh runtimes (${rate('outbox-replay')} vs ${rate('outbox-live')}) | ${o.replay_vs_live.toFixed(2)} | ≥ 0.8: ${ok(o.replay_vs_live >= 0.8)} |`,
+    `| outbox.cost_shared: the same with the outbox on the shared PostgreSQL store / off (${rate('insert-outbox-shared')} vs ${rate('insert-on')} msg/s) | ${o.cost_shared.toFixed(2)} | ≥ 0.8: ${ok(o.cost_shared >= 0.8)} |`,
+    `| outbox.replay_shared_vs_live: replaying on the shared store / live on it (${rate('outbox-replay-shared')} vs ${rate('outbox-live-shared')}) | ${o.replay_shared_vs_live.toFixed(2)} | ≥ 0.8: ${ok(o.replay_shared_vs_live >= 0.8)} |`,
+    `| outbox.takeover_leases: a dead copy's first kept reading sent by the other, lease periods after its death (rounds ${o.takeover_rounds.map((x) => x.toFixed(2)).join(', ')}) | ${o.takeover_leases.toFixed(2)} | ≤ 2: ${ok(o.takeover_leases <= 2)} |`,
+  ];
+}
+
 const started = Date.now();
 const log = (l) => console.log(l);
 const server = await startServer();
@@ -222,9 +281,24 @@ const results = {
     insert: INSERT,
     memory: MEMORY,
     outbox: OUTBOX,
+    takeover: TAKEOVER,
     health: HEALTH,
   },
 };
+if (ONLY === 'outbox') {
+  try {
+    results.outbox = outboxFigures(log);
+  } finally {
+    server.stop();
+    server26.stop();
+  }
+  results.seconds = Math.round((Date.now() - started) / 1000);
+  fs.writeFileSync(path.join(here, 'results-outbox.json'), `${JSON.stringify(results, null, 2)}\n`);
+  log(
+    `\n| ratio | value | target |\n|---|---|---|\n${outboxRows(results.outbox).join('\n')}\n\n(${results.seconds} s)`,
+  );
+  process.exit(0);
+}
 try {
   log(`MindsDB stand-in at ${server.origin}; ${ROUNDS} rounds`);
   log(
@@ -248,21 +322,7 @@ try {
     rounds(['insert-on', 'insert-off'], { ...INSERT, origin: server.origin }, log, Math.min(ROUNDS, 3)),
   );
   results.insert = { batched_vs_single: inserts['insert-on'].perSecond / inserts['insert-off'].perSecond, ...inserts };
-  log(
-    `outbox: the same micro-batched inserts with the outbox on (each reading written to the store first) vs off; replaying ${OUTBOX.messages.toLocaleString('en')} kept readings vs inserting them live, both on a fresh runtime (at most 3 rounds)`,
-  );
-  const costs = summarise(
-    rounds(['insert-outbox', 'insert-on'], { ...INSERT, origin: server.origin }, log, Math.min(ROUNDS, 3)),
-  );
-  const replays = summarise(
-    rounds(['outbox-replay', 'outbox-live'], { ...OUTBOX, origin: server.origin }, log, Math.min(ROUNDS, 3)),
-  );
-  results.outbox = {
-    cost: costs['insert-outbox'].perSecond / costs['insert-on'].perSecond,
-    replay_vs_live: replays['outbox-replay'].perSecond / replays['outbox-live'].perSecond,
-    ...costs,
-    ...replays,
-  };
+  results.outbox = outboxFigures(log);
   log(`health: the sql node answered for ${HEALTH.seconds} s; probes its server sent meanwhile`);
   const busy = worker('health-busy', { ...HEALTH, origin: server.origin });
   results.health = { probes_per_min_busy: busy.probesPerMinute, ...busy };
@@ -364,6 +424,9 @@ results.ratios = {
   insert_batched_vs_single: results.insert.batched_vs_single,
   outbox_cost: results.outbox.cost,
   outbox_replay_vs_live: results.outbox.replay_vs_live,
+  outbox_cost_shared: results.outbox.cost_shared,
+  outbox_replay_shared_vs_live: results.outbox.replay_shared_vs_live,
+  outbox_takeover_leases: results.outbox.takeover_leases,
   health_probes_per_min_busy: results.health.probes_per_min_busy,
   ...(results.real ? { real_predict_batched_vs_single: results.real.ratio } : {}),
 };
@@ -412,8 +475,7 @@ const table = [
   ...(results.real
     ? [`| real MindsDB predict batched vs single | ${r.real_predict_batched_vs_single.toFixed(1)} | |`]
     : []),
-  `| outbox.cost: f on with the outbox on / off (${Math.round(results.outbox['insert-outbox'].perSecond).toLocaleString('en')} vs ${Math.round(results.outbox['insert-on'].perSecond).toLocaleString('en')} msg/s) | ${r.outbox_cost.toFixed(2)} | ≥ 0.9: ${target(r.outbox_cost >= 0.9)} |`,
-  `| outbox.replay_vs_live: rows/s replaying ${OUTBOX.messages.toLocaleString('en')} kept readings / inserting them live, fresh runtimes (${Math.round(results.outbox['outbox-replay'].perSecond).toLocaleString('en')} vs ${Math.round(results.outbox['outbox-live'].perSecond).toLocaleString('en')}) | ${r.outbox_replay_vs_live.toFixed(2)} | ≥ 0.8: ${target(r.outbox_replay_vs_live >= 0.8)} |`,
+  ...outboxRows(results.outbox),
   `| health.probes_per_min_busy: probes while the sql node is answered for ${HEALTH.seconds} s (${results.health.probes} probes) | ${r.health_probes_per_min_busy.toFixed(1)} | 0: ${target(r.health_probes_per_min_busy === 0)} |`,
   `| memory growth, 100k msgs, slow server | ${results.memory_growth_mb.toFixed(0)} MB (${results.memory.answered} answered, ${results.memory.errors} refused: queue full) | none of its own: Node-RED's 100,000 errors alone grow about as much, so the target is the ratio below |`,
   `| overload.vs_floor: that growth over a function node throwing 100k errors (${o.floor_growth_mb.toFixed(0)} MB) | ${o.vs_floor.toFixed(2)} | ≤ 1.25: ${target(o.vs_floor <= 1.25)} |`,

@@ -2,8 +2,10 @@
 //   node bench/worker.mjs <case> '<json options>'
 // Cases: sql-compare (cases of the SQL workload taking turns in one process), undici, sql, http,
 // bare (each alone in a fresh process), predict-on, predict-off, insert-on, insert-off, memory,
-// large-split, large-one, stream, stream-whole. Options: origin, messages, concurrency, connections, warmup;
-// for sql-compare: cases, batch and turns.
+// large-split, large-one, stream, stream-whole, the outbox's (insert-outbox, outbox-replay, outbox-live, and on
+// the shared store insert-outbox-shared, outbox-replay-shared, outbox-live-shared, outbox-takeover). Options:
+// origin, messages, concurrency, connections, warmup; for sql-compare: cases, batch and turns; for the shared
+// store: schema (a schema of the bench's own), leaseSeconds.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -621,6 +623,43 @@ async function stream(split) {
 const OUTBOX = { outbox: true, outboxSizeMB: 100, outboxMaxAgeH: 24, keyColumn: 'sensor_id' };
 const reading = (i) => ({ payload: { sensor_id: i, temperature: 21.5, note: "it's ok" } });
 
+/**
+ * The shared state store of the bench (docs/state-store.md): the machine's PostgreSQL
+ * (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/test, trust auth), in a schema of the
+ * bench's own (opt.schema), chosen by the server node: `shared(flow)` is the flow on it.
+ */
+const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const shared = (flow, leaseSeconds = 15) => [
+  ...flow.map((n) => (n.id === 'srv' ? { ...n, stateStore: 'store' } : n)),
+  {
+    id: 'store',
+    type: 'mindsdb-state-store',
+    name: 'bench',
+    url: PG_URL,
+    schema: opt.schema,
+    leaseSeconds,
+    forgetDays: 7,
+  },
+];
+async function pgQuery(text) {
+  const { Client } = require('pg');
+  const c = new Client({ connectionString: PG_URL });
+  await c.connect();
+  try {
+    return (await c.query(text)).rows;
+  } finally {
+    await c.end();
+  }
+}
+/** Kept rows in the bench's schema (none: it does not exist yet). */
+const keptShared = () =>
+  pgQuery(`SELECT count(*)::int AS n FROM "${opt.schema}".outbox`).then(
+    (r) => r[0].n,
+    () => 0,
+  );
+/** The bench's schema goes after each case (a fresh store per process). */
+const dropShared = () => pgQuery(`DROP SCHEMA IF EXISTS "${opt.schema}" CASCADE`).catch(() => undefined);
+
 /** Rows in the outbox of the store in `userDir` (read beside the runtime that writes them). */
 function keptIn(userDir) {
   try {
@@ -674,8 +713,9 @@ function outputsOf(total) {
  * cold (no warm-up: a replay has none).
  */
 async function outboxReplay(live) {
+  const flow = (origin) => (opt.schema ? shared(FLOWS.table(true, OUTBOX, origin)) : FLOWS.table(true, OUTBOX, origin));
   if (live) {
-    const red = await startRed(FLOWS.table(true, OUTBOX));
+    const red = await startRed(flow());
     try {
       return await withRss(() => {
         const outputs = outputsOf(opt.messages);
@@ -698,7 +738,7 @@ async function outboxReplay(live) {
   try {
     return await withRss(async () => {
       const outputs = outputsOf(opt.messages);
-      red = await startRed(FLOWS.table(true, OUTBOX), { userDir: fill.userDir });
+      red = await startRed(flow(), { userDir: fill.userDir });
       // timed from the runtime's start, as the live side: the replay began while it started (`early`)
       outputs.start();
       return outputs.done;
@@ -711,12 +751,62 @@ async function outboxReplay(live) {
 
 /** The backlog of the replay case: `messages` readings kept while nothing answers; the user directory is kept. */
 async function outboxFill() {
-  const fill = await startRed(FLOWS.table(true, OUTBOX, 'http://127.0.0.1:9'));
+  const down = FLOWS.table(true, OUTBOX, 'http://127.0.0.1:9');
+  const fill = await startRed(opt.schema ? shared(down, opt.leaseSeconds) : down);
   const input = fill.node('in');
   for (let i = 0; i < opt.messages; i++) input.receive(reading(i));
-  while (keptIn(fill.userDir) < opt.messages) await new Promise((r) => setTimeout(r, 50));
+  while ((opt.schema ? await keptShared() : keptIn(fill.userDir)) < opt.messages)
+    await new Promise((r) => setTimeout(r, 50));
+  if (opt.die) {
+    // outbox.takeover_leases: this copy dies as SIGKILL kills it, its rows held under its lease
+    process.stdout.write(`${JSON.stringify({ kept: opt.messages })}\n`);
+    process.kill(process.pid, 'SIGKILL');
+  }
   await fill.stop({ keep: true });
   return { userDir: fill.userDir, kept: opt.messages };
+}
+
+/**
+ * outbox.takeover_leases: a copy (this runtime, healthy) and another copy of the same flows on the
+ * same shared store (a process of its own) that keeps `messages` readings while its MindsDB is
+ * away, then dies (SIGKILL). The time from its death to the first of its readings sent by this
+ * copy, in lease periods (target ≤ 2: its lease runs out within one, and this copy looks for rows
+ * to take over every third of one).
+ */
+async function outboxTakeover() {
+  const leaseSeconds = opt.leaseSeconds;
+  const red = await startRed(shared(FLOWS.table(true, OUTBOX), leaseSeconds));
+  let first = 0;
+  globalThis.__bench = {
+    arrived() {
+      first ||= Date.now();
+    },
+  };
+  try {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(import.meta.url), 'outbox-fill', JSON.stringify({ ...opt, die: true })],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const died = await new Promise((resolve, reject) => {
+      child.once('exit', (code, signal) =>
+        signal === 'SIGKILL' ? resolve(Date.now()) : reject(new Error(`the other copy ended with ${code}`)),
+      );
+    });
+    // The first of its readings; those it had in a request when it died are in doubt, and wait for the server's
+    // timeout before they are looked up (docs/outbox.md), so "all" is not the figure.
+    while (!first) {
+      if (Date.now() - died > 20 * leaseSeconds * 1000) throw new Error('none of its readings was sent');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const leases = (first - died) / (leaseSeconds * 1000);
+    return { leases, firstMs: first - died, perSecond: 0, p50ms: 0, p99ms: 0, errors: 0 };
+  } finally {
+    await red.stop();
+  }
 }
 
 /**
@@ -788,6 +878,16 @@ const CASES = {
       concurrency: opt.messages,
       warmup: opt.warmup,
     }),
+  // The same three on the shared store (PostgreSQL), each process in a schema of its own.
+  'insert-outbox-shared': () =>
+    inRuntime(shared(FLOWS.table(true, OUTBOX)), reading, {
+      total: opt.messages,
+      concurrency: opt.messages,
+      warmup: opt.warmup,
+    }),
+  'outbox-replay-shared': () => outboxReplay(false),
+  'outbox-live-shared': () => outboxReplay(true),
+  'outbox-takeover': outboxTakeover,
   'outbox-replay': () => outboxReplay(false),
   'outbox-live': () => outboxReplay(true),
   'outbox-fill': outboxFill,
@@ -810,15 +910,20 @@ if (!run) {
   console.error(`unknown case ${caseName}`);
   process.exit(2);
 }
-run().then(
-  (r) => {
-    process.stdout.write(
-      `${JSON.stringify({ case: caseName, ...r, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
-    );
-    process.exit(0);
-  },
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+// A case on the shared store drops its schema after itself (the fill leaves it for the replay that follows).
+const cleanup = opt.schema && caseName !== 'outbox-fill' ? dropShared : async () => undefined;
+const ran = (r) => cleanup().then(() => r);
+run()
+  .then(ran, (err) => cleanup().then(() => Promise.reject(err)))
+  .then(
+    (r) => {
+      process.stdout.write(
+        `${JSON.stringify({ case: caseName, ...r, maxRssMB: process.resourceUsage().maxRSS / 1024 })}\n`,
+      );
+      process.exit(0);
+    },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );

@@ -53,6 +53,9 @@ export function demoFlows(files = exampleFiles()) {
       }
       // The ML engine example's key, from the same environment (its Settings may name an api_base).
       if (n.type === 'mindsdb-ml-engine') credentials[n.id] = { apiKey: '${OPENAI_API_KEY}' };
+      // The shared state store example signs in to the local PostgreSQL as the other examples' data source does
+      // (user postgres, trusted on 127.0.0.1); an example cannot carry credentials.
+      if (n.type === 'mindsdb-state-store') credentials[n.id] = { user: 'postgres', password: '' };
       if (!byId.has(n.id)) byId.set(n.id, n);
     }
   }

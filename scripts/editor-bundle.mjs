@@ -1,6 +1,7 @@
 // The editor's own code: src/editor/ (TypeScript, strict, against the slice of Node-RED's editor
-// API in src/editor/red.d.ts) is checked by tsc and bundled by esbuild into one classic script
-// per entry in resources/ (git-ignored, shipped), which the node .html files load. One classic
+// API in src/editor/red.d.ts), with what it imports from src/common/ (the rules it shares with the
+// client), is checked by tsc and bundled by esbuild into one classic script per entry in
+// resources/ (git-ignored, shipped), which the node .html files load. One classic
 // script, not ES modules: Node-RED 3.1, 4.1 and 5.0 all load a node's <script src> as a plain
 // script and run the node's inline script once it has loaded.
 import { execFileSync } from 'node:child_process';

@@ -12,7 +12,11 @@
 //             Node-RED killed (SIGKILL) mid-stream and mid-batch, then started again (4.1, Node 22)
 //   chaos     the outbox (test/chaos/outbox-chaos.test.js): a MindsDB 25.14.1 and a 26.1.0 of its own (ports
 //             MINDSDB_CHAOS_PORT / MINDSDB_CHAOS_26_PORT, default 47380 / 47580) stopped and started under
-//             20,000 MQTT readings while Node-RED is SIGKILLed twice; PostgreSQL and Mosquitto
+//             20,000 MQTT readings while Node-RED is SIGKILLed twice; PostgreSQL and Mosquitto. Then, on the
+//             same servers (test/chaos/mindsdb-lines.js), the shared state store (test/chaos/shared-store.test.js):
+//             Node-RED copies on one PostgreSQL store of the test's own (PG_CLUSTER_PORT, default 25432), one
+//             SIGKILLed for good during a MindsDB outage, the store restarted; incremental reads and a
+//             conversation across two copies
 //   e2e       against a real MindsDB 25.14.1 and then 26.1.0 (each started, seeded and stopped by
 //             scripts/with-mindsdb.mjs when its URL does not answer; test/e2e/incremental-kill.e2e.js
 //             runs a real Node-RED in incremental mode over 10,000 PostgreSQL rows and kills it
@@ -130,8 +134,16 @@ const suites = [
   ],
   // Its own MindsDB of each line, stopped and started under load: after the e2e legs, in their lane.
   [
-    'chaos (the outbox: 20,000 readings while MindsDB 25.14.1 and 26.1.0 of its own are stopped and started three times and Node-RED is killed twice; PostgreSQL, Mosquitto; Node 22)',
-    [node22Path, mocha, '--timeout', '900000', '--exit', 'test/chaos/outbox-chaos.test.js'],
+    'chaos (the outbox: 20,000 readings while MindsDB 25.14.1 and 26.1.0 of its own are stopped and started three times and Node-RED is killed twice; the shared store: two Node-RED copies on one PostgreSQL store, one killed for good, the store restarted; PostgreSQL, Mosquitto; Node 22)',
+    [
+      node22Path,
+      mocha,
+      '--timeout',
+      '900000',
+      '--exit',
+      'test/chaos/outbox-chaos.test.js',
+      'test/chaos/shared-store.test.js',
+    ],
     {},
   ],
   ['browser (Node-RED 4.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], {}],

@@ -1,13 +1,22 @@
 // First: on a Node.js below the package's floor, fail to load with an error that says so, before undici loads.
 import './runtime/node/floor';
-import { inputError, plainJson, knowledgeInsert, KnowledgeBasesApi, Redactor, redactSecretFields } from './client';
+import {
+  inputError,
+  kbConditions,
+  plainJson,
+  knowledgeInsert,
+  KnowledgeBasesApi,
+  Redactor,
+  redactSecretFields,
+  type SearchRequest,
+} from './client';
 import { KNOWLEDGE_BASE_NODE, type KnowledgeBaseNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { handleInput, timeoutFrom } from './runtime/message/input';
 import { operationsOf } from './runtime/message/operation';
 import { setOutput } from './runtime/message/output';
 import { projectItemOf } from './runtime/message/project-item';
-import { describeType, isPlainObject } from './runtime/message/properties';
+import { describeType, evaluateProperty, isPlainObject } from './runtime/message/properties';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from './runtime/node/red';
 import { clientFor } from './runtime/node/server';
 import { ThrottledStatus } from './runtime/status/status';
@@ -108,6 +117,38 @@ export = function register(RED: NodeAPI): void {
       return settings;
     };
 
+    /**
+     * A search as the node and the message ask it: the node's fields win, msg.limit, msg.threshold, msg.alpha and
+     * msg.reranking fill blanks; the node's Filter and msg.filter both apply; msg.hybrid can only switch it on.
+     */
+    const searchOf = async (msg: Msg, text: string): Promise<SearchRequest> => {
+      const filter = [
+        ...kbConditions(
+          plainJson(await evaluateProperty(RED, node, config.filter, msg), "the node's Filter"),
+          "the node's Filter",
+        ),
+        ...kbConditions(plainJson(msg.filter, 'msg.filter'), 'msg.filter'),
+      ];
+      const flag = (key: 'hybrid' | 'reranking'): boolean | undefined => {
+        const v = msg[key];
+        if (v === undefined || v === null || typeof v === 'boolean') return v ?? undefined;
+        throw inputError(`msg.${key} must be true or false, not ${describeType(v)}`);
+      };
+      const hybrid = config.hybrid || flag('hybrid') === true;
+      // The node's Alpha counts only with its Hybrid search ticked (the dialog hides it otherwise).
+      const alpha = (config.hybrid ? config.alpha : undefined) ?? numberFrom(msg.alpha, 'alpha');
+      if (!hybrid && alpha !== undefined)
+        throw inputError('msg.alpha weighs hybrid search, which is off: tick Hybrid search or set msg.hybrid to true');
+      return {
+        text,
+        limit: config.limit ?? numberFrom(msg.limit, 'limit') ?? SEARCH_LIMIT,
+        threshold: config.threshold ?? numberFrom(msg.threshold, 'threshold'),
+        filter,
+        hybrid: hybrid ? { alpha } : undefined,
+        reranking: config.reranking === 'default' ? flag('reranking') : config.reranking === 'on',
+      };
+    };
+
     /** Where a kept insert goes: the knowledge base the node resolved when it took the message, and what to insert. */
     type KbInsert = { project: string; name: string; what: ReturnType<typeof knowledgeInsert> };
     let outbox: Outbox<KbInsert> | undefined;
@@ -185,10 +226,9 @@ export = function register(RED: NodeAPI): void {
                 throw inputError(
                   `for search, msg.payload must be the text to search for, not ${describeType(msg.payload)}`,
                 );
-              const limit = config.limit ?? numberFrom(msg.limit, 'limit');
-              const threshold = config.threshold ?? numberFrom(msg.threshold, 'threshold');
+              const request = await searchOf(msg, text);
               status.set(texts.busy('requesting'));
-              const answer = await api.search(project, kb, { text, limit: limit ?? SEARCH_LIMIT, threshold }, opts);
+              const answer = await api.search(project, kb, request, opts);
               result = answer.rows;
               meta.columns = answer.columns;
               done = 'rows';

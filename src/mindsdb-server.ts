@@ -13,6 +13,7 @@ export = function register(RED: NodeAPI): void {
     const config = startNode(RED, this, SERVER_NODE, saved);
     const node = this;
     node.resolvedUrl = config.url;
+    node.stateStore = config.stateStore;
     try {
       node.client = new MindsDBClient(
         clientOptionsFrom(RED, config, (node.credentials ?? {}) as ServerNodeCredentials),

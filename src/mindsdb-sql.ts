@@ -113,7 +113,10 @@ export = function register(RED: NodeAPI): void {
             : undefined,
         )
       : undefined;
-    if (incremental) status.now(incremental.status());
+    if (incremental) {
+      status.now(incremental.status());
+      void incremental.ready.then(() => status.now(incremental.status()));
+    }
     // A statement marked as a write, answered whole: kept in the outbox while MindsDB is away (outbox.ts).
     let outbox: Outbox<SqlRequest> | undefined;
 
@@ -130,8 +133,10 @@ export = function register(RED: NodeAPI): void {
         }
         const control = controlOf(msg);
         if (control) {
-          sqlControl(control, output, incremental, status);
-          outcome.ok();
+          sqlControl(control, output, incremental, status).then(
+            () => outcome.ok(),
+            (err: unknown) => outcome.fail(err),
+          );
           return;
         }
         const client = clientFor(
@@ -147,15 +152,17 @@ export = function register(RED: NodeAPI): void {
           if (incremental) {
             // The rows after the kept position, one run at a time; the gate keeps the position as they leave.
             incremental
-              .run((statement, gate) =>
-                output.run(
-                  msg,
-                  send,
-                  client,
-                  timeoutMs,
-                  (start) => start({ ...statement(query, params), context }),
-                  gate,
-                ),
+              .run(
+                (statement, gate) =>
+                  output.run(
+                    msg,
+                    send,
+                    client,
+                    timeoutMs,
+                    (start) => start({ ...statement(query, params), context }),
+                    gate,
+                  ),
+                timeoutMs ?? client.requestTimeoutMs,
               )
               .then(
                 () => outcome.ok(),
@@ -185,6 +192,7 @@ export = function register(RED: NodeAPI): void {
         return Promise.all([incremental?.close(CLOSE_GRACE_MS), outbox?.close()]).then(() => undefined);
       },
     );
+    incremental?.watchStore(ring);
     if (config.outbox && !config.split && !incremental) {
       outbox = startOutbox(
         RED,

@@ -70,9 +70,12 @@ export = function register(RED: NodeAPI): void {
             config.split && config.flowControl,
           )
         : undefined;
-    if (incremental) status.now(incremental.status());
+    if (incremental) {
+      status.now(incremental.status());
+      void incremental.ready.then(() => status.now(incremental.status()));
+    }
 
-    handleInput(
+    const ring = handleInput(
       node,
       status,
       texts,
@@ -80,7 +83,7 @@ export = function register(RED: NodeAPI): void {
         if (output.tookTick(msg, TICK_WITHOUT_FLOW_CONTROL_TEXT)) return;
         const control = controlOf(msg);
         if (control) {
-          sqlControl(control, output, incremental, status);
+          await sqlControl(control, output, incremental, status);
           return;
         }
         const { operation, project, name } = await projectItemOf(
@@ -101,15 +104,17 @@ export = function register(RED: NodeAPI): void {
           // msg.mindsdb is then the answer's (type, columns, context), as the sql node's.
           if (incremental) {
             // The view's rows after the kept position: its SELECT wrapped as the sql node wraps a query.
-            return incremental.run((statement, gate) =>
-              output.run(
-                msg,
-                send,
-                client,
-                timeoutMs,
-                (start) => api.select(project, name as string, (sql) => start(statement(sql)), { timeoutMs }),
-                gate,
-              ),
+            return incremental.run(
+              (statement, gate) =>
+                output.run(
+                  msg,
+                  send,
+                  client,
+                  timeoutMs,
+                  (start) => api.select(project, name as string, (sql) => start(statement(sql)), { timeoutMs }),
+                  gate,
+                ),
+              timeoutMs ?? client.requestTimeoutMs,
             );
           }
           return output.run(msg, send, client, timeoutMs, (start) =>
@@ -149,6 +154,7 @@ export = function register(RED: NodeAPI): void {
         return incremental?.close(CLOSE_GRACE_MS);
       },
     );
+    incremental?.watchStore(ring);
   }
 
   registerNodeType(RED, VIEW_NODE, MindsDBViewNode);

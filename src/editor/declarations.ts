@@ -47,8 +47,19 @@ declare global {
 
 /** What each node type declares, once its `defaults` were asked for (for its dialog rows). */
 export const declared: Record<string, Record<string, DeclaredField>> = {};
-/** The fields each node type's dialog edits in a SQL code editor (its `data-editor` rows). */
-export const editorRows: Record<string, string[]> = {};
+/** A dialog row that edits SQL in a code editor (`data-editor`), and what its template asks of it. */
+export interface SqlRow {
+  field: string;
+  /** A Preview button under the editor, run in the database this field names (`data-preview`). */
+  preview?: string;
+  /** A button that opens the text in Node-RED's larger editor (`data-expand`). */
+  expand: boolean;
+  /** The editor takes the height the dialog has left (`data-fill`). */
+  fill: boolean;
+}
+
+/** The rows each node type's dialog edits in a SQL code editor. */
+export const editorRows: Record<string, SqlRow[]> = {};
 /** The item a resourceNode names (its field and that row's icon), for buildForm. */
 export const items: Record<string, { field: string; icon: string }> = {};
 

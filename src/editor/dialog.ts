@@ -1,8 +1,8 @@
 import { catalogue } from './catalogue';
 import { blankOrJsonObject } from './checks';
-import { declared, editorRows } from './declarations';
-import { FROM_MSG_AND_CONTEXT, literalValue } from './shared/typed-input';
-import { sqlAssist } from './sql-assist';
+import { declared } from './declarations';
+import { FROM_MSG_AND_CONTEXT } from './shared/typed-input';
+import { openSqlEditors } from './sql-editors';
 
 /** Inputs of properties the saved node lacks (a hand-written or older flow) start at their defaults. */
 export function fillMissingDefaults(type: string, node: EditorNode, prefix: string): void {
@@ -102,47 +102,6 @@ export function conditionalRows(prefix: string): void {
 }
 
 /**
- * Code editors for SQL text properties: a div #node-input-<field>-editor shows node[field];
- * closeSqlEditors copies each back into its hidden #node-input-<field> (on save) and destroys it.
- */
-function sqlEditors(node: EditorNode, fields: string[]): void {
-  const editors: Record<string, CodeEditor> = {};
-  for (const field of fields) {
-    const value = node[field];
-    const id = `node-input-${field}-editor`;
-    editors[field] = RED.editor.createEditor({
-      id,
-      mode: 'ace/mode/sql',
-      value: typeof value === 'string' ? value : '',
-    });
-    // The view's query previews in its project; every SQL row completes names.
-    const preview =
-      node.type === 'mindsdb-view' && field === 'query'
-        ? { database: () => literalValue('node-input-project') }
-        : undefined;
-    sqlAssist(id, () => editors[field], preview ? { preview } : {});
-  }
-  node.mindsdbSqlEditors = editors;
-}
-
-function closeSqlEditors(node: EditorNode, save: boolean): void {
-  const editors = node.mindsdbSqlEditors ?? {};
-  for (const [field, editor] of Object.entries(editors)) {
-    if (save) $(`#node-input-${field}`).val(editor.getValue());
-    editor.destroy();
-  }
-  delete node.mindsdbSqlEditors;
-}
-
-/** oneditsave and oneditcancel of a dialog with SQL editor rows: the text goes back to the node, or not. */
-export function saveEditors(this: EditorNode): void {
-  closeSqlEditors(this, true);
-}
-export function cancelEditors(this: EditorNode): void {
-  closeSqlEditors(this, false);
-}
-
-/**
  * Fields that list config nodes by id (the servers msg.server may choose): a select of several,
  * its options the config nodes of that type in the flows, by name. A node without a name cannot be
  * chosen by name, so it is shown but not selectable, with the catalogue's hint.
@@ -179,7 +138,6 @@ export function prepare(type: string, node: EditorNode): void {
   choiceLists(type, node);
   $('#node-input-outputProperty').typedInput({ default: 'msg', types: ['msg'] });
   jsonInputs(type);
-  const rows = editorRows[type];
-  if (rows) sqlEditors(node, rows);
+  openSqlEditors(type, node);
   conditionalRows('node-input-');
 }

@@ -85,17 +85,26 @@ function standardRows(type: string, spec: Record<string, DeclaredField>, templat
   }
 }
 
-/** A SQL row: a label row and, after it, an editor row of `height` px (data-editor). */
+/**
+ * A SQL row: a label row (with an expand button when the row has `data-expand`) and, after it, an
+ * editor row of `height` px (data-editor); ./sql-editors.ts opens its editor.
+ */
 function sqlRow(type: string, row: JQuery, field: string, prefix: string): void {
-  editorRows[type].push(field);
+  const expand = row.is('[data-expand]');
+  editorRows[type].push({ field, preview: row.attr('data-preview'), expand, fill: row.is('[data-fill]') });
   const height = Number(row.attr('data-editor'));
   const classes = row.attr('class') ?? '';
   const when = row.attr('data-when');
+  const button = expand
+    ? '<div style="position: absolute; right: 0; display: inline-block; text-align: right;">' +
+      `<button type="button" id="${prefix}${field}-expand" class="red-ui-button red-ui-button-small">` +
+      '<i class="fa fa-expand"></i></button></div>'
+    : '';
   row
-    .css('margin-bottom', '0px')
+    .css({ 'margin-bottom': '0px', ...(expand ? { position: 'relative' } : {}) })
     .html(
       `<label for="${prefix}${field}"><i class="fa fa-${row.attr('data-icon') ?? 'file-code-o'}"></i> <span ` +
-        `data-i18n="${type}.label.${field}"></span></label><input type="hidden" id="${prefix}${field}">`,
+        `data-i18n="${type}.label.${field}"></span></label><input type="hidden" id="${prefix}${field}">${button}`,
     );
   row.after(
     `<div class="${classes} node-text-editor-row"${when ? ` data-when="${when}"` : ''}>` +
@@ -115,7 +124,10 @@ function sqlRow(type: string, row: JQuery, field: string, prefix: string): void 
  *   data-labels="rows"     a select's option labels: `label.<labels><Value>` (operation: "op");
  *   data-also="threshold"  a second, short field in the same row;
  *   data-list="a,b"        suggestions under a text field (a datalist);
- *   data-editor="120"      a SQL code editor of that height (a label row and an editor row).
+ *   data-editor="120"      a SQL code editor of that height (a label row and an editor row), with
+ *                          data-preview="database"  a Preview in the database that field names,
+ *                          data-expand  a button to Node-RED's larger editor,
+ *                          data-fill    the height the dialog has left (oneditresize).
  * Any element of the template may say when it shows (`data-when`, see conditionalRows). The rows
  * every action dialog has are added where the template leaves them out (standardRows).
  * The kind of input comes from the declaration: checkbox, select, TypedInput, number,
@@ -152,7 +164,9 @@ export function buildForm(type: string): void {
       row.removeAttr('data-row');
       if (row.attr('data-editor')) sqlRow(type, row, field, prefix);
       else row.html(rowMarkup(type, row, field, entry, credential, prefix));
-      row.removeAttr('data-icon data-width data-unit data-labels data-editor data-also data-list');
+      row.removeAttr(
+        'data-icon data-width data-unit data-labels data-editor data-also data-list data-preview data-expand data-fill',
+      );
     });
     script.text(template.html()).attr('data-built', 'true');
   });

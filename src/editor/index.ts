@@ -3,35 +3,21 @@
  * resources/mindsdb-editor.js (scripts/editor-bundle.mjs). Node-RED serves that file from the
  * package's resources/ folder, with resources/mindsdb-defaults.js (each node type's declaration,
  * written by the build from src/schema/nodes.ts), and runs a node's own editor script only once
- * both have loaded, so each node's .html holds only what is particular to that node: the literal
- * registerType the Flow Library reads, and its own dialog rows (buildForm adds the rows every
- * action dialog has). Every node's .html names this file; the first copy to run defines
- * window.MindsDBEditor and any later one leaves it alone.
+ * both have loaded, so each node's .html holds no code: the literal registerType the Flow Library
+ * reads, spreading in definition("<type>") (./node-types.ts), buildForm("<type>"), and its own
+ * dialog rows (buildForm adds the rows every action dialog has). Every node's .html names this
+ * file; the first copy to run defines window.MindsDBEditor and any later one leaves it alone.
  */
-import { catalogue, labelStyle } from './catalogue';
-import { credentials, defaults } from './checks';
-import { conditionalRows, fillMissingDefaults } from './dialog';
 import { buildForm } from './form';
-import { literalValue } from './shared/typed-input';
-import { actionNode, resourceNode } from './node-definitions';
-import { sqlAssist } from './sql-assist';
+import { definition } from './node-types';
 import { statusValues, translateStatuses } from './status';
 
 const editorApi = {
-  // a node's registerType: `...resourceNode(type, {itemIcon})` or `...actionNode(type, {…})`,
-  // then buildForm(type); a config node takes defaults and credentials itself
-  actionNode,
-  resourceNode,
-  defaults,
-  credentials,
+  // a node's registerType spreads in definition(type) after its literals; buildForm(type) then
+  // writes its dialog's rows
+  definition,
   buildForm,
-  // pieces for a node's own dialog code
-  catalogue,
-  conditionalRows,
-  fillMissingDefaults,
-  labelStyle,
-  literalValue,
-  sqlAssist,
+  // the status texts' matcher (test/unit/status-texts.test.js reads it)
   statusValues,
 };
 

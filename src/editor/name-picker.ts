@@ -1,11 +1,12 @@
+import { foldCase } from '../common/sql-names';
 import { postJson, selectedServer, serverRequest } from './shared/server-choice';
 import { FROM_MSG_AND_CONTEXT } from './shared/typed-input';
 
-/** Names containing `typed` (case-insensitive), as autoComplete suggestions. */
+/** Names containing `typed` when case is ignored (foldCase), as autoComplete suggestions. */
 function suggestions(items: string[], typed: string): Suggestion[] {
-  const v = String(typed || '').toLowerCase();
+  const v = foldCase(String(typed || ''));
   return items
-    .filter((n) => n.toLowerCase().includes(v))
+    .filter((n) => foldCase(n).includes(v))
     .slice(0, 100)
     .map((n) => ({ value: n, label: n }));
 }

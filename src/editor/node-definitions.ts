@@ -1,7 +1,8 @@
 import { catalogue, i18n, labelStyle } from './catalogue';
 import { credentials, defaults } from './checks';
 import { declaration, declared, items } from './declarations';
-import { cancelEditors, prepare, saveEditors } from './dialog';
+import { prepare } from './dialog';
+import { cancelEditors, resizeEditors, saveEditors } from './sql-editors';
 import { namePicker, type NamePicker } from './name-picker';
 import { literalValue } from './shared/typed-input';
 
@@ -49,7 +50,8 @@ function operationLabel(node: EditorNode, noun: string, plural: string, nameFiel
  * registerType holds category, colour, icon, inputs and outputs as literals and spreads this
  * in (properties written after the spread replace these). It brings the declared defaults and
  * credentials, the palette label, the label style, labels of the ports, a dialog prepared by
- * `prepare` (./dialog.ts), and SQL editors closed on save or cancel. `spec` names what differs:
+ * `prepare` (./dialog.ts), and SQL editors (./sql-editors.ts) sized with the dialog and closed on
+ * save or cancel. `spec` names what differs:
  *   label(t)                  the canvas label (`this` is the node, `t` its catalogue), or
  *   noun, plural, nameField   for a label like "get model m1" / "list models";
  *   inputLabel                a catalogue key for the input port;
@@ -84,6 +86,7 @@ export function actionNode(type: string, spec: ActionSpec): Record<string, unkno
     },
     oneditsave: saveEditors,
     oneditcancel: cancelEditors,
+    oneditresize: resizeEditors,
   };
   if (spec.inputLabel) definition.inputLabels = i18n(type, spec.inputLabel);
   const secrets = credentials(type);

@@ -18,7 +18,7 @@ interface EditorNode {
   credentials?: Record<string, string | boolean | undefined>;
   status?: unknown;
   dirtyStatus?: boolean;
-  /** The code editors of an open dialog's SQL rows (resources' sqlEditors). */
+  /** The code editors of an open dialog's SQL rows (./sql-editors.ts). */
   mindsdbSqlEditors?: Record<string, CodeEditor>;
   [property: string]: unknown;
 }
@@ -127,6 +127,14 @@ interface NodeRedEditor {
   editor: {
     createEditor(options: { id: string; mode: string; value: string }): CodeEditor;
     editJSON(options: { value: string; focus: boolean; complete: (value: string) => void }): void;
+    /** Node-RED's larger code editor in a tray of its own; `complete` gets the text on Done. */
+    editText(options: {
+      mode: string;
+      value: string;
+      width?: string;
+      focus?: boolean;
+      complete: (value: string) => void;
+    }): void;
     validateNode?(node: EditorNode): boolean;
   };
   comms: { subscribe(topic: string, callback: (topic: string, msg: { text?: unknown } | undefined) => void): void };
@@ -153,6 +161,11 @@ interface NodeRedEditor {
   };
   plugins: {
     registerPlugin(id: string, definition: { onadd?: () => void; onremove?: () => void; type?: string }): void;
+  };
+  tabs: {
+    create(options: { id: string; onchange?: (tab: { id: string }) => void }): {
+      addTab(tab: { id: string; label: string }): void;
+    };
   };
   popover: {
     tooltip(target: JQuery, content: string): void;

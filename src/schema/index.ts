@@ -13,6 +13,7 @@ import type {
   SKILL_NODE,
   SQL_NODE,
 } from './nodes';
+import type { STATE_STORE_NODE } from './state-store-node';
 
 export {
   describeRule,
@@ -33,6 +34,7 @@ export {
   type NodeSchema,
 } from './node-schema';
 export * from './nodes';
+export { DEFAULT_STORE_SCHEMA, STATE_STORE_NODE } from './state-store-node';
 
 // The configs and credentials other modules name; any node's is ConfigOf<typeof ITS_NODE>.
 
@@ -46,3 +48,5 @@ export type SkillNodeConfig = ConfigOf<typeof SKILL_NODE>;
 export type AgentNodeConfig = ConfigOf<typeof AGENT_NODE>;
 export type KnowledgeBaseNodeCredentials = CredentialsOf<typeof KNOWLEDGE_BASE_NODE>;
 export type MLEngineNodeCredentials = CredentialsOf<typeof ML_ENGINE_NODE>;
+export type StateStoreNodeConfig = ConfigOf<typeof STATE_STORE_NODE>;
+export type StateStoreNodeCredentials = CredentialsOf<typeof STATE_STORE_NODE>;

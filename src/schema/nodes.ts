@@ -16,12 +16,12 @@
  *    type's name and credentials from here;
  * 3. in nodes/<type>.html (copy nodes/mindsdb-job.html): the literal registerType (category,
  *    color, icon, inputs, outputs: the Flow Library indexes the node from it) spreading in
- *    `...MindsDBEditor.resourceNode("<type>", { itemIcon: "<fa icon>" })` for a node whose
- *    operation acts on a named item (the field declared with `item()`; its noun, plural and the
- *    list its picker suggests from follow the type's name: "knowledge base", "knowledge_bases";
- *    `collection: "…"` when the dialog's list route names it otherwise),
- *    else `...MindsDBEditor.actionNode("<type>", {…})`; then `MindsDBEditor.buildForm("<type>")`
- *    and a template of only the node's own rows, `<div class="form-row" data-row="<field>"></div>`.
+ *    `...MindsDBEditor.definition("<type>")`, its entry in src/editor/node-types.ts being
+ *    `resourceNode(type, { itemIcon: "<fa icon>" })` for a node whose operation acts on a named item
+ *    (the field declared with `item()`; its noun, plural and the list its picker suggests from follow
+ *    the type's name: "knowledge base", "knowledge_bases"; `collection: "…"` when the dialog's list
+ *    route names it otherwise), else `actionNode(type, {…})` (a config node: `configNode`); then
+ *    `MindsDBEditor.buildForm("<type>")` and a template of only the node's own rows.
  *    buildForm adds the rows every action dialog has: server, operation, project and the item
  *    first; outputProperty, name and the catalogue's `label.tip` last (src/editor/form.ts
  *    says what a row may add). Its catalogue has `label.<field>` for each row;
@@ -43,6 +43,7 @@ import {
   typed,
 } from './fields';
 import { defineNode, type NodeSchema } from './node-schema';
+import { STATE_STORE_NODE } from './state-store-node';
 
 /**
  * The fields every action node starts with: the server it uses, the other servers a message may
@@ -137,6 +138,8 @@ export const SERVER_NODE = defineNode(
      */
     proxyMode: oneOf(['env', 'none', 'node'], 'env', { optional: true }),
     proxy: configNode('http proxy', false),
+    /** Where the nodes on this server keep their state: a mindsdb-state-store node, blank for this Node-RED's file. */
+    stateStore: configNode('mindsdb-state-store', false),
   },
   {
     session: password(),
@@ -219,6 +222,10 @@ export const AGENT_NODE = defineNode('mindsdb-agent', 1, {
   itemName: item(),
   /** completions: one message with the answer, or a message sequence of the streamed chunks. */
   streamMode: oneOf(['final', 'chunks'], 'final', { optional: true }),
+  /** create, update: the agent's data (comma-separated) and its mode (26.x); msg.payload fills what is blank. */
+  knowledgeBases: text(),
+  tables: text(),
+  mode: oneOf(['default', 'text', 'sql'], 'default', { optional: true }),
   ...agentMemory(),
   outputProperty: msgProperty(),
 });
@@ -285,8 +292,13 @@ export const KNOWLEDGE_BASE_NODE = defineNode(
     idColumn: text(),
     insertQuery: text(),
     ...outbox(),
-    limit: optionalNumber(10, { integer: true, min: 1 }),
+    limit: optionalNumber(10, { integer: true, min: 1, max: 100 }),
     threshold: optionalNumber('', { min: 0, max: 1 }),
+    /** search: metadata conditions ({column: value | [values] | {op: value}}; msg.filter adds its own). */
+    filter: typed('', 'json', { jsonObject: true }),
+    hybrid: flag(false),
+    alpha: optionalNumber('', { min: 0, max: 1 }),
+    reranking: oneOf(['default', 'on', 'off'], 'default', { optional: true }),
     outputProperty: msgProperty(),
   },
   {
@@ -372,5 +384,6 @@ export const SCHEMAS: Readonly<Record<string, NodeSchema>> = Object.fromEntries(
     PROJECT_NODE,
     VIEW_NODE,
     ML_ENGINE_NODE,
+    STATE_STORE_NODE,
   ].map((s) => [s.type, s]),
 );

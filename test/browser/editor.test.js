@@ -678,6 +678,36 @@ describe('the editor in Chromium', function () {
     });
   }
 
+  it("gives the sql dialog's query editor the height the tray leaves, and its text to the larger editor", async function () {
+    const editorHeight = () => page.$eval('#node-input-query-editor', (el) => el.getBoundingClientRect().height);
+    await page.evaluate(() => RED.editor.edit(RED.nodes.node('sql1')));
+    await page.waitForSelector('#node-input-query-editor', { state: 'visible' });
+    await uiAtRest(page);
+    const before = await editorHeight();
+    try {
+      await page.setViewportSize({ width: 1440, height: 2000 });
+      await page.waitForFunction((h) => $('#node-input-query-editor').height() > h + 300, before, { timeout: 10000 });
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+    await page.waitForFunction((h) => Math.abs($('#node-input-query-editor').outerHeight() - h) < 2, before, {
+      timeout: 10000,
+    });
+    // The expand button takes the query into Node-RED's larger SQL editor.
+    await page.click('#node-input-query-expand');
+    await page.waitForSelector('#node-input-text', { state: 'visible' });
+    await uiAtRest(page);
+    assert.match(
+      await page.$eval('#node-input-text', (el) => el.textContent),
+      /sensor_readings/,
+      'the larger editor shows the query',
+    );
+    await page.locator('#node-dialog-cancel').last().click();
+    await page.waitForSelector('#node-input-text', { state: 'detached' });
+    await page.click('#node-dialog-cancel');
+    await page.waitForSelector('#node-dialog-cancel', { state: 'detached' });
+  });
+
   it("lists the flow's servers a message may choose by name (msg.server), and saves the chosen ones", async function () {
     await page.evaluate(() => RED.editor.edit(RED.nodes.node('predict1')));
     await page.waitForSelector('#dialog-form #node-input-servers', { state: 'attached' });
@@ -735,7 +765,7 @@ describe('the editor in Chromium', function () {
       assert.match(await code.inputValue(), /sensor_readings/, 'the plain editor shows the saved query');
       await code.fill('SELECT 1');
       // The expand button takes the SQL into a larger editor and writes it back on Done.
-      await page.click('#node-mindsdb-sql-expand-editor');
+      await page.click('#node-input-query-expand');
       const big = page.locator('#node-input-text textarea.red-ui-editor-text-basic');
       await big.waitFor({ state: 'visible' });
       assert.equal(await big.inputValue(), 'SELECT 1');

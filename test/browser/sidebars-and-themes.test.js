@@ -33,7 +33,11 @@ const SHOTS = path.resolve(
  * (3.54), and the tab's secondary text uses the same variable.
  */
 const LEAST = IS_5 ? 4.5 : 3;
-const TYPES = Object.keys(pkg['node-red'].nodes).filter((t) => t !== 'mindsdb-server');
+/** The config nodes: the server (srv in the flow) and the state store (its dialog for a new one). */
+const CONFIG_TYPES = ['mindsdb-server', 'mindsdb-state-store'];
+const TYPES = Object.keys(pkg['node-red'].nodes).filter((t) => !CONFIG_TYPES.includes(t));
+/** Every dialog, by the id of its node: the config nodes' first. */
+const DIALOGS = ['srv', 'newStore', ...TYPES.map((t) => `n_${t}`)];
 const row = (name) => `#mindsdb-sidebar-tree .mindsdb-tree-row[data-name="${name}"]`;
 /** A dialog's text, without Monaco's own: its line numbers and its hidden input. */
 const DIALOG = '.red-ui-tray:last-child .red-ui-tray-body';
@@ -101,6 +105,19 @@ function flow(mindsdbUrl) {
 const MONACO_EDITOR = () =>
   window.monaco.editor.getEditors().find((e) => e.getContainerDomNode().closest('#node-input-query-editor'));
 
+/** Opens the tab's preview of the knowledge base notes and searches it: its rows under the tree. */
+async function searchNotes(page) {
+  if (!(await page.isVisible(row('notes')))) await page.click(row('mindsdb'));
+  await page.click(`${row('notes')}[data-kind="knowledge_base"]`);
+  await page.waitForSelector('#mindsdb-kb-preview', { state: 'visible' });
+  await page.fill('#mindsdb-kb-preview-text', 'pressure');
+  await page.fill('#mindsdb-kb-preview-filter', '{"product": "pump"}');
+  await page.click('#mindsdb-kb-preview-run');
+  await page.waitForSelector('#mindsdb-kb-preview-rows td', { timeout: 20000 });
+  await page.mouse.move(700, 600);
+  await uiAtRest(page);
+}
+
 /** Opens the sql dialog, writes `SELECT * FROM mindsdb` and types `.`: the list of that project's items. */
 async function openCompletion(page) {
   await page.waitForFunction(() => window.monaco, null, { timeout: 60000 });
@@ -116,20 +133,20 @@ async function openCompletion(page) {
   await uiAtRest(page);
 }
 
-/** Opens the dialog of node `id`: the config dialog for the server node, the edit dialog for the others. */
+/**
+ * Opens the dialog of node `id`: the config dialog of the server node srv, a new state store's
+ * (newStore: none is deployed, it would connect to its database), the edit dialog of the others.
+ */
 async function openDialog(page, id) {
-  await page.evaluate(
-    (nodeId) =>
-      nodeId === 'srv' // the config node
-        ? RED.editor.editConfig('', 'mindsdb-server', nodeId)
-        : RED.editor.edit(RED.nodes.node(nodeId)),
-    id,
-  );
-  await page.waitForSelector(nodeIdIsServer(id) ? '#node-config-dialog-ok' : '#node-dialog-ok', { state: 'visible' });
+  await page.evaluate((nodeId) => {
+    if (nodeId === 'srv') RED.editor.editConfig('', 'mindsdb-server', nodeId);
+    else if (nodeId === 'newStore') RED.editor.editConfig('', 'mindsdb-state-store', '_ADD_');
+    else RED.editor.edit(RED.nodes.node(nodeId));
+  }, id);
+  const config = id === 'srv' || id === 'newStore';
+  await page.waitForSelector(config ? '#node-config-dialog-ok' : '#node-dialog-ok', { state: 'visible' });
   await uiAtRest(page);
 }
-
-const nodeIdIsServer = (id) => id === 'srv';
 
 async function closeDialog(page) {
   const cancel = (await page.isVisible('#node-config-dialog-cancel'))
@@ -149,6 +166,22 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
   before(async function () {
     fs.mkdirSync(SHOTS, { recursive: true });
     fake = await createFakeMindsDB().listen();
+    // A knowledge base for the tab's preview of one, and the rows its search answers.
+    await fetch(`${fake.url}/api/projects/mindsdb/knowledge_bases`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        knowledge_base: { name: 'notes', storage: { database: 'v', table: 't' }, metadata_columns: ['product'] },
+      }),
+    });
+    fake.state.sql = (body) =>
+      /FROM `mindsdb`\.`notes`/.test(body.query)
+        ? {
+            type: 'table',
+            column_names: ['id', 'distance', 'chunk_id', 'chunk_content', 'relevance', 'product', 'metadata'],
+            data: [['d3', 0.2, 'd3:c', 'pump pressure sensor replacement', 0.8, 'pump', { product: 'pump' }]],
+          }
+        : null;
     red = await startNodeRed(flow(fake.url));
     browser = await launchChromium();
   });
@@ -195,7 +228,7 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
     });
 
     it('draws every dialog readable', async function () {
-      for (const id of ['srv', ...TYPES.map((t) => `n_${t}`)]) {
+      for (const id of DIALOGS) {
         await openDialog(page, id);
         const text = outsideMonaco(await measure(page, DIALOG));
         assert.ok(text.length >= 5, `${id}: ${text.length} texts measured`);
@@ -335,6 +368,13 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
       assert.deepEqual(await overflowing(page), [], 'with the error note');
       await page.selectOption('#mindsdb-sidebar-server', 'srv');
       await page.waitForSelector(row('mindsdb'), { timeout: 20000 });
+      await searchNotes(page);
+      assert.deepEqual(await overflowing(page), [], "with a knowledge base's preview and its rows");
+      assert.ok(
+        await page.$eval('#mindsdb-kb-preview-rows', (rows) => rows.clientHeight >= rows.scrollHeight),
+        "the preview's rows are shown whole (the preview scrolls), not squeezed",
+      );
+      assert.deepEqual(below(await measure(page, '.mindsdb-sidebar'), LEAST), []);
       // Back to the width Node-RED starts the left sidebar with, for the screenshots below.
       await fetch(`${red.url}settings/user`, {
         method: 'POST',
@@ -367,13 +407,21 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
       await page.waitForSelector(row('mindsdb'), { timeout: 20000 });
       if (!(await page.isVisible(row('home_rentals')))) await page.click(row('mindsdb'));
       await page.waitForSelector(row('home_rentals'), { timeout: 20000 });
+      await searchNotes(page);
       await page.hover(row('lightwood_rentals'));
       const text = await measure(page, '.mindsdb-sidebar');
+      assert.ok(
+        text.some((e) => e.text === 'pump pressure sensor replacement'),
+        "the knowledge base's preview was measured",
+      );
       assert.ok(text.length >= 6, `${text.length} texts measured`);
       // Dark: light text on a dark panel, also the row under the mouse.
       const panel = text.find((e) => e.text === 'home_rentals');
       assert.ok(panel.ratio >= 7 && /^rgb\((\d{1,2}), /.test(panel.background), `${JSON.stringify(panel)}`);
       assert.deepEqual(below(text, LEAST), []);
+      // The pictures without the preview: the left sidebar's top section is short.
+      await page.click('#mindsdb-kb-preview .mindsdb-kb-preview-head button');
+      await page.waitForSelector('#mindsdb-kb-preview', { state: 'hidden' });
       await page.mouse.move(700, 600);
       await uiAtRest(page);
       await page.locator('#red-ui-sidebar-left').screenshot({ path: path.join(SHOTS, 'sidebar-left-dark.png') });
@@ -384,7 +432,7 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
     });
 
     it('draws every dialog readable, the preview and its rows too', async function () {
-      for (const id of ['srv', ...TYPES.map((t) => `n_${t}`)]) {
+      for (const id of DIALOGS) {
         await openDialog(page, id);
         if (id === 'srv') {
           await page.click('#mindsdb-test-button');

@@ -59,14 +59,17 @@ async function moveSidebarTab(page, sidebar, section = 'top') {
 
 /**
  * What sticks out of the MindsDB tab's column: its head's fields and buttons, the tree box, each
- * row and note box, the hint (a row's own text is cut with an ellipsis inside the row), and
- * whether the tree scrolls sideways. Each as "what (how many px)".
+ * row and note box, the hint, the knowledge-base preview's parts (a row's own text is cut with an
+ * ellipsis inside the row; the preview's table scrolls in its own box), whether the tree
+ * scrolls sideways, and what one part of the tab draws over the next. Each as "what (how many px)".
  */
 function overflowing(page) {
   return page.evaluate(() => {
     const column = $('.mindsdb-sidebar')[0].getBoundingClientRect();
     const out = [];
-    for (const el of $('.mindsdb-sidebar-head *, .mindsdb-tree, .mindsdb-tree > *, .mindsdb-sidebar-hint').toArray()) {
+    const boxes =
+      '.mindsdb-sidebar-head *, .mindsdb-tree, .mindsdb-tree > *, .mindsdb-sidebar-hint, .mindsdb-kb-preview > *';
+    for (const el of $(boxes).toArray()) {
       const box = el.getBoundingClientRect();
       if (box.width === 0) continue;
       const over = Math.max(box.right - column.right, column.left - box.left);
@@ -75,6 +78,24 @@ function overflowing(page) {
     const tree = $('#mindsdb-sidebar-tree')[0];
     if (tree.scrollWidth > tree.clientWidth)
       out.push(`the tree scrolls sideways (${tree.scrollWidth - tree.clientWidth} px)`);
+    // Each part of the tab (head, tree, preview, hint) holds what it draws, or scrolls it: nothing
+    // is drawn over the next part.
+    const sidebar = $('.mindsdb-sidebar')[0];
+    for (const el of sidebar.querySelectorAll('*')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      let part = el;
+      let clipped = false;
+      while (part.parentElement !== sidebar) {
+        part = part.parentElement;
+        if (getComputedStyle(part).overflowY !== 'visible') clipped = true;
+      }
+      if (clipped || part === el) continue;
+      const holder = part.getBoundingClientRect();
+      const over = Math.max(box.bottom - holder.bottom, holder.top - box.top);
+      if (over > 0.5)
+        out.push(`${el.id || el.className || el.tagName} out of ${part.className} (${Math.round(over)} px)`);
+    }
     return out;
   });
 }

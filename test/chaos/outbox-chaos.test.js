@@ -2,7 +2,8 @@
 /**
  * Issue 31's proof of the outbox, against the real thing: a MindsDB of each supported line of our
  * own (scripts/mindsdb-local.sh, on MINDSDB_CHAOS_PORT / MINDSDB_CHAOS_26_PORT, storage kept across
- * its restarts as an upgrade keeps it), the local PostgreSQL (database `test`, through a MindsDB
+ * its restarts as an upgrade keeps it; shared with test/chaos/shared-store.test.js through
+ * test/chaos/mindsdb-lines.js), the local PostgreSQL (database `test`, through a MindsDB
  * data source) and Mosquitto (MQTT_URL). Two Node-RED processes (the node-red binary, this package
  * linked in) take the same MQTT stream of readings into a PostgreSQL table each, through the table
  * node with micro-batching: A with the outbox on and a key column, B with the outbox off.
@@ -24,7 +25,7 @@
  * it restarts waits at the broker). docs/outbox.md says what is and is not guaranteed.
  */
 const assert = require('node:assert/strict');
-const { execFileSync, spawn } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -33,8 +34,8 @@ const mqtt = require('mqtt');
 const { startNodeRed } = require('../browser/harness');
 const { waitFor } = require('../support/wait');
 
-const ROOT = path.join(__dirname, '..', '..');
-const SCRIPT = path.join(ROOT, 'scripts', 'mindsdb-local.sh');
+const { LINES, mindsdb, ensureLine, postgresSource } = require('./mindsdb-lines');
+
 const BROKER = new URL(process.env.MQTT_URL || 'mqtt://127.0.0.1:1883');
 const N = Number(process.env.CHAOS_READINGS || 20_000);
 /**
@@ -42,36 +43,6 @@ const N = Number(process.env.CHAOS_READINGS || 20_000);
  * MindsDB.
  */
 const RATE = Number(process.env.CHAOS_RATE || 400);
-const LINES = [
-  { version: '25.14.1', port: Number(process.env.MINDSDB_CHAOS_PORT) || 47380 },
-  { version: '26.1.0', port: Number(process.env.MINDSDB_CHAOS_26_PORT) || 47580 },
-].filter((l) => !process.env.CHAOS_VERSIONS || process.env.CHAOS_VERSIONS.split(',').includes(l.version));
-
-/**
- * scripts/mindsdb-local.sh <command> for our own MindsDB, without blocking the event loop (the feed goes on meanwhile).
- */
-function mindsdb(command, line, keepStorage = false) {
-  return new Promise((resolve, reject) => {
-    const env = {
-      ...process.env,
-      MINDSDB_VERSION: line.version,
-      MINDSDB_PORT: String(line.port),
-      ...(keepStorage ? { MINDSDB_KEEP_STORAGE: '1' } : {}),
-    };
-    const child = spawn('bash', [SCRIPT, command], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    child.on('exit', (code) =>
-      code === 0
-        ? resolve()
-        : reject(
-            new Error(`mindsdb-local.sh ${command} (${line.version}, port ${line.port}) failed: ${err.slice(-2000)}`),
-          ),
-    );
-  });
-}
 
 const psql = (sql) =>
   execFileSync(
@@ -296,26 +267,9 @@ for (const line of LINES) {
         psql(
           `DROP TABLE IF EXISTS public.${t}; CREATE TABLE public.${t} (reading_id bigint, sensor text, temperature double precision)`,
         );
-      await mindsdb('install', line);
-      await mindsdb('stop', line);
-      const t0 = Date.now();
-      await mindsdb('start', line);
-      log(`MindsDB started in ${Math.round((Date.now() - t0) / 1000)} s on ${mindsdbUrl}`);
-      const made = await fetch(`${mindsdbUrl}/api/databases/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          database: {
-            name: 'chaos_pg',
-            engine: 'postgres',
-            parameters: { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' },
-          },
-        }),
-      });
-      assert.ok(
-        made.status === 201 || made.status === 409,
-        `the data source chaos_pg: HTTP ${made.status} ${await made.text()}`,
-      );
+      const seconds = await ensureLine(line);
+      if (seconds) log(`MindsDB started in ${seconds} s on ${mindsdbUrl}`);
+      await postgresSource(line, 'chaos_pg');
       client = await mqtt.connectAsync(BROKER.href, { clientId: `${run}-feeder`, reconnectPeriod: 0 });
       for (const label of ['a', 'b']) {
         const flow = chaosFlow({
@@ -355,7 +309,6 @@ for (const line of LINES) {
     after(async () => {
       for (const red of Object.values(reds)) await red?.stop().catch(() => undefined);
       await client?.endAsync().catch(() => undefined);
-      await mindsdb('stop', line).catch(() => undefined);
       // A's persistent session at the broker: forgotten, as a clean session of the same client
       const cleaner = await mqtt
         .connectAsync(BROKER.href, { clientId: `${run}-a`, clean: true, reconnectPeriod: 0 })

@@ -247,7 +247,7 @@ describe('the example dashboards in Chromium, against a real MindsDB', function 
           await page.screenshot({ path: path.join(SHOTS, 'dashboard-report.png') });
         });
 
-        it("Ask an agent: a question gets the knowledge-base rows and the agent's answer, streamed into the page", async function () {
+        it("Ask an agent: a question gets the knowledge-base rows and the agent's answer, streamed into the page; the area narrows both", async function () {
           await open('ask-agent', 'Ask an agent');
           // Setup after deploy: vector store, knowledge base with embedded notes, agent (made once per MindsDB).
           await page.locator('.mindsdb-setup-status', { hasText: /Ready|Error/ }).waitFor({ timeout: 120000 });
@@ -291,8 +291,34 @@ describe('the example dashboards in Chromium, against a real MindsDB', function 
           const rows = await tableRows(page, 'mindsdb-kb-rows');
           assert.equal(rows.length, 3, 'the three most relevant notes');
           assert.equal(rows[0][0], 'pump-a', `the note about the pump first, got ${JSON.stringify(rows)}`);
-          assert.match(rows[0][2], /pump in hall A overheats/);
+          assert.equal(rows[0][1], 'hall A', 'the area of each note, from its metadata');
+          assert.match(rows[0][3], /pump in hall A overheats/);
+
+          // The area narrows the search (msg.filter on the metadata column area): hall B's notes and all halls'.
+          await page.locator('.mindsdb-area').getByRole('button', { name: 'hall B' }).click();
+          await box.fill(question);
+          await box.press('Enter');
+          await page.waitForFunction(
+            () => /^(answered|error)/.test(document.querySelector('.mindsdb-answer')?.dataset.state || ''),
+            null,
+            { timeout: 120000 },
+          );
+          assert.equal(await page.locator('.mindsdb-answer .answer').innerText(), `Echo: ${question}`);
+          assert.match(
+            await page.locator('.mindsdb-answer .steps').innerText(),
+            /3 notes found in the notes of hall B and all halls/,
+            'the agent was given the notes of the chosen area',
+          );
+          const narrowed = await tableRows(page, 'mindsdb-kb-rows');
+          assert.equal(narrowed.length, 3, JSON.stringify(narrowed));
+          assert.deepEqual(
+            narrowed.filter((r) => !['hall B', 'all halls'].includes(r[1])),
+            [],
+            `only notes of hall B and all halls, got ${JSON.stringify(narrowed)}`,
+          );
+          assert.ok(!narrowed.some((r) => r[0] === 'pump-a'), "hall A's pump note is left out");
           await page.locator('.mindsdb-question input').blur();
+          await page.mouse.move(0, 0);
           await page.screenshot({ path: path.join(SHOTS, 'dashboard-ask-agent.png') });
         });
 

@@ -701,7 +701,9 @@ function createFakeMindsDB(options = {}) {
       }
       // A row with an id replaces the row of that id, as MindsDB 25.14.1 and 26.1.0 do (docs/real-mindsdb.md).
       for (const r of kb.rows || []) {
-        const row = { id: String(r.id ?? entry.rows.length), content: String(r.content ?? ''), metadata: r };
+        // The other keys are its metadata (MindsDB keeps neither the content nor the id there).
+        const { id: _id, content: _content, ...metadata } = r;
+        const row = { id: String(r.id ?? entry.rows.length), content: String(r.content ?? ''), metadata };
         const at = r.id === undefined ? -1 : entry.rows.findIndex((x) => x.id === row.id);
         if (at >= 0) entry.rows[at] = row;
         else entry.rows.push(row);
@@ -1228,7 +1230,7 @@ function createFakeMindsDB(options = {}) {
   /**
    * GET /tree/ and /tree/{db} as 25.14.1 and 26.1.0 answer (docs/real-mindsdb.md): the databases
    * (information_schema twice, as system and as project), a data source's tables in one schema
-   * "public", a project's models and views (and the "models" table).
+   * "public", a project's models, views and knowledge bases (and the "models" table).
    */
   function tree(res, seg) {
     if (seg.length === 1 && seg[0] === '') {
@@ -1283,6 +1285,16 @@ function createFakeMindsDB(options = {}) {
       ...[...state.views.values()]
         .filter((v) => v.project === project)
         .map((v) => ({ name: v.name, schema: null, class: 'table', type: 'view', engine: null, deletable: true })),
+      ...[...state.kbs.values()]
+        .filter((k) => k.record.project === project)
+        .map((k) => ({
+          name: k.record.name,
+          schema: null,
+          class: 'table',
+          type: 'knowledge_base',
+          engine: null,
+          deletable: true,
+        })),
     ]);
   }
 

@@ -28,6 +28,17 @@
  *   sensibly; `dimensions` is honoured; `encoding_format: "base64"` (the openai Python client's
  *   default) gets little-endian float32 as OpenAI sends.
  * Every request is recorded in `calls` as {method, path, body}.
+ *
+ * `startLlmDouble({ agentQuery })` makes it an LLM that queries: an agent over a knowledge base or
+ * table runs `agentQuery` (an SQL text, or a function of the prompt's text that returns one) once,
+ * then answers from the rows MindsDB gave it back, as a real model would (the notes of issue 40):
+ * - 26.x (pydantic-ai's `final_result` tool): the plan, then `type: "exploratory_query"` with the
+ *   query, then, once the prompt holds "Previous exploratory query results", `type: "final_text"`
+ *   (sql mode: `type: "final_query"` with the query at once);
+ * - 25.x (langchain's ReAct prompt): `Action: kb_query_tool` (`sql_db_query` for an agent without a
+ *   knowledge base) with the query, then, once an `Observation:` follows, `AI: …`.
+ * The answer is `Answer from the rows: <the first row it was given>`. Without `agentQuery` (the
+ * default) it never queries and answers as above.
  */
 const http = require('node:http');
 const crypto = require('node:crypto');
@@ -231,11 +242,70 @@ function base64Floats(v) {
 
 const tokens = (s) => Math.max(1, Math.ceil(String(s).length / 4));
 
-function chatCompletion(body) {
+/** The text of every message of a chat request, joined. */
+const promptOf = (body) =>
+  (Array.isArray(body.messages) ? body.messages : []).map((m) => textOf(m?.content)).join('\n');
+
+/** The first row after the last result MindsDB gave the model (a markdown table on 26.x, CSV on 25.x). */
+function firstRowSeen(prompt) {
+  const at = Math.max(prompt.lastIndexOf('Result:'), prompt.lastIndexOf('Observation:'));
+  const lines = prompt
+    .slice(at)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const table = lines.filter((l) => l.startsWith('|') && !/^\|[\s|:-]+\|$/.test(l));
+  if (table.length > 1) return table[1].replace(/^\|\s*|\s*\|$/g, '').replace(/\s*\|\s*/g, ', ');
+  const csv = lines.indexOf(lines.find((l) => /^Result in CSV format/.test(l)) ?? '');
+  return csv >= 0 && lines[csv + 2] ? lines[csv + 2] : '(no rows)';
+}
+
+/** With an agentQuery, the next step of an agent that queries; undefined where it has nothing to do. */
+function agentStep(body, agentQuery) {
+  const prompt = promptOf(body);
+  const sql = typeof agentQuery === 'function' ? agentQuery(prompt) : agentQuery;
+  if (!sql) return undefined;
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  const finalResult = tools.find((t) => t?.function?.name === 'final_result');
+  if (finalResult) {
+    const props = finalResult.function.parameters?.properties || {};
+    if (props.plan) return { tool: finalResult, args: { plan: `Run: ${sql}`, estimated_steps: 1 } };
+    if (!props.sql_query) return undefined;
+    if (!props.text)
+      return { tool: finalResult, args: { sql_query: sql, short_description: 'the rows', type: 'final_query' } };
+    if (/Previous exploratory query results/.test(prompt))
+      return {
+        tool: finalResult,
+        args: {
+          sql_query: '',
+          text: `Answer from the rows: ${firstRowSeen(prompt)}`,
+          short_description: 'answer',
+          type: 'final_text',
+        },
+      };
+    return {
+      tool: finalResult,
+      args: { sql_query: sql, text: '', short_description: 'search', type: 'exploratory_query' },
+    };
+  }
+  if (/Action:/.test(prompt) && /Action Input:/.test(prompt) && /New input:/.test(prompt)) {
+    if (/Observation:/.test(prompt.split('New input:').pop()))
+      return { content: `Thought: Do I need to use a tool? No\nAI: Answer from the rows: ${firstRowSeen(prompt)}` };
+    // 25.x lists kb_query_tool for an agent over a knowledge base; its sql_db_query takes the query between markers.
+    const input = /kb_query_tool/.test(prompt)
+      ? `kb_query_tool\nAction Input: ${sql};`
+      : `sql_db_query\nAction Input: $START$ ${sql}; $STOP$`;
+    return { content: `Thought: Do I need to use a tool? Yes\nAction: ${input}` };
+  }
+  return undefined;
+}
+
+function chatCompletion(body, options = {}) {
   const id = `chatcmpl-${crypto.randomBytes(6).toString('hex')}`;
   const model = body.model || 'gpt-4o';
-  const tool = toolToCall(body);
-  const answer = replyText(body);
+  const step = options.agentQuery ? agentStep(body, options.agentQuery) : undefined;
+  const tool = step ? step.tool : toolToCall(body);
+  const answer = step?.content ?? replyText(body);
   const n = Math.max(1, Math.min(8, Number(body.n) || 1));
   const promptTokens = tokens(JSON.stringify(body.messages || []));
   const message = tool
@@ -246,7 +316,7 @@ function chatCompletion(body) {
           {
             id: `call_${crypto.randomBytes(6).toString('hex')}`,
             type: 'function',
-            function: { name: tool.function.name, arguments: JSON.stringify(argumentsFor(tool, answer)) },
+            function: { name: tool.function.name, arguments: JSON.stringify(step?.args ?? argumentsFor(tool, answer)) },
           },
         ],
       }
@@ -306,7 +376,7 @@ function chunksOf(full, includeUsage) {
   return out;
 }
 
-function startLlmDouble({ port = 0 } = {}) {
+function startLlmDouble({ port = 0, agentQuery } = {}) {
   const calls = [];
   const sockets = new Set();
   const server = http.createServer((req, res) => {
@@ -344,7 +414,7 @@ function startLlmDouble({ port = 0 } = {}) {
       if (req.method === 'POST' && path === '/v1/chat/completions') {
         if (!body || typeof body !== 'object' || !Array.isArray(body.messages))
           return bad("'messages' is a required property");
-        const full = chatCompletion(body);
+        const full = chatCompletion(body, { agentQuery });
         if (!body.stream) return json(200, full);
         res.writeHead(200, {
           'content-type': 'text/event-stream',

@@ -198,9 +198,11 @@ function processFor(version) {
 const parse = (sql, version) => processFor(version).request('parse', sql);
 /** MindsDB's tokens for `sql`: {ok: true, tokens: [[type, value, index], …]} or {ok: false, error, type}. */
 const tokens = (sql, version) => processFor(version).request('tokens', sql);
+/** Every lower-case word MindsDB's lexer reads as a keyword, not a name: {ok: true, keywords: [...]}. */
+const keywords = (version) => processFor(version).request('keywords');
 /** Starts the helper now (it takes about a second), so the first parse does not wait for it. */
 const warmUp = (version) => {
   processFor(version);
 };
 
-module.exports = { versions, ensureVenv, parse, tokens, warmUp };
+module.exports = { versions, ensureVenv, parse, tokens, keywords, warmUp };

@@ -9,12 +9,15 @@ line, one answer per line, in order:
                                              (a LexError also carries "index", where the lexer stopped)
   {"id": 2, "op": "tokens", "sql": "..."}  -> {"id": 2, "ok": true, "tokens": [[type, value, index], ...]}
   {"id": 3, "op": "version"}               -> {"id": 3, "ok": true, "version": "0.13.8"}
+  {"id": 4, "op": "keywords"}              -> {"id": 4, "ok": true, "keywords": ["agent", "all", ...]}
+                                             (every lower-case word the lexer reads as one token that is no name)
 
 `ast` is the parsed statement as plain JSON: every AST node becomes {"node": ClassName, field: value, ...}
 with its public attributes, so a test can compare the literal values and identifier parts that
 MindsDB read with the values it meant to send. Test code only.
 """
 import json
+import re
 import sys
 
 from mindsdb_sql_parser import parse_sql
@@ -42,10 +45,30 @@ def plain(value, depth=0):
     return {"repr": repr(value)}
 
 
+def keywords():
+    """Each word a token of the lexer names or spells, kept where the lexer reads it alone as that one token."""
+    candidates = set()
+    for name in list(MindsDBLexer.tokens) + [n for n in vars(MindsDBLexer) if n.isupper()]:
+        candidates.add(name.lower())
+        pattern = getattr(MindsDBLexer, name, None)
+        if isinstance(pattern, str):
+            candidates.update(word.lower() for word in re.findall(r"[A-Za-z_]+", pattern))
+    found = []
+    for word in sorted(candidates):
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", word):
+            continue
+        tokens = list(MindsDBLexer().tokenize(word))
+        if len(tokens) == 1 and tokens[0].type != "ID":
+            found.append(word)
+    return found
+
+
 def answer(request):
     op = request.get("op")
     if op == "version":
         return {"ok": True, "version": __version__}
+    if op == "keywords":
+        return {"ok": True, "keywords": keywords()}
     sql = request.get("sql")
     if not isinstance(sql, str):
         return {"ok": False, "error": "sql must be a string", "type": "BadRequest"}

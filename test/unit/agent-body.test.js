@@ -5,6 +5,7 @@
  */
 const assert = require('node:assert/strict');
 const { fakeClient } = require('../support/client-fixture');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { portBelowEphemeral } = require('../support/ports');
 const { helper, node, catchNode, flowWith, nextMessage } = require('../support/nr');
 const {

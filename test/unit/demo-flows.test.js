@@ -36,8 +36,16 @@ describe('the demo flows (scripts/demo-flows.mjs)', function () {
       'dlive-tab',
       'the live predictions dashboard is the first tab',
     );
-    for (const type of ['mindsdb-server', 'ui-base', 'ui-theme'])
+    for (const type of ['ui-base', 'ui-theme'])
       assert.equal(flows.filter((n) => n.type === type).length, 1, `one ${type}`);
+    // One server for every example, and the shared-store example's own (its nodes keep their state in PostgreSQL).
+    assert.deepEqual(
+      flows.filter((n) => n.type === 'mindsdb-server').map((n) => [n.id, n.stateStore ?? '']),
+      [
+        ['mindsdb-server-example', ''],
+        ['ha-mindsdb-server', 'ha-state-store'],
+      ],
+    );
   });
 
   it('points the server at MINDSDB_URL and the knowledge bases at the LLM of the environment', function () {
@@ -49,6 +57,9 @@ describe('the demo flows (scripts/demo-flows.mjs)', function () {
       assert.equal(kb.baseUrl, '${OPENAI_BASE_URL}');
       assert.deepEqual(credentials[kb.id], { apiKey: '${OPENAI_API_KEY}' });
     }
+    // The shared-store example signs in to the local PostgreSQL as the examples' data source does.
+    for (const store of flows.filter((n) => n.type === 'mindsdb-state-store'))
+      assert.deepEqual(credentials[store.id], { user: 'postgres', password: '' });
     // Examples on disk keep a plain URL: the substitution is the demo's, not the example's.
     assert.equal(read('dashboard-ask-agent').find((n) => n.type === 'mindsdb-server').url, 'http://127.0.0.1:47334');
   });

@@ -36,7 +36,12 @@ const TREE = {
   '': [
     { name: 'mindsdb', kind: 'project' },
     { name: 'sensors_pg', kind: 'datasource', engine: 'postgres' },
+    // Two data sources whose names differ only in case (one made with backticks).
+    { name: 'Sales', kind: 'datasource', engine: 'postgres' },
+    { name: 'sales', kind: 'datasource', engine: 'postgres' },
   ],
+  'datasource/Sales': [{ name: 'q1', kind: 'table' }],
+  'datasource/sales': [{ name: 'q2', kind: 'table' }],
   'datasource/sensors_pg': [
     {
       name: 'public',
@@ -54,6 +59,12 @@ const TREE = {
   'columns/sensors_pg/sensor_readings': [
     { name: 'temperature', kind: 'column', type: 'double' },
     { name: 'humidity', kind: 'column', type: 'double' },
+  ],
+  'columns/sensors_pg/Alerts': [
+    { name: 'raised_at', kind: 'column' },
+    { name: 'end', kind: 'column' },
+    { name: 'Level', kind: 'column' },
+    { name: '1st try', kind: 'column' },
   ],
 };
 
@@ -110,13 +121,25 @@ describe("the editor's SQL completion", () => {
     );
   });
 
-  it("quotes a name only where MindsDB's lexer needs it", () => {
-    assert.deepEqual(['sensor_readings', 'Alerts', 'my table', '1st'].map(assist.quoted), [
+  it("inserts a name plain only where MindsDB's lexer reads it back so: capitals, spaces, a digit first and keywords in backticks", async () => {
+    assert.deepEqual(
+      (await assist.sqlSuggestions('srv', '', 'SELECT sensors_pg.Alerts.')).map((s) => s.insert),
+      ['raised_at', '`end`', '`Level`', '`1st try`'],
+    );
+  });
+
+  it('finds the data source a statement names as typed, else its one spelling in another case, never a guess', async () => {
+    assert.deepEqual(labels(await assist.sqlSuggestions('srv', '', 'SELECT * FROM Sensors_PG.')), [
       'sensor_readings',
-      '`Alerts`',
-      '`my table`',
-      '`1st`',
+      'Alerts',
     ]);
+    assert.deepEqual(labels(await assist.sqlSuggestions('srv', '', 'SELECT * FROM sales.')), ['q2']);
+    assert.deepEqual(labels(await assist.sqlSuggestions('srv', '', 'SELECT * FROM Sales.')), ['q1']);
+    assert.deepEqual(
+      labels(await assist.sqlSuggestions('srv', '', 'SELECT * FROM SALES.')),
+      [],
+      'two data sources differ from it only in case',
+    );
   });
 
   it("offers a data source's tables after `db.`, a project's models and knowledge bases, and a table's columns after `db.table.`", async () => {

@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const { fakeClient, sql } = require('../support/client-fixture');
 const { faultOn, notStatus, lostAnswer, serve } = require('../support/exchange-faults');
 const {
+  MindsDBClient,
   KnowledgeBasesApi,
   FilesApi,
   DatabasesApi,
@@ -192,9 +193,10 @@ describe('exchange policy', function () {
         const piece = 'z'.repeat(64 * 1024);
         let sent = 0;
         const more = () => {
+          // fault: an event written piece by piece
           if (sent++ < 64 && !res.destroyed) res.write(piece, () => setImmediate(more));
           else res.end('"}\n\n');
-        }; // fault: an event written piece by piece
+        };
         res.write('data: {"output": "', more);
       });
       client = new MindsDBClient({ baseUrl: server.url, retries: 0, maxResponseBytes: 1024 * 1024 });

@@ -227,6 +227,65 @@ describe('mindsdb-knowledge-base node', function () {
     assert.match(fake.requestsTo('/sql/query').at(-1).body.query, /LIMIT 10$/);
   });
 
+  it("search: the node's Filter and msg.filter both apply, checked against the stored metadata columns, values bound", async () => {
+    await load({
+      itemName: 'kb',
+      filter: '{"product": "boiler"}',
+      filterType: 'json',
+      hybrid: true,
+      alpha: '0.3',
+      reranking: 'off',
+    });
+    await run({ operation: 'create', payload: { metadata_columns: ['product', 'year'] } });
+    const seen = [];
+    fake.state.sql = (body) => {
+      seen.push(body);
+      return {
+        type: 'table',
+        column_names: ['id', 'relevance', 'product', 'metadata'],
+        data: [['a', 0.9, 'x', { product: 'boiler' }]],
+      };
+    };
+    const m = await run({ operation: 'search', payload: 'pressure', filter: { year: { '>=': '2024' } }, alpha: 0.9 });
+    assert.deepEqual(seen[0].params, { q: 'pressure', f1: 'boiler', f2: 2024, alpha: 0.3 });
+    assert.equal(
+      seen[0].query,
+      'SELECT * FROM `mindsdb`.`kb` WHERE content = :q AND `product` = :f1 AND `year` >= :f2 AND ' +
+        'hybrid_search_alpha = :alpha AND reranking = false LIMIT 10',
+    );
+    assert.deepEqual(m.payload, [{ id: 'a', relevance: 0.9, product: 'boiler', metadata: { product: 'boiler' } }]);
+    // A column in another case than stored: refused before anything is searched.
+    const e = await fail({ operation: 'search', payload: 'pressure', filter: { Year: 2024 } });
+    assert.match(e.error.message, /no metadata column "Year": MindsDB stored it as "year"/);
+    assert.equal(seen.length, 1);
+  });
+
+  it('search: msg.hybrid, msg.alpha and msg.reranking when the node leaves them; refuses what cannot be', async () => {
+    await load({ itemName: 'kb' });
+    await run({ operation: 'create' });
+    const seen = [];
+    fake.state.sql = (body) => {
+      seen.push(body);
+      return { type: 'table', column_names: ['id'], data: [] };
+    };
+    await run({ operation: 'search', payload: 'x', hybrid: true, reranking: false });
+    assert.match(seen.at(-1).query, /WHERE content = :q AND hybrid_search = true AND reranking = false LIMIT 10$/);
+    await run({ operation: 'search', payload: 'x', hybrid: true, alpha: 0 });
+    assert.deepEqual(seen.at(-1).params, { q: 'x', alpha: 0 });
+    assert.match((await fail({ operation: 'search', payload: 'x', alpha: 0.5 })).error.message, /tick Hybrid search/);
+    assert.match(
+      (await fail({ operation: 'search', payload: 'x', hybrid: 'yes' })).error.message,
+      /msg\.hybrid must be/,
+    );
+    assert.match(
+      (await fail({ operation: 'search', payload: 'x', reranking: true })).error.message,
+      /has no reranking model, so reranking cannot be switched on/,
+    );
+    assert.match((await fail({ operation: 'search', payload: 'x', limit: 150 })).error.message, /at most 100 rows/);
+    assert.match((await fail({ operation: 'search', payload: 'x', filter: 'a=1' })).error.message, /msg\.filter must/);
+    assert.equal(seen.length, 2);
+  });
+
   it("create ignores a payload that is not an object (an inject's timestamp)", async () => {
     await load({ operation: 'create', itemName: 'ts' });
     assert.equal((await run({ payload: 1763900000000 })).payload.name, 'ts');

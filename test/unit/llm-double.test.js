@@ -196,3 +196,61 @@ describe('LLM double (test support)', () => {
     assert.deepEqual(argumentsFor(tool, 'x'), { c: 3, d: 'dflt', p: [1, true] });
   });
 });
+
+describe('LLM double with agentQuery: an agent that queries, then answers from the rows', () => {
+  const SQL = "SELECT chunk_content FROM mindsdb.kb WHERE product = 'pump'";
+  let llm;
+  before(async () => {
+    llm = await startLlmDouble({ agentQuery: SQL });
+  });
+  after(() => llm.close());
+
+  const chat = async (body) => {
+    const res = await fetch(`${llm.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4', ...body }),
+    });
+    return (await res.json()).choices[0].message;
+  };
+  const finalResult = (properties) => ({
+    tools: [{ type: 'function', function: { name: 'final_result', parameters: { type: 'object', properties } } }],
+    tool_choice: 'required',
+  });
+  const args = (message) => JSON.parse(message.tool_calls[0].function.arguments);
+  const answerTool = { sql_query: { type: 'string' }, text: { type: 'string' }, type: { type: 'string' } };
+
+  it('26.x: plans, queries, then answers from the "Previous exploratory query results" it was given', async () => {
+    const user = (content) => ({ messages: [{ role: 'user', content }] });
+    assert.match(
+      args(await chat({ ...user('Question'), ...finalResult({ plan: {}, estimated_steps: {} }) })).plan,
+      /pump/,
+    );
+    assert.deepEqual(args(await chat({ ...user('Question'), ...finalResult(answerTool) })), {
+      sql_query: SQL,
+      text: '',
+      short_description: 'search',
+      type: 'exploratory_query',
+    });
+    const seen = 'Q\nPrevious exploratory query results:\nResult:\n| chunk_content |\n| --- |\n| pump seal |\n';
+    const last = args(await chat({ ...user(seen), ...finalResult(answerTool) }));
+    assert.deepEqual([last.type, last.text], ['final_text', 'Answer from the rows: pump seal']);
+    const sqlMode = finalResult({ sql_query: { type: 'string' }, type: { type: 'string' } });
+    assert.equal(args(await chat({ ...user('Q'), ...sqlMode })).type, 'final_query');
+  });
+
+  it("25.x: a ReAct prompt gets the kb_query_tool action, then an answer from the tool's observation", async () => {
+    const prompt = 'Tools: kb_query_tool\nAction: …\nAction Input: …\nObservation: …\n\nNew input: Why?';
+    const first = await chat({ messages: [{ role: 'user', content: prompt }] });
+    assert.equal(first.content, `Thought: Do I need to use a tool? Yes\nAction: kb_query_tool\nAction Input: ${SQL};`);
+    const observed = `${prompt}\nObservation: Output columns: 'chunk_content'\nResult in CSV format (dialect is 'excel'):\nchunk_content\npump seal\n`;
+    assert.equal(
+      (await chat({ messages: [{ role: 'user', content: observed }] })).content,
+      'Thought: Do I need to use a tool? No\nAI: Answer from the rows: pump seal',
+    );
+  });
+
+  it('anything else is answered as without it (a reranker, a plain chat)', async () => {
+    assert.equal((await chat({ messages: [{ role: 'user', content: 'hello 90' }] })).content, 'Echo: hello 90');
+  });
+});

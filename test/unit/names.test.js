@@ -7,6 +7,7 @@
  */
 const assert = require('node:assert/strict');
 const { fakeClient, sql } = require('../support/client-fixture');
+const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const {
   MindsDBError,
   ModelsApi,

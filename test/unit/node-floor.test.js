@@ -49,7 +49,7 @@ describe('the Node.js floor', function () {
 
   it('is what every node file and the sidebar plugin load first', function () {
     const entries = [...Object.values(pkg['node-red'].nodes), ...Object.values(pkg['node-red'].plugins)];
-    assert.equal(entries.length, 16);
+    assert.ok(entries.length >= 17, `${entries.length} entries`);
     const late = entries.filter((file) => {
       const first = /\brequire\("([^"]+)"\)/.exec(fs.readFileSync(path.join(root, file), 'utf8'));
       return first?.[1] !== './runtime/node/floor';

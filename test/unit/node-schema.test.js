@@ -113,6 +113,26 @@ describe('node declarations: one source for the dialog and the runtime', functio
         def = registered(type);
       });
 
+      it('holds no code in its .html: a literal registerType (read by the Flow Library) spreading in its definition', function () {
+        const html = fs.readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8');
+        const scripts = [...html.matchAll(/<script type="text\/javascript">\n([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+        assert.equal(scripts.length, 1, 'one inline script');
+        const lines = scripts[0].split('\n');
+        assert.deepEqual(
+          [lines[0], ...lines.slice(-4)],
+          [
+            `RED.nodes.registerType("${type}", {`,
+            `    ...MindsDBEditor.definition("${type}")`,
+            '});',
+            `MindsDBEditor.buildForm("${type}");`,
+            '',
+          ],
+        );
+        const literals = lines.slice(1, -4);
+        assert.ok(literals.length > 0 && literals[0].startsWith('    category: '), 'its category first');
+        for (const line of literals) assert.match(line, /^ {4}\w+: ("[^"]*"|\d+),$/, 'a literal property');
+      });
+
       it('registers the declared defaults (values, config node types, required) and credentials', function () {
         const declared = schema.editorDefaults(schema.SCHEMAS[type]);
         assert.deepEqual(

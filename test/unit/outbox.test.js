@@ -374,7 +374,8 @@ describe('the outbox (table node)', function () {
     assert.deepEqual(outs, []);
   });
 
-  it('a full disk: the node says once that its outbox is off and goes on without it', async () => {
+  it('a full disk: a message the outbox cannot keep ends at Catch with why (stored: false) and is not sent; once there is room again, messages are kept and sent', async () => {
+    await fake.listen(port);
     await load();
     // SQLite's own size cap on the store this Node-RED shares: the same SQLITE_FULL a full disk gives.
     const lease = leaseStore(path.join(dir, STORE));
@@ -385,29 +386,21 @@ describe('the outbox (table node)', function () {
       for (const id of [1, 2, 3])
         helper.getNode('n1').receive({ _msgid: `m${id}`, payload: { id, temp: 20 }, trace: 'x'.repeat(8000) });
       await waitFor(() => caught.length === 3, { timeoutMs: 8000, what: () => `three at Catch (${caught.length})` });
-      for (const m of caught)
+      for (const m of caught) {
         assert.match(
           m.error.message,
-          /\(the outbox could not keep it: the MindsDB nodes' store \(.*node-red-mindsdb\.sqlite\) could not keep messages in the outbox: .*free space\)/,
+          /^MindsDBError: the outbox could not keep this message, so it was not sent: the MindsDB nodes' store \(.*node-red-mindsdb\.sqlite\) could not keep messages in the outbox: .*free space\)$/,
         );
-      assert.equal(
-        warnings.filter((w) => /the outbox is off/.test(w)).length,
-        1,
-        `said once: ${JSON.stringify(warnings)}`,
-      );
-      await fake.listen(port);
-      await waitFor(() => fake.requestsTo('/util/readiness').length > 0 || outs.length > 0, {
-        timeoutMs: 5000,
-        what: 'MindsDB found again',
-      }).catch(() => undefined);
-      await waitFor(
-        async () => {
-          if (helper.getNode('n1') && outs.length === 0 && caught.length < 10) send([outs.length + caught.length + 1]);
-          return outs.length > 0;
-        },
-        { timeoutMs: 8000, intervalMs: 300, what: 'a message stored without the outbox' },
-      );
+        assert.equal(m.mindsdb.stored, false);
+      }
+      assert.deepEqual(inserts(), [], 'never sent unkept');
+      assert.deepEqual(outs, []);
+      lease.store.statement('PRAGMA max_page_count = 1073741823').get();
+      send([4]);
+      await waitFor(() => outs.length === 1, { timeoutMs: 5000, what: 'the next message kept and sent' });
+      assert.deepEqual(stored(), [4]);
       assert.deepEqual(keptRows(), []);
+      assert.equal(caught.length, 3);
     } finally {
       lease.release();
     }

@@ -18,7 +18,7 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^nodes\/[\w-]+\.(js|html)$/,
-  /^nodes\/(client(\/[\w-]+)?|runtime\/[\w-]+|store)\/[\w-]+\.js$/,
+  /^nodes\/(client(\/[\w-]+)?|runtime\/[\w-]+|store(\/[\w-]+)?|common)\/[\w-]+\.js$/,
   /^nodes\/locales\/[\w-]+\/mindsdb-[\w-]+\.(html|json)$/,
   /^nodes\/icons\/mindsdb-[\w-]+\.svg$/,
   /^resources\/[\w-]+\.js$/,
@@ -53,7 +53,8 @@ describe('the npm package', function () {
       const wanted = [js, js.replace(/\.js$/, '.html')];
       for (const lang of ['en-US', 'de', 'ja', 'zh-CN'])
         wanted.push(`nodes/locales/${lang}/${type}.html`, `nodes/locales/${lang}/${type}.json`);
-      if (type !== 'mindsdb-server') wanted.push(`nodes/icons/${type}.svg`);
+      // config nodes (the server, the state store) have no icon of their own
+      if (type !== 'mindsdb-server' && type !== 'mindsdb-state-store') wanted.push(`nodes/icons/${type}.svg`);
       for (const f of wanted) if (!files.includes(f)) missing.push(f);
     }
     assert.deepEqual(missing, []);

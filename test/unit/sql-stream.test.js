@@ -7,6 +7,7 @@
 const assert = require('node:assert/strict');
 const { fakeClient } = require('../support/client-fixture');
 const http = require('node:http');
+const { FAULTS } = require('../support/faults');
 const { Redactor, supportsJsonLines } = require('../../nodes/client');
 const { JsonAnswerParser } = require('../../nodes/client/answers');
 const { JsonLinesParser } = require('../../nodes/client/answers');

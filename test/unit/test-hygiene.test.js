@@ -38,9 +38,31 @@ const codeLines = (source) =>
     .map((text, i) => ({ line: i + 1, text: text.trim() }))
     .filter(({ text }) => !text.startsWith('*') && !text.startsWith('//') && !text.startsWith('/*'));
 
-/** Lines of `source` that wait for a fixed time: [{line, text}]. */
+/**
+ * Lines of `source` that wait for a fixed time: [{line, text}]. The marker may also end the comment lines right
+ * above (the formatter moves a trailing comment there when the line grows past 120 columns).
+ */
 function fixedSleeps(source) {
-  return codeLines(source).filter(({ text }) => TIMER.test(text.replace(/\/\/.*$/, '')) && !ALLOWED.test(text));
+  const lines = source.split('\n');
+  const markedAbove = (line) => {
+    for (let i = line - 2; i >= 0 && lines[i].trim().startsWith('//'); i--) if (ALLOWED.test(lines[i])) return true;
+    return false;
+  };
+  // ...or the end of the statement the timer is in (the formatter puts a trailing comment after its last line).
+  const markedAtEnd = (line) => {
+    let depth = 0;
+    for (let i = line - 1; i < Math.min(lines.length, line + 12); i++) {
+      if (ALLOWED.test(lines[i])) return true;
+      const code = lines[i].replace(/\/\/.*$/, '').replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '');
+      depth += (code.match(/[([{]/g) ?? []).length - (code.match(/[)\]}]/g) ?? []).length;
+      if (depth <= 0 && i >= line) return false;
+    }
+    return false;
+  };
+  return codeLines(source).filter(
+    ({ line, text }) =>
+      TIMER.test(text.replace(/\/\/.*$/, '')) && !ALLOWED.test(text) && !markedAbove(line) && !markedAtEnd(line),
+  );
 }
 
 /** The packages `source` loads by name (require, import, import()). */

@@ -197,8 +197,9 @@ describe('values that are not plain JSON: one rule (issue 32)', () => {
       [
         'mindsdb-agent',
         { operation: 'create', itemName: 'a1', itemNameType: 'str' },
-        (v) => ({ payload: { model_name: 'gpt-4', provider: 'openai', data: { at: v } } }),
-        'msg.payload.data.at',
+        // (data takes only lists of names, checked before sending: a value of the LLM's settings instead)
+        (v) => ({ payload: { model_name: 'gpt-4', provider: 'openai', params: { at: v } } }),
+        'msg.payload.params.at',
       ],
       [
         'mindsdb-knowledge-base',

@@ -11,6 +11,8 @@ import { inputError, isPlainObject as isObject } from '../shared';
  *   top-level `model_name`, so a nested `model` is never sent to 25.x.
  * - 26.x: `model: {…}` with every LLM setting; `params` may hold only timeout and mode (the server
  *   rejects any other key, and answers a create with a misleading 404); skills are gone.
+ * `data: {knowledge_bases, tables}` goes at the top level on both (25.x makes it the agent's SQL
+ * skill; ./agents.ts checks it first); a mode other than text is refused on 25.x, which has none.
  */
 
 const MODEL_KEYS = ['provider', 'model_name', 'api_key', 'base_url'] as const;
@@ -108,6 +110,21 @@ export function agentBody(version: string, payload: Json | undefined): Json {
     if (Object.keys(model).length) body.model = model;
     if (Object.keys(params).length) body.params = params;
     return body;
+  }
+  // 25.x has no modes: it stores a mode and ignores it (its agents answer in text).
+  if (params.mode !== undefined && params.mode !== 'text') {
+    throw inputError(
+      `MindsDB ${version} agents have no mode (modes came with 26.0; a 25.x agent answers in text), so mode ` +
+        `${JSON.stringify(params.mode)} cannot be set: leave it out, or read a query's rows with the sql node`,
+    );
+  }
+  delete params.mode;
+  const mixed = ['skills_to_add', 'skills_to_remove'].filter((k) => rest[k] !== undefined);
+  if (rest.data !== undefined && mixed.length) {
+    throw inputError(
+      `MindsDB ${version} cannot take data together with ${mixed.join(' and ')} (it answers 400): data becomes the ` +
+        `agent's SQL skill, so give the knowledge bases and tables in data alone`,
+    );
   }
   const body: Json = { ...rest };
   const { provider, model_name: modelName, ...llmSettings } = model;

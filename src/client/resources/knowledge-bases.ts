@@ -1,32 +1,16 @@
-import { sqlOf } from './sql';
 import type { MindsDBClient, RequestOptions } from '../connection';
-import { type Row, ident, inputError, MindsDBError, isPlainObject, segment } from '../shared';
+import { inputError, MindsDBError, isPlainObject, segment } from '../shared';
 import { ResourcesApi } from './records';
-import { withStoredNames } from './names';
-import { rowsToObjects } from '../answers';
+import { searchKnowledgeBase, type SearchAnswer, type SearchRequest } from './kb-search';
 
 /**
  * Knowledge bases: list, get, create, delete and insert through the RESOURCES table (insert is the
- * PUT of {knowledge_base: {rows | urls | query}}); search through SQL, because MindsDB 26 has no
- * REST search route: `SELECT * FROM p.kb WHERE content = :q [AND relevance >= :r] LIMIT n`, with
- * the query text and the threshold bound by the server, never spliced into the SQL.
+ * PUT of {knowledge_base: {rows | urls | query}}); search through SQL (./kb-search.ts), because
+ * MindsDB 26 has no REST search route.
  */
 
 /** What is inserted: rows of {content, id?, metadata…}, web pages to crawl, or a SELECT's result. */
 export type KnowledgeInsert = { rows: Array<Record<string, unknown>> } | { urls: string[] } | { query: string };
-
-export interface SearchRequest {
-  text: string;
-  /** Rows to return (the server's default is 10). */
-  limit?: number;
-  /** Only chunks with relevance ≥ this (0…1). */
-  threshold?: number;
-}
-
-export interface SearchAnswer {
-  rows: Row[];
-  columns: string[];
-}
 
 /** Turns msg.payload into an insert: rows (objects), URLs (http(s) strings) or a SELECT statement. */
 export function knowledgeInsert(payload: unknown): KnowledgeInsert {
@@ -184,57 +168,8 @@ export class KnowledgeBasesApi {
     return { inserted: true, name, query: what.query };
   }
 
-  /** The chunks most similar to `text`: id, chunk_id, chunk_content, metadata, distance, relevance. */
-  async search(project: string, name: string, req: SearchRequest, opts?: RequestOptions): Promise<SearchAnswer> {
-    if (typeof req.text !== 'string' || req.text.trim() === '')
-      throw inputError('the search text is empty: set it in the node or as a string msg.payload');
-    const params: Record<string, unknown> = { q: req.text };
-    let where = 'content = :q';
-    if (req.threshold !== undefined) {
-      if (!Number.isFinite(req.threshold) || req.threshold < 0 || req.threshold > 1)
-        throw inputError(`the relevance threshold must be a number from 0 to 1 (got ${req.threshold})`);
-      where += ' AND relevance >= :r';
-      params.r = req.threshold;
-    }
-    let limit = '';
-    if (req.limit !== undefined) {
-      if (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > 100_000)
-        throw inputError(`the search limit must be a whole number from 1 to 100000 (got ${req.limit})`);
-      limit = ` LIMIT ${req.limit}`;
-    }
-    // In SQL, MindsDB finds the project and the knowledge base only by their exact stored names.
-    const select = (p: string, kb: string) =>
-      sqlOf(
-        this.client,
-        {
-          query:
-            `SELECT * FROM ${ident(p, 'the project')}.${ident(kb, 'the knowledge base name')} WHERE ` +
-            `${where}${limit}`,
-          params,
-          context: { db: p },
-        },
-        opts,
-      );
-    try {
-      const answer = await withStoredNames(this.client, { resource: 'knowledge_base', project }, name, select, {
-        request: opts,
-      });
-      return {
-        rows: answer.type === 'table' ? rowsToObjects(answer.column_names, answer.data) : [],
-        columns: answer.column_names,
-      };
-    } catch (err) {
-      if (
-        err instanceof MindsDBError &&
-        err.kind === 'sql' &&
-        /not found|does not exist|unknown/i.test(err.serverMessage ?? '')
-      ) {
-        throw new MindsDBError(
-          `knowledge base "${name}" cannot be searched in project "${project}": ${err.serverMessage}`,
-          { ...err },
-        );
-      }
-      throw err;
-    }
+  /** The chunks most similar to `text`, filtered as asked (./kb-search.ts). */
+  search(project: string, name: string, req: SearchRequest, opts?: RequestOptions): Promise<SearchAnswer> {
+    return searchKnowledgeBase(this.client, project, name, req, opts);
   }
 }

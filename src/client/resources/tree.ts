@@ -1,5 +1,5 @@
 import type { MindsDBClient, RequestOptions } from '../connection';
-import { ident, isPlainObject, segment, sqlLiteral } from '../shared';
+import { ident, isPlainObject, segment, sqlLiteral, type TreeItem, type TreeKind } from '../shared';
 import { rowsToObjects } from '../answers';
 import { ModelsApi } from './models';
 import { sqlOf } from './sql';
@@ -21,38 +21,7 @@ import { sqlOf } from './sql';
  * One request per level: a data source with thousands of tables is fetched only when it is opened.
  */
 
-export type TreeKind =
-  | 'datasource'
-  | 'project'
-  | 'schema'
-  | 'table'
-  | 'view'
-  | 'model'
-  | 'knowledge_base'
-  | 'job'
-  | 'agent'
-  | 'column';
-
-export interface TreeItem {
-  name: string;
-  kind: TreeKind;
-  /** A data source's or a model's engine. */
-  engine?: string;
-  /** The schema of a data source's table, when the data source has schemas. */
-  schema?: string;
-  /** A schema's tables. */
-  children?: TreeItem[];
-  /** A model's status ("complete", "training", "error" …), version and error. */
-  status?: string;
-  version?: number;
-  error?: string;
-  /** A job's last run (its start, as MindsDB writes it), and that run's error in `error`. */
-  lastRun?: string;
-  /** A column's type. */
-  type?: string;
-  /** A table's or a view's `SELECT * … LIMIT 100`, quoted for MindsDB's lexer. */
-  select?: string;
-}
+export type { TreeItem, TreeKind };
 
 type Json = Record<string, unknown>;
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);

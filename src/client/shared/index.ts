@@ -32,3 +32,5 @@ export { NO_OBSERVER } from './observer';
 export type { ExchangeObserver } from './observer';
 export { matchName, foldCase, storedNameText, ambiguousNameError } from './names';
 export type { NameMatch } from './names';
+// The tree of a server's items, as the editor shows it too (declared once, in src/common/).
+export type { TreeItem, TreeKind } from '../../common/tree-item';

@@ -1,6 +1,7 @@
 import { inputError } from './errors';
 import { isRawJson, pathOf, plainJson } from './json-value';
 import { sqlPieces } from './sql-lexer';
+import { nameProblem, quotedName } from '../../common/sql-names';
 
 /**
  * SQL text built for MindsDB's own lexer and parser (mindsdb_sql_parser 0.13.8, used by both
@@ -24,22 +25,16 @@ type Json = Record<string, unknown>;
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
- * A name as a quoted SQL identifier: `` `name` ``. MindsDB's lexer reads `` `…` `` up to the next
- * backtick with no escape at all, so a name with a backtick cannot be written and is refused; so
- * are a blank name, NUL (no MindsDB store keeps it in a name) and broken Unicode. Anything else
- * (dots, quotes, backslashes, newlines, `--`, `;`, keywords, any script) is one name part.
- * A finite number is written as its digits (a model version: `p`.`m`.`3`).
+ * A name as a quoted SQL identifier: `` `name` ``, or an input error for a name MindsDB's SQL cannot
+ * take (a backtick, NUL, a blank name, broken Unicode: `nameProblem`, the client's and the editor's
+ * one rule in src/common/sql-names.ts). A finite number is written as its digits (a model version:
+ * `p`.`m`.`3`).
  */
 export function ident(name: unknown, what: string): string {
-  if (typeof name === 'number' && Number.isFinite(name)) name = String(name);
-  if (typeof name !== 'string' || name.trim() === '') throw inputError(`${what} must be a non-empty string`);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this refuses
-  if (/[`\u0000]/.test(name))
-    throw inputError(
-      `${what} ${JSON.stringify(name)} contains a character MindsDB's SQL cannot take in a name (\` or NUL)`,
-    );
-  if (LONE_SURROGATE.test(name)) throw inputError(`${what} ${JSON.stringify(name)} is not well-formed Unicode text`);
-  return `\`${name}\``;
+  const text = typeof name === 'number' && Number.isFinite(name) ? String(name) : name;
+  const problem = nameProblem(text);
+  if (problem !== undefined) throw inputError(`${what} ${problem}`);
+  return quotedName(text as string);
 }
 
 /**

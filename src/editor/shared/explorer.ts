@@ -1,3 +1,4 @@
+import type { TreeItem } from '../../common/tree-item';
 import { postJson, serverRequest } from './server-choice';
 
 /**
@@ -6,30 +7,8 @@ import { postJson, serverRequest } from './server-choice';
  * refresh), so that opening a data source again, or completing in another dialog, asks nothing.
  */
 
-/** One item of the tree, as the runtime sends it (TreeItem in src/client/resources/tree.ts). */
-export interface TreeItem {
-  name: string;
-  kind:
-    | 'datasource'
-    | 'project'
-    | 'schema'
-    | 'table'
-    | 'view'
-    | 'model'
-    | 'knowledge_base'
-    | 'job'
-    | 'agent'
-    | 'column';
-  engine?: string;
-  schema?: string;
-  children?: TreeItem[];
-  status?: string;
-  version?: number;
-  error?: string;
-  lastRun?: string;
-  type?: string;
-  select?: string;
-}
+/** One item of the tree, as the runtime sends it (declared once, for the client and the editor). */
+export type { TreeItem };
 
 /** Which level: the roots, or what a data source, a project or a table holds. */
 export interface TreeLevel {

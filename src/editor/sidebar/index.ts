@@ -7,6 +7,7 @@
  */
 import { forget, text } from '../shared/explorer';
 import { acceptDrops, DRAG_TYPE, type Dragged } from './drop';
+import { KB_PREVIEW_STYLE, kbPreview } from './kb-preview';
 import { STYLE } from './rows';
 import { SidebarTree } from './tree';
 
@@ -75,13 +76,16 @@ function build(): { content: JQuery; tree: SidebarTree; refreshServers: () => vo
     transfer.setData(DRAG_TYPE, JSON.stringify(dragged));
     transfer.effectAllowed = 'copyMove';
   });
+  kbPreview(content, tree, box, chosen);
   return { content, tree, refreshServers };
 }
 
 /** Adds the sidebar tab (once). */
 function addTab(): void {
   if ($('#mindsdb-sidebar-tree').length) return;
-  $('<style id="mindsdb-sidebar-style">').text(STYLE).appendTo('head');
+  $('<style id="mindsdb-sidebar-style">')
+    .text(STYLE + KB_PREVIEW_STYLE)
+    .appendTo('head');
   const { content, tree, refreshServers } = build();
   RED.sidebar.addTab({
     id: TAB_ID,

@@ -1,3 +1,4 @@
+import { foldCase } from '../../common/sql-names';
 import { ExplorerError, text, treeLevel, type TreeItem, type TreeLevel } from '../shared/explorer';
 import { noteRow, rowElement } from './rows';
 
@@ -143,13 +144,13 @@ export class SidebarTree {
 
   /** Shows only what matches `query` (case-insensitive) among the loaded items, with the way to it. */
   search(query: string): void {
-    this.query = query.trim().toLowerCase();
+    this.query = foldCase(query.trim());
     this.draw();
   }
 
   private matches(entry: Entry): boolean {
     if (!this.query) return true;
-    return entry.item.name.toLowerCase().includes(this.query) || (entry.children ?? []).some((c) => this.matches(c));
+    return foldCase(entry.item.name).includes(this.query) || (entry.children ?? []).some((c) => this.matches(c));
   }
 
   /** Draws the whole tree from its entries (at most PAGE children per level). */

@@ -1,3 +1,4 @@
+import { matchName, sqlName, unquotedName } from '../../common/sql-names';
 import { treeLevel, type TreeItem } from '../shared/explorer';
 
 /**
@@ -20,7 +21,7 @@ export type SuggestionKind =
 
 export interface SqlSuggestion {
   label: string;
-  /** What goes into the text: the name, quoted with backticks when MindsDB's lexer needs it. */
+  /** What goes into the text: the name, in backticks where MindsDB's lexer needs them (sqlName). */
   insert: string;
   kind: SuggestionKind;
   /** A column's type, a data source's engine. */
@@ -99,13 +100,6 @@ export const KEYWORDS = [
   'OR REPLACE',
 ];
 
-/** A name as MindsDB's lexer reads it back unchanged: plain when it can be, else in backticks. */
-export function quoted(name: string): string {
-  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `\`${name}\``;
-}
-
-const unquote = (part: string): string => part.replace(/^`|`$/g, '');
-
 /**
  * The names the text before the cursor is qualifying: `db.` → ['db'], `db.t.co` → ['db', 't'] (the last part is being
  * typed).
@@ -115,7 +109,8 @@ export function qualifierOf(before: string): string[] {
   if (!m) return [];
   const parts = m[0].match(/`[^`]*`|[A-Za-z0-9_]+|\./g) ?? [];
   const names: string[] = [];
-  for (let i = 0; i < parts.length; i++) if (parts[i] !== '.' && parts[i + 1] === '.') names.push(unquote(parts[i]));
+  for (let i = 0; i < parts.length; i++)
+    if (parts[i] !== '.' && parts[i + 1] === '.') names.push(unquotedName(parts[i]));
   return names;
 }
 
@@ -125,7 +120,7 @@ export function tablesNamed(sql: string): Array<[string, string]> {
   const name = '(?:`[^`]+`|[A-Za-z0-9_]+)';
   const re = new RegExp(`\\b(?:FROM|JOIN)\\s+(${name}(?:\\.${name}){1,2})`, 'gi');
   for (let m = re.exec(sql); m; m = re.exec(sql)) {
-    const parts = (m[1].match(new RegExp(name, 'g')) ?? []).map(unquote);
+    const parts = (m[1].match(new RegExp(name, 'g')) ?? []).map(unquotedName);
     out.push([parts[0], parts[parts.length - 1]]);
   }
   return out;
@@ -145,14 +140,27 @@ const suggestion = (item: TreeItem): SqlSuggestion | undefined => {
   const kind = KIND_OF[item.kind];
   if (!kind) return undefined;
   const detail = item.kind === 'column' ? item.type : item.kind === 'datasource' ? item.engine : undefined;
-  return { label: item.name, insert: quoted(item.name), kind, ...(detail ? { detail } : {}) };
+  return { label: item.name, insert: sqlName(item.name), kind, ...(detail ? { detail } : {}) };
 };
 const suggestionsOf = (items: TreeItem[]): SqlSuggestion[] =>
   items.map(suggestion).filter((s): s is SqlSuggestion => s !== undefined);
 
+/**
+ * The data source or project a statement names, as the server stored it: the name as written, else
+ * the one root that differs from it only in case (matchName); none when two do.
+ */
+async function rootNamed(server: string, database: string): Promise<TreeItem | undefined> {
+  const roots = await treeLevel(server);
+  const match = matchName(
+    database,
+    roots.map((r) => r.name),
+  );
+  return match.found === 'exact' || match.found === 'case' ? roots.find((r) => r.name === match.name) : undefined;
+}
+
 /** The tables (or models, views …) in a data source or project, flattening a data source's schemas. */
 async function tablesIn(server: string, database: string): Promise<TreeItem[]> {
-  const root = (await treeLevel(server)).find((r) => r.name.toLowerCase() === database.toLowerCase());
+  const root = await rootNamed(server, database);
   if (!root) return [];
   const items = await treeLevel(server, {
     kind: root.kind === 'project' ? 'project' : 'datasource',
@@ -171,7 +179,7 @@ export async function sqlSuggestions(server: string, sql: string, before: string
     if (names.length === 2) {
       // `db.schema.` lists the schema's tables; `db.table.` the table's columns.
       const [database, second] = names;
-      const root = (await treeLevel(server)).find((r) => r.name.toLowerCase() === database.toLowerCase());
+      const root = await rootNamed(server, database);
       const schema =
         root && root.kind === 'datasource'
           ? (await treeLevel(server, { kind: 'datasource', database: root.name })).find(

@@ -16,6 +16,7 @@ import { Conversations } from './conversations';
 import { setOutput } from '../message/output';
 import { StoppableSet, type Stoppable } from '../message/stoppable';
 import type { Msg, Node, NodeAPI, NodeMessageParts, Send } from '../node/red';
+import type { HealthRing } from '../status/health-ring';
 
 /** msg.parts as Node-RED's split node writes it (the typings know only id, index and count). */
 type SequenceParts = NodeMessageParts & { type: 'array'; parts?: unknown };
@@ -59,8 +60,13 @@ export class AgentAnswers {
     }
   }
 
+  /** Shows a shared state store's health on the node's ring while it keeps conversations there. */
+  watchStore(ring: HealthRing): void {
+    if (this.memory instanceof Conversations && this.memory.store.shared) ring.watchStore(this.memory.store);
+  }
+
   /** msg.reset / msg.flush at the agent node (flush has nothing to send here). */
-  control(msg: Msg, control: Control): void {
+  async control(msg: Msg, control: Control): Promise<void> {
     if (!control.reset) return;
     if (!this.config.memory) {
       this.runs.stop(resetError('msg.reset stopped this answer before it was sent'));
@@ -68,7 +74,7 @@ export class AgentAnswers {
     }
     const key = this.conversationOf(msg);
     this.runs.stop(resetError('msg.reset stopped this answer before it was sent, and forgot its conversation'), key);
-    this.kept().forget(key);
+    await this.kept().forget(key);
   }
 
   /**
@@ -106,13 +112,13 @@ export class AgentAnswers {
         project,
         agent,
         timeoutMs,
-        [...memory.history(key), { question, answer: null }],
+        [...(await memory.history(key)), { question, answer: null }],
         key,
         // On disk before the answer leaves the node; an answer a reset stopped is not kept.
         (answer) => memory.append(key, question, answer),
       );
       if (this.config.historyOut)
-        (msg.mindsdb as Record<string, unknown>).conversation = { key, turns: memory.history(key) };
+        (msg.mindsdb as Record<string, unknown>).conversation = { key, turns: await memory.history(key) };
       return result;
     });
     const settled = mine.catch(() => undefined);
@@ -149,7 +155,7 @@ export class AgentAnswers {
     timeoutMs: number | undefined,
     messages: AgentMessage[],
     key?: string,
-    keep?: (answer: string) => void,
+    keep?: (answer: string) => Promise<void>,
   ): Promise<Completion> {
     const run = this.runs.add(key);
     const stop = new AbortController();
@@ -161,7 +167,7 @@ export class AgentAnswers {
           : await completeAgent(client, project, agent, messages, { timeoutMs, signal: stop.signal });
       // An answer that came after a reset (one not streamed cannot be stopped on its way) is dropped.
       run.check();
-      keep?.(result.answer);
+      await keep?.(result.answer);
       return result;
     } finally {
       run.done();

@@ -1,4 +1,5 @@
 import {
+  AgentsApi,
   inputError,
   plainJson,
   redactSecretFields,
@@ -14,6 +15,7 @@ import { projectItemOf } from '../message/project-item';
 import { operationsOf } from '../message/operation';
 import { isPlainObject, msgText, nonEmptyString } from '../message/properties';
 import { AgentAnswers } from './agent-answers';
+import { withNodeData } from './agent-settings';
 import { controlOf } from '../message/control';
 import { registerNodeType, type Msg, type Node, type NodeAPI, type Send } from '../node/red';
 import { clientFor } from '../node/server';
@@ -45,7 +47,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
     const { outputProperty } = config;
     const answers = kind === 'agent' ? new AgentAnswers(RED, node, config as AgentNodeConfig) : undefined;
 
-    handleInput(
+    const ring = handleInput(
       node,
       status,
       texts,
@@ -54,7 +56,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
         // request.
         const control = answers ? controlOf(msg) : undefined;
         if (answers && control) {
-          answers.control(msg, control);
+          await answers.control(msg, control);
           return;
         }
         const { operation, project, name } = await projectItemOf(
@@ -98,17 +100,17 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
           kind === 'skill' && operation === 'list'
             ? (nonEmptyString(config.agent) ?? msgText(msg, 'agent'))
             : undefined;
-        const result = await new ResourcesApi(client).run(
-          kind,
-          operation,
-          {
-            project,
-            name,
-            agent,
-            payload: isPlainObject(settings) ? settings : undefined,
-          },
-          { timeoutMs },
-        );
+        const payload = isPlainObject(settings) ? settings : undefined;
+        const request = { project, name, agent, payload };
+        // An agent's create and update carry its data (the node's lists fill it), checked by AgentsApi.
+        const result =
+          kind === 'agent' && (operation === 'create' || operation === 'update')
+            ? await new AgentsApi(client).save(
+                operation,
+                { ...request, payload: withNodeData(config as AgentNodeConfig, payload) },
+                { timeoutMs },
+              )
+            : await new ResourcesApi(client).run(kind, operation, request, { timeoutMs });
         setOutput(RED, msg, outputProperty, redactSecretFields(result));
         send(msg);
         status.set(
@@ -119,6 +121,7 @@ export function registerResourceNode(RED: NodeAPI, schema: ResourceSchema, kind:
       },
       () => answers?.close(CLOSE_GRACE_MS),
     );
+    answers?.watchStore(ring);
   }
 
   registerNodeType(RED, schema, MindsDBResourceNode);

@@ -16,6 +16,7 @@ import {
 } from '../../client';
 import { DEFAULT_PROJECT } from '../../schema';
 import { registerExplorerRoutes } from './admin-explorer';
+import { registerKnowledgeBaseSearchRoute } from './admin-kb-search';
 import {
   deployedServer,
   jsonOnly,
@@ -157,4 +158,5 @@ export function registerAdminRoutes(RED: NodeAPI): void {
   );
 
   registerExplorerRoutes(RED);
+  registerKnowledgeBaseSearchRoute(RED);
 }

@@ -1,41 +1,23 @@
-import {
-  incrementalQuery,
-  inputError,
-  isPlainObject,
-  matchName,
-  MindsDBError,
-  positionValue,
-  type IncrementalColumns,
-  type Position,
-} from '../../client';
-import type { StateStore, StoreLease } from '../../store';
+import { incrementalQuery, inputError, type IncrementalColumns, type Position } from '../../client';
+import type { PositionLease, PositionRows, StoredPosition, StoreLease } from '../../store';
 import { leaseNodeStore } from '../node/store';
 import type { Node, NodeAPI, NodeStatus } from '../node/red';
+import type { HealthRing } from '../status/health-ring';
 import type { StatusTexts } from '../status/status-texts';
 import type { RowGate } from '../sql-answers';
-import type { Stoppable } from '../message/stoppable';
+import { positionGate } from './position-gate';
+import { keptFor, positionAfter, positionOf, resetPosition, shown, storedOf } from './position';
 
 /**
  * Incremental mode of the sql and view nodes ("new rows since the last run"): each run reads only
  * the rows after the last (watermark, key) this node sent on, in that order
  * (client/shared/incremental-sql.ts builds the statement). The position is kept per node in the
- * package's store (docs/state-store.md), written before the rows leave the node: a row is handed
- * to the flow once, across restarts and kill -9 (what the flow does with it after that is
- * Node-RED's, in memory). Runs of one node take turns: two at once would read the same rows.
+ * node's state store (docs/state-store.md), written before the rows leave the node: a row is
+ * handed to the flow once, across restarts and kill -9 (what the flow does with it after that is
+ * Node-RED's, in memory). Runs of one node take turns: two at once would read the same rows; with a
+ * shared store, runs on other copies of the flows too (the position's lease: a run takes it first,
+ * and reads from where the other copy's run left it).
  */
-
-/** The store's table for this feature (StateStore.migrate): one row per node that has a position. */
-const SCHEMA = [
-  `CREATE TABLE incremental_position (
-    node TEXT PRIMARY KEY,
-    watermark_column TEXT NOT NULL,
-    key_column TEXT NOT NULL,
-    watermark TEXT NOT NULL,
-    tie_key TEXT,
-    rows_sent INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  ) WITHOUT ROWID`,
-];
 
 /** A SELECT (and its own params) as the statement that reads its rows after the position. */
 export type Statement = (
@@ -46,28 +28,21 @@ export type Statement = (
 /** The status texts the mode shows: where the node stands, and what the last run sent. */
 export type IncrementalStatus = 'start' | 'position' | 'newRows';
 
-interface Stored {
-  watermark_column: string;
-  key_column: string;
-  watermark: string;
-  tie_key: string | null;
-  rows_sent: number;
-}
-
-/** Status texts keep a position short: the ring has room for a few dozen characters. */
-const SHOWN = 40;
+/** How long a run waits for another copy's run of the same node, unless the node says (msg.timeout). */
+const DEFAULT_WAIT_MS = 60_000;
 
 export class IncrementalMode {
   private position: Position | undefined;
   private rowsSent = 0;
-  /** The runs of this node, one after another. */
+  /** The runs of this node (and its resets), one after another. */
   private turn: Promise<unknown> = Promise.resolve();
   private readonly lease: StoreLease | undefined;
-  /**
-   * Why the store cannot be used: every run fails with it (a position that cannot be kept is not kept in memory
-   * instead).
-   */
+  private opening: Promise<PositionRows> | undefined;
+  private warned = false;
+  /** Why the node cannot run incrementally (every run fails with it): a refusal, or a store that cannot be used. */
   private readonly failure: Error | undefined;
+  /** Resolves once the kept position was read at start (the status then says where the node stands). */
+  readonly ready: Promise<void>;
 
   /**
    * `acknowledged`: the node sends parts under flow control, so a part's position is kept when its
@@ -88,20 +63,23 @@ export class IncrementalMode {
         'to order the rows that share a watermark): set both in the node';
     if (refusal) {
       this.failure = inputError(refusal);
+      this.ready = Promise.resolve();
       return;
     }
     try {
-      this.lease = leaseNodeStore(RED);
-      this.store.migrate('incremental', SCHEMA);
-      this.load();
+      this.lease = leaseNodeStore(RED, node);
     } catch (err) {
       this.failure = err instanceof Error ? err : new Error(String(err));
       node.error(`incremental mode cannot keep its position: ${this.failure.message}`);
+      this.ready = Promise.resolve();
+      return;
     }
-  }
-
-  private get store(): StateStore {
-    return (this.lease as StoreLease).store;
+    this.ready = this.rows()
+      .then((rows) => rows.read())
+      .then((stored) => this.take(stored))
+      .catch((err: unknown) => {
+        node.error(`incremental mode cannot read its position: ${err instanceof Error ? err.message : String(err)}`);
+      });
   }
 
   /** The status that says where the node stands (the red ring of why it cannot, when the store cannot be used). */
@@ -110,34 +88,49 @@ export class IncrementalMode {
     return this.position ? this.texts.ok('position', { position: shown(this.position) }) : this.texts.ok('start');
   }
 
+  /** Shows a shared store's health on the node's ring. */
+  watchStore(ring: HealthRing): void {
+    if (this.lease?.store.shared) ring.watchStore(this.lease.store);
+  }
+
   /**
-   * Runs `read` after the runs before it, with `statement` (a SELECT, and the user's own params,
-   * into the statement that reads its rows after the position) and the gate that moves the
-   * position as rows leave.
+   * Runs `read` after the runs before it, holding the position's lease (waiting up to `waitMs` for
+   * another copy's run), with `statement` (a SELECT, and the user's own params, into the statement
+   * that reads its rows after the position) and the gate that moves the position as rows leave.
    */
-  run(read: (statement: Statement, gate: RowGate) => Promise<void>): Promise<void> {
-    const mine = this.turn.then(() => {
-      if (this.failure) throw this.failure;
-      return read((select, params) => incrementalQuery(select, this.columns, this.position, params), this.gate());
-    });
-    this.turn = mine.catch(() => undefined);
-    return mine;
+  run(read: (statement: Statement, gate: RowGate) => Promise<void>, waitMs = DEFAULT_WAIT_MS): Promise<void> {
+    return this.inTurn(waitMs, (lease) =>
+      read(
+        (select, params) => incrementalQuery(select, this.columns, this.position, params),
+        positionGate(
+          {
+            positionAfter: (columns, rows) => positionAfter(this.columns, columns, rows),
+            keep: (position, rows) => this.keep(lease, position, rows),
+            answered: (rows, last) =>
+              rows === 0 ? this.status() : this.texts.ok('newRows', { count: rows, position: shown(last as Position) }),
+          },
+          this.position,
+          this.acknowledged,
+        ),
+      ),
+    );
   }
 
   /**
    * msg.reset: back to the start (true), after a watermark (a text or a number: every row with a
-   * later one), or after a row ({watermark, key}). Kept before the status says so.
+   * later one), or after a row ({watermark, key}). A value it cannot read throws at once; the new
+   * position is kept (after the run under way, which the reset stops) before the status says so.
    */
-  reset(value: unknown): NodeStatus {
+  reset(value: unknown): Promise<NodeStatus> {
     if (this.failure) throw this.failure;
     const position = resetPosition(value);
-    this.store.transaction(() => {
-      if (position) this.write(position, 0);
-      else this.store.statement('DELETE FROM incremental_position WHERE node = ?').run(this.node.id);
-    }, 'rewind an incremental position');
-    this.position = position;
-    this.rowsSent = 0;
-    return this.status();
+    return this.inTurn(DEFAULT_WAIT_MS, async (lease) => {
+      if (position) await lease.write(storedOf(this.columns, position, 0));
+      else await lease.clear();
+      this.position = position;
+      this.rowsSent = 0;
+      return this.status();
+    });
   }
 
   /** The node is closing: its last run may still write; then its lease on the store goes. */
@@ -153,176 +146,52 @@ export class IncrementalMode {
     this.lease?.release();
   }
 
-  /**
-   * Rows pass through the gate right before they leave. Without flow control the position after
-   * them is on disk first (a row is handed on at most once); under flow control it is kept as the
-   * tick for each part comes back, in order (a row is kept as done only once the flow said so, so
-   * after a kill what the flow had not acknowledged is sent again: at least once).
-   */
-  private gate(): RowGate {
-    let sent: Position | undefined = this.position;
-    const pending: Array<{ position: Position; rows: number }> = [];
-    let abandoned = false;
-    let failure: Error | undefined;
-    let wake: (() => void) | undefined;
-    const gate: RowGate = {
-      pass: (columns, rows) => {
-        if (rows.length === 0) return;
-        sent = this.positionAfter(columns, rows);
-        if (this.acknowledged) pending.push({ position: sent, rows: rows.length });
-        else this.keep(sent, rows.length);
-      },
-      answered: (rows) =>
-        rows === 0 ? this.status() : this.texts.ok('newRows', { count: rows, position: shown(sent as Position) }),
-    };
-    if (!this.acknowledged) return gate;
-    gate.acknowledged = {
-      acked: () => {
-        const part = abandoned ? undefined : pending.shift();
-        if (!part) return;
-        try {
-          this.keep(part.position, part.rows);
-        } catch (err) {
-          failure = err instanceof Error ? err : new Error(String(err));
-        }
-        wake?.();
-      },
-      settled: (timeoutMs: number, run: Stoppable) =>
-        new Promise<void>((resolve, reject) => {
-          const over = (): boolean => {
-            if (failure) reject(failure);
-            else if (pending.length === 0) resolve();
-            else return false;
-            return true;
-          };
-          if (over()) return;
-          const timer = setTimeout(() => {
-            wake = undefined;
-            reject(
-              new MindsDBError(
-                `no msg.tick came back within ${timeoutMs} ms for the last ${pending.length} part(s): their rows ` +
-                  `were not kept as done, and the next run sends them again`,
-                { kind: 'timeout', code: 'ETICK' },
-              ),
-            );
-          }, timeoutMs);
-          wake = () => {
-            if (over()) {
-              clearTimeout(timer);
-              wake = undefined;
-            }
-          };
-          run.whenStopped(() => {
-            clearTimeout(timer);
-            wake = undefined;
-            reject(run.reason);
-          });
-        }),
-      abandon: () => {
-        abandoned = true;
-        pending.length = 0;
-      },
-    };
-    return gate;
+  /** `fn` after the turns before it, with the position's lease, taken from where the last holder left it. */
+  private inTurn<T>(waitMs: number, fn: (lease: PositionLease) => Promise<T>): Promise<T> {
+    const mine = this.turn.then(async () => {
+      if (this.failure) throw this.failure;
+      const lease = await (await this.rows()).acquire(waitMs);
+      try {
+        if (lease.position && !keptFor(lease.position, this.columns)) await lease.clear();
+        this.take(lease.position);
+        return await fn(lease);
+      } finally {
+        await lease.release();
+      }
+    });
+    this.turn = mine.catch(() => undefined);
+    return mine;
   }
 
-  /** The position after the last of `rows`, checked before anything is kept or sent. */
-  private positionAfter(columns: readonly string[], rows: readonly unknown[][]): Position {
-    const last = rows[rows.length - 1];
-    return {
-      watermark: positionValue(
-        last[this.column(columns, this.columns.watermark, 'watermark')],
-        `the watermark ("${this.columns.watermark}")`,
-      ),
-      key: positionValue(last[this.column(columns, this.columns.key, 'key')], `the key ("${this.columns.key}")`),
-    };
-  }
-
-  /** Keeps a position on disk (one transaction), then in memory. */
-  private keep(position: Position, rows: number): void {
-    this.store.transaction(() => this.write(position, this.rowsSent + rows), 'keep an incremental position');
+  /** Keeps a position in the store, then in memory. */
+  private async keep(lease: PositionLease, position: Position, rows: number): Promise<void> {
+    await lease.write(storedOf(this.columns, position, this.rowsSent + rows));
     this.position = position;
     this.rowsSent += rows;
   }
 
-  /**
-   * Where the column is in the answer's rows: its exact name, else the one name that differs only in case (matchName,
-   * the names rule).
-   */
-  private column(columns: readonly string[], name: string, what: string): number {
-    const match = matchName(name, columns);
-    if (match.found === 'exact' || match.found === 'case') return columns.indexOf(match.name);
-    throw inputError(
-      `the query's rows have no ${what} column "${name}" (they have ` +
-        `${columns.map((c) => `"${c}"`).join(', ') || 'no columns'}): select it, or set the ${what} column the node ` +
-        `names`,
-    );
-  }
-
-  private load(): void {
-    const row = this.store
-      .statement(
-        'SELECT watermark_column, key_column, watermark, tie_key, rows_sent FROM incremental_position WHERE node = ?',
-      )
-      .get(this.node.id) as Stored | undefined;
-    if (!row) return;
-    if (row.watermark_column !== this.columns.watermark || row.key_column !== this.columns.key) {
-      // A position in other columns says nothing about these: start again, and say so.
-      this.node.warn(
-        `the kept position was for watermark "${row.watermark_column}" and key "${row.key_column}", not ` +
-          `"${this.columns.watermark}" and "${this.columns.key}": starting from the first row`,
-      );
-      this.store.statement('DELETE FROM incremental_position WHERE node = ?').run(this.node.id);
-      return;
+  /** A kept position as the node's own, unless it was kept for other columns (then: the first row, said once). */
+  private take(stored: StoredPosition | undefined): void {
+    if (stored && !keptFor(stored, this.columns)) {
+      if (!this.warned)
+        this.node.warn(
+          `the kept position was for watermark "${stored.watermarkColumn}" and key "${stored.keyColumn}", not ` +
+            `"${this.columns.watermark}" and "${this.columns.key}": starting from the first row`,
+        );
+      this.warned = true;
+      stored = undefined;
     }
-    this.position = {
-      watermark: JSON.parse(row.watermark) as Position['watermark'],
-      ...(row.tie_key === null ? {} : { key: JSON.parse(row.tie_key) as Position['watermark'] }),
-    };
-    this.rowsSent = row.rows_sent;
+    this.position = stored ? positionOf(stored) : undefined;
+    this.rowsSent = stored?.rowsSent ?? 0;
   }
 
-  private write(position: Position, rowsSent: number): void {
-    this.store
-      .statement(`INSERT INTO incremental_position
-        (node, watermark_column, key_column, watermark, tie_key, rows_sent, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (node) DO UPDATE SET watermark_column = excluded.watermark_column, key_column = excluded.key_column,
-        watermark = excluded.watermark, tie_key = excluded.tie_key, rows_sent = excluded.rows_sent,
-        updated_at = excluded.updated_at`)
-      .run(
-        this.node.id,
-        this.columns.watermark,
-        this.columns.key,
-        JSON.stringify(position.watermark),
-        position.key === undefined ? null : JSON.stringify(position.key),
-        rowsSent,
-        Date.now(),
-      );
+  /** The node's positions once the store opened them (tried again at the next run when it could not). */
+  private rows(): Promise<PositionRows> {
+    const lease = this.lease as StoreLease;
+    this.opening ??= lease.store.positions(this.node.id).catch((err: unknown) => {
+      this.opening = undefined;
+      throw err;
+    });
+    return this.opening;
   }
-}
-
-/** What msg.reset asks for: undefined is the start. */
-function resetPosition(value: unknown): Position | undefined {
-  if (value === true) return undefined;
-  const refused = (): Error =>
-    inputError(
-      'msg.reset must be true (back to the first row), a watermark (text or a number: the rows after it), or ' +
-        '{watermark, key} (the rows after that row)',
-    );
-  if (typeof value === 'string' || typeof value === 'number') {
-    if (value === '') throw refused();
-    return { watermark: positionValue(value, 'msg.reset') };
-  }
-  if (!isPlainObject(value) || value.watermark === undefined || value.watermark === null || value.watermark === '')
-    throw refused();
-  return {
-    watermark: positionValue(value.watermark, 'msg.reset.watermark'),
-    ...(value.key === undefined || value.key === null ? {} : { key: positionValue(value.key, 'msg.reset.key') }),
-  };
-}
-
-function shown(p: Position): string {
-  const text = p.key === undefined ? String(p.watermark) : `${String(p.watermark)} / ${String(p.key)}`;
-  return text.length > SHOWN ? `${text.slice(0, SHOWN - 1)}…` : text;
 }

@@ -24,7 +24,7 @@ export function clientOptionsFrom(RED: NodeAPI, config: ServerNodeConfig, creds:
     maxInFlight: config.maxInFlight,
     maxQueue: config.maxQueue,
     maxResponseBytes: config.maxResponseMB * 1024 * 1024,
-    tls: tlsFrom(RED, config.tls),
+    tls: tlsOptionsOf(RED, config.tls) as TlsOptions | undefined,
     proxy: proxyFor(RED, config.url.trim(), config.proxyMode, config.proxy).proxy,
   };
 }
@@ -48,11 +48,12 @@ function authFrom(mode: AuthMode, creds: ServerNodeCredentials): AuthOptions {
   }
 }
 
-function tlsFrom(RED: NodeAPI, tlsId: string | undefined): TlsOptions | undefined {
+/** The TLS options of core's tls-config node `tlsId` (certificates read by it), or undefined for none. */
+export function tlsOptionsOf(RED: NodeAPI, tlsId: string | undefined): Record<string, unknown> | undefined {
   if (!tlsId) return undefined;
   const tlsNode = RED.nodes.getNode(tlsId) as TlsConfigNode | null;
   if (!tlsNode || typeof tlsNode.addTLSOptions !== 'function') return undefined;
   const opts: Record<string, unknown> = {};
   tlsNode.addTLSOptions(opts);
-  return opts as TlsOptions;
+  return opts;
 }

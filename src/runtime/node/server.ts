@@ -8,6 +8,8 @@ export interface ServerNode extends Node {
   configError?: string;
   /** The URL as deployed, after Node-RED's `${VAR}` substitution (the editor endpoints never quote it). */
   resolvedUrl?: string;
+  /** The mindsdb-state-store node the nodes on this server keep their state in; blank: the embedded file. */
+  stateStore?: string;
 }
 
 /** The servers an action node may use: its own, and those a message may choose by name (msg.server). */
@@ -96,6 +98,12 @@ const serverOfNode = new WeakMap<Node, { RED: NodeAPI; serverId: string }>();
 /** Remembers the server node an action node uses, for what watches it on the node's behalf (its status ring). */
 export function rememberServer(RED: NodeAPI, node: Node, serverId: unknown): void {
   if (typeof serverId === 'string' && serverId !== '') serverOfNode.set(node, { RED, serverId });
+}
+
+/** The server node `node` uses, as deployed (undefined when it has none). */
+export function serverNodeOf(node: Node): ServerNode | undefined {
+  const used = serverOfNode.get(node);
+  return used ? ((used.RED.nodes.getNode(used.serverId) as ServerNode | null) ?? undefined) : undefined;
 }
 
 /** The client of the server node `node` uses, if it has one that works (undefined otherwise: its messages say why). */

@@ -4,4 +4,5 @@
  */
 export { Outbox } from './outbox';
 export { singleWriter, startOutbox } from './outbox-node';
+export { TakenOver } from './outbox-policy';
 export type { OutboxItem, OutboxWriter } from './outbox-writer';

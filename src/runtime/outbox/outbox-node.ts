@@ -1,5 +1,5 @@
 import { isPlainObject, MindsDBError } from '../../client';
-import { StoreError, type StoreLease } from '../../store';
+import { asStoreError, type StoreError, type StoreLease } from '../../store';
 import { leaseNodeStore } from '../node/store';
 import { clientOfNode } from '../node/server';
 import type { Node, NodeAPI } from '../node/red';
@@ -7,7 +7,7 @@ import type { HealthRing } from '../status/health-ring';
 import type { ThrottledStatus } from '../status/status';
 import { reportLateFailure, type FailureStatus } from '../message/input';
 import { Outbox } from './outbox';
-import { keepOf } from './outbox-policy';
+import { keepOf, TakenOver } from './outbox-policy';
 import type { OutboxItem, OutboxWriter } from './outbox-writer';
 
 /** A node's outbox settings, as its config declares them (src/schema/nodes.ts, `outbox()`). */
@@ -19,10 +19,11 @@ export interface OutboxConfig {
 }
 
 /**
- * A node's outbox in the store of this Node-RED's user directory, wired to the node: kept
- * messages' late outcomes go out of the node (output, or Catch with the red ring), its backlog
- * shows on the ring beside the server's health, and it sends its backlog when the server comes
- * back. A store that cannot be opened is said once; the node then works as without an outbox.
+ * A node's outbox in its state store (the server node's shared store, else this Node-RED's file),
+ * wired to the node: kept messages' late outcomes go out of the node (output, or Catch with the red
+ * ring), its backlog shows on the ring beside the server's health (and a shared store's, while it
+ * is away), and it sends its backlog when the server (or the store) comes back. A store that
+ * cannot be used is said on the ring; every message then ends at Catch with why, unsent.
  */
 export function startOutbox<Target>(
   RED: NodeAPI,
@@ -35,10 +36,11 @@ export function startOutbox<Target>(
 ): Outbox<Target> {
   let lease: StoreLease | StoreError;
   try {
-    lease = leaseNodeStore(RED);
+    lease = leaseNodeStore(RED, node);
   } catch (err) {
-    lease =
-      err instanceof StoreError ? err : new StoreError(err instanceof Error ? err.message : String(err), 'other', '');
+    lease = asStoreError(err, 'the state store');
+    node.error(`the outbox cannot keep messages: ${lease.message}`);
+    status.now(texts.error(lease));
   }
   const outbox = new Outbox<Target>(
     lease,
@@ -58,9 +60,13 @@ export function startOutbox<Target>(
     },
   );
   outbox.onKept = (kept) => ring.setKept(kept);
-  ring.setKept(outbox.backlog);
+  ring.setKept(outbox.backlogCount);
   ring.onChange = (view) => outbox.healthChanged(view);
   outbox.healthChanged(ring.health);
+  if (!(lease instanceof Error) && lease.store.shared) {
+    ring.onStoreBack = () => outbox.storeBack();
+    ring.watchStore(lease.store);
+  }
   return outbox;
 }
 
@@ -75,7 +81,8 @@ export function singleWriter<Target>(
 ): OutboxWriter<Target> {
   return {
     async write(item) {
-      outbox()?.sending([item]);
+      const takenOver = await outbox()?.sending([item]);
+      if (takenOver?.has(item.id)) throw new TakenOver();
       await o.write(item);
     },
     flush() {

@@ -3,13 +3,15 @@ import { StoreError } from '../../store';
 
 /** The longest wait of the backlog between tries after a failed request. */
 export const MAX_PAUSE_MS = 30_000;
-/** Outcomes that come within this long share one commit of their rows' removal (outbox-store.ts, Removals). */
+/** Outcomes that come within this long share one commit of their rows' removal (removals.ts). */
 export const GATHER_MS = 5;
 /**
  * Messages written in one commit at most; a burst goes a slice per turn, so its first requests
  * leave while the rest are written, not after one long commit that holds the event loop.
  */
 export const KEEP_PER_TURN = 500;
+/** Messages written in one commit at most to a shared store (its commits run one after another, off the event loop). */
+export const KEEP_PER_SHARED_COMMIT = 2000;
 
 /**
  * What the outbox does with a message whose request failed:
@@ -75,11 +77,31 @@ export function outboxExpired(acceptedAt: number, maxAgeMs: number): MindsDBErro
   );
 }
 
-/** A failure of a message sent while the outbox was off: the same error, saying why the outbox did not keep it. */
-export function withoutOutbox(err: unknown, reason: string): Error {
-  const e = err instanceof Error ? err : new Error(String(err));
-  const message = `${e.message} (the outbox could not keep it: ${reason})`;
-  return e instanceof MindsDBError ? new MindsDBError(message, e) : new Error(message);
+/**
+ * A message the outbox could not keep (its store is unreachable, full or read-only, or refused the
+ * write): it is not sent either, never sent unkept (docs/outbox.md), and ends at Catch with why;
+ * `stored: false`. Only a shared store that restarted mid-write, when it cannot say whether it
+ * kept the message, makes it "unknown".
+ */
+export function notKept(err: unknown): MindsDBError {
+  const why = err instanceof Error ? err.message : String(err);
+  const unknown = err instanceof StoreError && err.kind === 'in-doubt';
+  return new MindsDBError(
+    `the outbox could not keep this message, so it was not sent: ${why}`,
+    unknown ? { kind: 'network', code: 'EINDOUBT' } : { kind: 'queue-full', code: 'EOUTBOXSTORE' },
+  );
+}
+
+/**
+ * Another copy of the flows took a row over (this copy's lease ran out: a long pause, a frozen
+ * container): this copy does nothing more with it, no request, no output, no Catch; the copy that
+ * holds it now owns its outcome.
+ */
+export class TakenOver extends Error {
+  constructor() {
+    super('another copy of the flows took this message over');
+    this.name = 'TakenOver';
+  }
 }
 
 /** A message that cannot be written down as JSON (a circular structure, a BigInt in an odd place). */
@@ -110,30 +132,5 @@ export function messageJson(msg: object, target: unknown): string {
     });
   } catch (err) {
     throw notKeepable(err instanceof Error ? err.message : String(err));
-  }
-}
-
-const OFF_RETRY_MS = 60_000;
-
-/** Why an outbox is off (a store that cannot be written), and until when before it is tried again. */
-export class OffSwitch {
-  private until = 0;
-  reason = '';
-
-  /** Still off: the minute since the store failed has not passed. */
-  get waiting(): boolean {
-    return Date.now() < this.until;
-  }
-
-  /** Turns it off for a minute; returns what the node says about it. */
-  turnOff(err: unknown): string {
-    const e =
-      err instanceof StoreError ? err : new StoreError(err instanceof Error ? err.message : String(err), 'other', '');
-    this.reason = e.message;
-    this.until = Date.now() + OFF_RETRY_MS;
-    return (
-      `the outbox is off, messages go straight to MindsDB and are lost while it is away: ${e.message}; it is ` +
-      `tried again in ${OFF_RETRY_MS / 1000} s`
-    );
   }
 }

@@ -1,5 +1,5 @@
 import type { Msg } from '../node/red';
-import type { KeptRow } from './outbox-store';
+import type { KeptRow } from '../../store';
 
 /**
  * What a node gives its outbox (outbox.ts): the writer that sends one kept message the node's way
@@ -8,8 +8,10 @@ import type { KeptRow } from './outbox-store';
 
 /** A message in a node's outbox, as the node's writer gets it. */
 export interface OutboxItem<Target> {
-  /** Its row in the outbox (0 while the outbox is off: then it is sent as without one). */
+  /** Its row in the outbox (0 until it is kept). */
   id: number;
+  /** The epoch of the claim under which this copy holds the row (every write on it names it). */
+  epoch: number;
   msg: Msg;
   /** What the node resolved for the message when it took it (a table, a knowledge base). */
   target: Target;
@@ -44,7 +46,7 @@ export interface OutboxWriter<Target> {
 export interface LateOutcome {
   sent(msg: Msg): void;
   failed(msg: Msg, err: Error): void;
-  /** Said once when the outbox stops working (a full or read-only disk) and when it works again. */
+  /** A kept row that could not be read back (it is dropped). */
   warn(text: string): void;
 }
 
@@ -60,9 +62,6 @@ export interface OutboxLimits {
   doubtSettleMs: number;
 }
 
-/** How a message handed to the outbox ends for its input handler. */
-export type Accepted = 'sent' | 'kept';
-
 /**
  * A kept row as the writer gets it again (a replay): its message and target from their JSON. Throws on a row that does
  * not parse.
@@ -71,6 +70,7 @@ export function itemOf<Target>(row: KeptRow): OutboxItem<Target> {
   const { msg, target } = JSON.parse(row.msg) as { msg: Msg; target: Target };
   return {
     id: row.id,
+    epoch: row.epoch,
     msg,
     target,
     inDoubt: row.inDoubt,

@@ -41,7 +41,8 @@ export type Starter = <T>(start: (request: SqlRequest) => Promise<T>) => Promise
  * status once the run sent `rows` rows.
  */
 export interface RowGate {
-  pass(columns: readonly string[], rows: readonly unknown[][]): void;
+  /** Rows right before they leave: resolves once their position is kept (they are not sent if it rejects). */
+  pass(columns: readonly string[], rows: readonly unknown[][]): void | Promise<void>;
   answered(rows: number): NodeStatus;
   /**
    * With flow control: a part sent is kept only when its msg.tick comes back (`acked`, once per
@@ -161,7 +162,8 @@ export class SqlOutput {
           return;
         }
         try {
-          this.sendWhole(msg, send, answer);
+          this.putWhole(msg, answer);
+          send(msg);
         } catch (e) {
           outcome.fail(e);
           return;
@@ -198,26 +200,23 @@ export class SqlOutput {
         client.sql(request, { timeoutMs }, (err, answer) => (err ? reject(err) : resolve(answer as SqlAnswer)));
       });
     return starter(sql)
-      .then((answer) => {
+      .then(async (answer) => {
         run?.check();
-        this.sendWhole(msg, send, answer, gate);
+        if (gate) return this.sendGated(msg, send, answer, gate);
+        this.putWhole(msg, answer);
+        send(msg);
       })
       .finally(() => run?.done());
   }
 
-  /** A whole answer as one message; the status text is made only when the throttled status is written. */
-  private sendWhole(msg: Msg, send: Send, answer: SqlAnswer, gate?: RowGate): void {
-    if (gate) {
-      msg.mindsdb = this.metadata(answer);
-      setOutput(this.RED, msg, this.config.outputProperty, answer.type === 'table' ? this.shape(answer) : []);
-      const rows = answer.type === 'table' ? answer.data : [];
-      gate.pass(answer.type === 'table' ? answer.column_names : [], rows);
-      send(msg);
-      this.status.set(gate.answered(rows.length));
-      return;
-    }
-    this.putWhole(msg, answer);
+  /** A whole answer of an incremental run: sent once the gate kept the position after its rows. */
+  private async sendGated(msg: Msg, send: Send, answer: SqlAnswer, gate: RowGate): Promise<void> {
+    msg.mindsdb = this.metadata(answer);
+    setOutput(this.RED, msg, this.config.outputProperty, answer.type === 'table' ? this.shape(answer) : []);
+    const rows = answer.type === 'table' ? answer.data : [];
+    await gate.pass(answer.type === 'table' ? answer.column_names : [], rows);
     send(msg);
+    this.status.set(gate.answered(rows.length));
   }
 
   /** A whole answer on its message, without sending it (an outbox sends it once its row is gone). */
@@ -287,7 +286,7 @@ export class SqlOutput {
           ...(this.asArrays ? { data: [] } : {}),
         };
         setOutput(this.RED, msg, this.config.outputProperty, []);
-        gate?.pass([], []);
+        await gate?.pass([], []);
         send(msg);
         this.status.set(gate ? gate.answered(0) : this.texts.ok('ok'));
         return;

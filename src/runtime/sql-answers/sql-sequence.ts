@@ -19,7 +19,7 @@ export interface SequenceOptions {
   /** Called after each part with the rows sent so far (status display). */
   progress(rows: number): void;
   /** Sees each part's rows right before it is sent (incremental mode keeps its position); a throw ends the sequence. */
-  beforeSend?(columns: readonly string[], rows: readonly unknown[][]): void;
+  beforeSend?(columns: readonly string[], rows: readonly unknown[][]): void | Promise<void>;
   /** msg.reset may stop the sequence: no part is sent after that, and the input msg ends with its reason. */
   stop?: Stoppable;
   /** The sequence's id (msg.parts.id), when the caller follows its ticks; a new one otherwise. */
@@ -77,7 +77,7 @@ export async function sendSequence(
       setOutput(RED, part, opts.outputProperty, opts.asArrays ? current : rowsToObjects(columns, current));
       // Rows already read may still be handed out after a stop: none of them is sent.
       stop?.check();
-      opts.beforeSend?.(columns, current);
+      await opts.beforeSend?.(columns, current);
       send(part);
       window?.sent(id);
       rows += current.length;

@@ -5,6 +5,19 @@ import type { ThrottledStatus } from './status';
 /** The texts of the server's health in a node type's language (StatusTexts). */
 export interface HealthTexts {
   health(view: HealthView, kept?: number): NodeStatus | undefined;
+  storeHealth(view: StoreView, kept?: number): NodeStatus | undefined;
+}
+
+/** A shared state store's health, as the ring shows it (src/store: StoreHealthView). */
+export interface StoreView {
+  state: 'reachable' | 'unreachable';
+  since?: number;
+}
+
+/** What the ring watches of a shared state store. */
+export interface WatchedStore {
+  readonly health: StoreView;
+  watchHealth(listener: (view: StoreView) => void): () => void;
 }
 
 /**
@@ -17,8 +30,12 @@ export class HealthRing {
   private view: HealthView = { state: 'unknown' };
   private kept = 0;
   private stopWatching: (() => void) | undefined;
+  private store: StoreView = { state: 'reachable' };
+  private stopWatchingStore: (() => void) | undefined;
   /** Told of every change of the server's health (the outbox starts sending when it comes back). */
   onChange: (view: HealthView) => void = () => undefined;
+  /** Told when the state store answers again (the outbox goes on by itself). */
+  onStoreBack: () => void = () => undefined;
 
   constructor(
     private readonly status: ThrottledStatus,
@@ -39,6 +56,26 @@ export class HealthRing {
     });
   }
 
+  /**
+   * Watches a shared state store's health: while it is unreachable the ring says so (red, since
+   * when), before the server's health: a message that needs the store ends at Catch meanwhile.
+   */
+  watchStore(store: WatchedStore): void {
+    if (this.stopWatchingStore) return;
+    this.store = store.health;
+    if (this.store.state === 'unreachable') this.show();
+    this.stopWatchingStore = store.watchHealth((view) => {
+      const was = this.store.state;
+      this.store = view;
+      if (was === view.state) return;
+      if (view.state === 'reachable') {
+        const s = this.texts.health(this.view, this.kept) ?? this.texts.health({ state: 'reachable' }, this.kept);
+        if (s) this.status.now(s);
+        this.onStoreBack();
+      } else this.show();
+    });
+  }
+
   get health(): HealthView {
     return this.view;
   }
@@ -48,7 +85,7 @@ export class HealthRing {
     if (kept === this.kept) return;
     const appeared = kept > 0 !== this.kept > 0;
     this.kept = kept;
-    const s = this.texts.health(this.view, kept);
+    const s = this.text();
     if (!s) return;
     if (appeared) this.status.now(s);
     else this.status.set(s);
@@ -57,10 +94,18 @@ export class HealthRing {
   stop(): void {
     this.stopWatching?.();
     this.stopWatching = undefined;
+    this.stopWatchingStore?.();
+    this.stopWatchingStore = undefined;
+  }
+
+  private text(): NodeStatus | undefined {
+    return this.store.state === 'unreachable'
+      ? this.texts.storeHealth(this.store, this.kept)
+      : this.texts.health(this.view, this.kept);
   }
 
   private show(): void {
-    const s = this.texts.health(this.view, this.kept);
+    const s = this.text();
     if (s) this.status.now(s);
   }
 }

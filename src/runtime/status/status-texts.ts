@@ -45,6 +45,11 @@ const HEALTH_TEXTS = [
   'serverBusyKept',
   'serverDownKept',
 ] as const;
+/**
+ * A shared state store's health (health-ring.ts), in the catalogues of the node types that keep
+ * state (read when a catalogue has them): the ring says when the store went away.
+ */
+const STORE_TEXTS = ['storeDownKept', 'storeDown'] as const;
 /** A raw error text in the ring is cut here (Node-RED shows about 20 characters well). */
 const MAX_RAW_TEXT = 32;
 const PLACEHOLDER = /__(\w+?)__/g;
@@ -82,6 +87,10 @@ export class StatusTexts<Name extends string> {
         throw new Error(`${type}: no status text "${name}" in nodes/locales/en-US/${type}.json`);
       this.templates.set(name, compile(`${type}.status.${name}`, text));
     }
+    for (const name of STORE_TEXTS) {
+      const text = section[name];
+      if (typeof text === 'string') this.templates.set(name, compile(`${type}.status.${name}`, text));
+    }
   }
 
   /** Working (blue dot): "requesting", "streaming: 120 rows". */
@@ -117,6 +126,15 @@ export class StatusTexts<Name extends string> {
       default:
         return undefined; // nothing answered yet: nothing to say
     }
+  }
+
+  /** A shared state store that stopped answering: a red ring, since when (with the outbox's backlog). */
+  storeHealth(view: { state: string; since?: number }, kept = 0): NodeStatus | undefined {
+    if (view.state !== 'unreachable') return undefined;
+    const name = kept > 0 ? 'storeDownKept' : 'storeDown';
+    if (!this.templates.has(name)) return undefined;
+    const since = view.since === undefined ? '' : sinceText(view.since);
+    return { fill: 'red', shape: 'ring', text: this.text(name, { count: kept, since }) };
   }
 
   /**

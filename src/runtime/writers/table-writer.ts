@@ -11,7 +11,7 @@ import {
 import type { Msg } from '../node/red';
 import { clientKey } from '../node/server';
 import { MicroBatcher } from '../message/micro-batcher';
-import type { Outbox } from '../outbox';
+import { TakenOver, type Outbox } from '../outbox';
 import type { OutboxItem, OutboxWriter } from '../outbox';
 
 /** Where a message's rows go, as the node resolved it when it took the message. */
@@ -37,6 +37,8 @@ export interface InsertJob {
   item?: OutboxItem<TableTarget>;
   /** In doubt, and every one of its rows found stored: nothing was sent for it. */
   found?: boolean;
+  /** Another copy of the flows took its outbox row over: nothing is sent for it, and it has no outcome here. */
+  takenOver?: boolean;
 }
 
 /** A row unit: inserted now, or found already stored (a message in doubt, checked by its key column). */
@@ -55,9 +57,12 @@ export async function insertJobs(
 ): Promise<RowUnit[]> {
   const { client, database, table } = jobs[0];
   const items = jobs.flatMap((j) => (j.item ? [j.item] : []));
-  if (outbox && items.length) outbox.sending(items);
-  let send = jobs;
-  const doubtful = jobs.filter((j) => j.item?.inDoubt && keyColumn !== '');
+  if (outbox && items.length) {
+    const takenOver = await outbox.sending(items);
+    for (const j of jobs) if (j.item && takenOver.has(j.item.id)) j.takenOver = true;
+  }
+  let send = jobs.filter((j) => !j.takenOver);
+  const doubtful = send.filter((j) => j.item?.inDoubt && keyColumn !== '');
   if (doubtful.length) {
     const keys = doubtful.flatMap((j) => j.rows.map((r) => r[keyColumn] ?? null));
     const found = await storedKeys(client, database, table, keyColumn, keys, deadline);
@@ -66,7 +71,7 @@ export async function insertJobs(
       if (missing.length === 0) j.found = true;
       else j.rows = missing; // the rows of a message in doubt that did land need not go again
     }
-    send = jobs.filter((j) => !j.found);
+    send = send.filter((j) => !j.found);
   }
   const rows = send.length === 1 ? send[0].rows : send.flatMap((j) => j.rows);
   if (rows.length) {
@@ -190,6 +195,7 @@ export function tableWriter(o: {
         await insertJobs([job], job, o.outbox(), o.keyColumn);
         o.onInserted(rows.length);
       }
+      if (job.takenOver) throw new TakenOver();
       o.setResult(item.msg, insertedOutput(item.msg, job, job.weight, item.restored));
     },
     flush() {

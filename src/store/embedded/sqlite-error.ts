@@ -1,21 +1,4 @@
-/**
- * Why the store could not do what was asked, in the words a user can act on. The kinds a caller
- * branches on: a full disk and a read-only one are the user's to fix, and a node that keeps
- * messages goes on without the store meanwhile (it says so); `busy` is another connection holding
- * the file (a second Node-RED on the same user directory); `corrupt` needs the file moved away.
- */
-export type StoreErrorKind = 'full' | 'read-only' | 'busy' | 'corrupt' | 'unavailable' | 'other';
-
-export class StoreError extends Error {
-  constructor(
-    message: string,
-    readonly kind: StoreErrorKind,
-    readonly file: string,
-  ) {
-    super(message);
-    this.name = 'StoreError';
-  }
-}
+import { StoreError, type StoreErrorKind } from '../api';
 
 /** SQLite's primary result codes (the low byte of an extended code) that we tell apart. */
 const KIND_OF_CODE: Record<number, StoreErrorKind> = {
@@ -36,6 +19,9 @@ const ADVICE: Record<StoreErrorKind, string> = {
   busy: 'another process holds the file: is a second Node-RED running on the same user directory?',
   corrupt: 'the file is damaged: stop Node-RED and move it away (its content is lost)',
   unavailable: 'the file cannot be opened or written: check the folder and its permissions',
+  unreachable: 'the file cannot be reached: check the folder',
+  refused: 'the file cannot be opened: check its permissions',
+  'in-doubt': 'see the message',
   other: 'see the message',
 };
 

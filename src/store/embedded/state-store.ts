@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { StoreError, storeError } from './store-error';
+import { StoreError } from '../api';
+import { storeError } from './sqlite-error';
 
 /**
  * The package's one embedded store: a SQLite file through Node's built-in `node:sqlite` (no
