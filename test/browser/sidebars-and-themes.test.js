@@ -422,6 +422,7 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
       // The pictures without the preview: the left sidebar's top section is short.
       await page.click('#mindsdb-kb-preview .mindsdb-kb-preview-head button');
       await page.waitForSelector('#mindsdb-kb-preview', { state: 'hidden' });
+      await page.evaluate(() => $('#mindsdb-sidebar-tree').scrollTop(0));
       await page.mouse.move(700, 600);
       await uiAtRest(page);
       await page.locator('#red-ui-sidebar-left').screenshot({ path: path.join(SHOTS, 'sidebar-left-dark.png') });
