@@ -3,7 +3,8 @@
  * The editor parts of the package where Node-RED 5 differs from 4.1 and 3.1, in Debian's Chromium,
  * against the fake MindsDB:
  *  - the MindsDB tab in Node-RED 5's two sidebars: moved to the left (secondary) one by dragging
- *    its header, where it fits the narrow column and works, and back there after a reload;
+ *    its header, where it fits the narrow column (its knowledge-base preview too) and works, and
+ *    back there after a reload;
  *  - Node-RED 5's light and dark themes: the tab's rows, every dialog and the SQL completion list
  *    readable, as contrast measured from computed styles (test/browser/readability.js);
  *  - SQL completion on each Node-RED's Monaco (0.55 in 5.0, 0.52 in 4.1, 0.38 in 3.1), on Ace
@@ -351,7 +352,7 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
       assert.ok(saved._.editor.sidebar.state.secondary.top.tabs.includes('mindsdb'), 'kept in the user settings');
     });
 
-    it('fits the column at its narrowest (180 px), an error note wrapped in it', async function () {
+    it("fits the column at its narrowest (180 px), an error note and a knowledge base's preview too", async function () {
       const res = await fetch(`${red.url}settings/user`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
