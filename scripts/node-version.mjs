@@ -3,7 +3,8 @@
 // floor is Node 22.19 (undici 8's minimum; Node 20 reached its end of life on 2026-04-30), so a
 // machine whose own Node is older (these machines run 20) gets the pinned Node 22 for everything:
 // `ensureFloor()` re-runs the calling script with it. 22 is the oldest line we support (Node-RED
-// 3.1, 4.1 and 5.0 run on it), 24 the previous LTS, 26 the active LTS: all three are tested.
+// 3.1, 4.1 and 5.0 run on it), 24 the previous LTS, 26 the active LTS: all three are tested. 20 is
+// below the floor: the package must fail to load there with an error that says so (test/floor/).
 //
 //   import { ensureFloor } from './node-version.mjs'; await ensureFloor() → this script runs on Node >= 22.19
 //
@@ -28,6 +29,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * may reuse instead (the running Node): the package needs 22.19 (undici 8).
  */
 export const NODE_VERSIONS = Object.freeze({
+  // Below the floor: test/floor/ runs the package there and checks the error it fails to load with.
+  20: { version: '20.20.2', minMinor: 0 },
   22: { version: '22.23.3', minMinor: 19 },
   24: { version: '24.21.0', minMinor: 0 },
   26: { version: '26.12.1', minMinor: 0 },

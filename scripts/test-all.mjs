@@ -5,6 +5,9 @@
 //   unit      against an in-process fake MindsDB, on every leg (the legs other than 4.1 on Node 22
 //             fuzz 2,000 messages per node, not 10,000)
 //   runtime   the packed tarball installed into a real Node-RED, a flow through it, on every leg
+//   floor     the packed tarball in a real Node-RED 4.1 and 3.1 on Node 20, below the package's floor:
+//             Node-RED starts, each node type is listed with the error that names the Node.js it
+//             needs and the one found (log, admin API, the palette manager in Chromium)
 //   scale     examples/iot-scale-out.json on two Node-RED runtimes sharing an MQTT stream; and a
 //             Node-RED killed (SIGKILL) mid-stream and mid-batch, then started again (4.1, Node 22)
 //   chaos     the outbox (test/chaos/outbox-chaos.test.js): a MindsDB 25.14.1 and a 26.1.0 of its own (ports
@@ -26,13 +29,13 @@
 //             and then 26.1.0 (started and seeded when they do not answer), on Node-RED 4.1 and 5.0, Node 22
 //   dashboards the example dashboards in Chromium against a real MindsDB 25.14.1 (at MINDSDB_URL,
 //             started and seeded when it does not answer), on Node-RED 4.1 and on 5.0, Node 22
-// The suites that are not per leg run on Node 22, the oldest line every Node-RED here runs on.
-// Node 22, 24 and 26 come from the npm registry on first use (scripts/node-version.mjs), MindsDB's SQL parser from
+// The suites that are not per leg run on Node 22, the oldest line every Node-RED here runs on; the
+// floor suite on Node 20 (the machine's own when it is 20). Node 20, 22, 24 and 26 come from the npm registry on first use (scripts/node-version.mjs), MindsDB's SQL parser from
 // PyPI (.cache/sql-parser-venv-<version>, test/support/mindsdb-sql-parser.js). Every suite runs even
 // when an earlier one failed; the exit code says whether all passed.
 //
 // The suites run in two lanes side by side (TEST_LANES=1 runs them one after another): the first
-// needs no MindsDB (unit, packed tarball, MQTT), the second starts real MindsDB servers and
+// needs no MindsDB (unit, packed tarball, the floor with one palette check in Chromium, MQTT), the second starts real MindsDB servers and
 // browsers (e2e, dashboards, editor). The e2e lane spends much of its time waiting on MindsDB
 // (start-up, training), which the other lane uses. Each suite's output is written to
 // test-results/logs/<suite>.log and echoed with a lane prefix; the summary names the logs of the
@@ -69,7 +72,7 @@ const nodeOf = (major) => {
     return null;
   }
 };
-const nodes = { 22: nodeOf(22), 24: nodeOf(24), 26: nodeOf(26) };
+const nodes = { 20: nodeOf(20), 22: nodeOf(22), 24: nodeOf(24), 26: nodeOf(26) };
 const node22Path = nodes[22];
 /** Why a leg has no Node binary: the error of the Node its name says it runs on. */
 const notRun = (name) =>
@@ -108,6 +111,11 @@ const suites = [
     [nodes[major], mocha, '--config', 'test/runtime/.mocharc.json'],
     { NODE_RED_PACKAGE: pkg },
   ]),
+  [
+    'floor (the packed tarball in Node-RED 4.1 and 3.1 on Node 20, below the floor: the error each node loads with)',
+    [nodes[20], mocha, '--config', 'test/floor/.mocharc.json'],
+    {},
+  ],
   [
     'scale-out (2 Node-RED runtimes, Node 22, Mosquitto at MQTT_URL or 127.0.0.1:1883)',
     [node22Path, mocha, '--timeout', '120000', '--exit', 'test/scale/scale-out.test.js'],

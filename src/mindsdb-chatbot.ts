@@ -1,3 +1,5 @@
+// First: on a Node.js below the package's floor, fail to load with an error that says so, before undici loads.
+import './runtime/node/floor';
 import { CHATBOT_NODE } from './schema';
 import { registerResourceNode } from './runtime/agent';
 import type { NodeAPI } from './runtime/node/red';

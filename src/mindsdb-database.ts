@@ -1,3 +1,5 @@
+// First: on a Node.js below the package's floor, fail to load with an error that says so, before undici loads.
+import './runtime/node/floor';
 import { DatabasesApi, inputError, plainJson, Redactor, redactSecretFields, type DatabaseSpec } from './client';
 import { DATABASE_NODE, type DatabaseNodeConfig, type DatabaseNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';

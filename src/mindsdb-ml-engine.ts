@@ -1,3 +1,5 @@
+// First: on a Node.js below the package's floor, fail to load with an error that says so, before undici loads.
+import './runtime/node/floor';
 import { checkHandler, inputError, plainJson, isSecretKey, MLEnginesApi, Redactor, type MLEngineSpec } from './client';
 import { ML_ENGINE_NODE, type MLEngineNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';

@@ -1,3 +1,5 @@
+// First: on a Node.js below the package's floor, fail to load with an error that says so, before undici loads.
+import './runtime/node/floor';
 import { MindsDBClient } from './client';
 import { registerAdminRoutes } from './runtime/editor/admin-routes';
 import { SERVER_NODE, type ServerNodeCredentials } from './schema';

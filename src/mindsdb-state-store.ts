@@ -1,3 +1,5 @@
+// First: on a Node.js below the package's floor, fail to load with an error that says so, before undici loads.
+import './runtime/node/floor';
 import { STATE_STORE_NODE, type StateStoreNodeCredentials } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';
 import { registerNodeType, type NodeAPI } from './runtime/node/red';

@@ -1,3 +1,5 @@
+// First: on a Node.js below the package's floor, fail to load with an error that says so, before undici loads.
+import './runtime/node/floor';
 import { inputError, insertRows, TablesApi } from './client';
 import { TABLE_NODE } from './schema';
 import { startNode, type SavedConfig } from './runtime/node/config';

@@ -22,19 +22,22 @@ const HIDDEN = new Set(['distance', 'chunk_id', 'metadata']);
 const cell = (v: unknown): string =>
   v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
+// The preview takes at most 45% of the tab and scrolls as a whole: in a short section (Node-RED 5's left
+// sidebar shares its height with the palette) its rows were squeezed to nothing and its status drawn over the hint.
 export const KB_PREVIEW_STYLE = `
 .mindsdb-kb-preview { padding: 6px 8px; display: none; flex-direction: column; gap: 4px; max-height: 45%;
-  border-top: 1px solid var(--red-ui-secondary-border-color, #ddd); }
+  overflow-y: auto; border-top: 1px solid var(--red-ui-secondary-border-color, #dddddd); }
+.mindsdb-kb-preview > * { flex-shrink: 0; }
 .mindsdb-kb-preview-head { display: flex; align-items: center; gap: 6px; font-weight: bold; }
 .mindsdb-kb-preview-head span { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .mindsdb-kb-preview input { width: 100%; margin: 0; box-sizing: border-box; }
-.mindsdb-kb-preview-status { font-size: 11px; color: var(--red-ui-secondary-text-color, #777); }
-.mindsdb-kb-preview-status.failed { color: var(--red-ui-text-color-error, #c00); }
+.mindsdb-kb-preview-status { font-size: 11px; color: var(--red-ui-secondary-text-color, #888888); }
+.mindsdb-kb-preview-status.failed { color: var(--red-ui-text-color-error, #ad1625); }
 .mindsdb-kb-preview-rows { overflow: auto; }
 .mindsdb-kb-preview-rows table { border-collapse: collapse; font-size: 11px; width: 100%; }
 .mindsdb-kb-preview-rows th, .mindsdb-kb-preview-rows td { padding: 1px 4px; text-align: left; vertical-align: top;
-  border: 1px solid var(--red-ui-secondary-border-color, #ddd); }
-.mindsdb-kb-preview-rows th { background: var(--red-ui-tertiary-background, #f3f3f3); }
+  border: 1px solid var(--red-ui-secondary-border-color, #dddddd); }
+.mindsdb-kb-preview-rows th { background: var(--red-ui-tertiary-background, #f7f7f7); }
 `;
 
 /** Adds the preview to the sidebar `content`, opened by a click on a knowledge base of `tree`. */

@@ -67,24 +67,31 @@ export function noteRow(note: 'loading' | 'error' | 'empty' | 'more', depth: num
   return row;
 }
 
+/**
+ * Every colour is one of Node-RED's theme variables, so the tab follows Node-RED 5's dark theme and a
+ * theme plugin's colours. The fallback after each is that variable's value in Node-RED 4.1's light
+ * theme (test/unit/editor-colours.test.js holds them to it). The layout holds in both sidebars of
+ * Node-RED 5, the right one (300 px wide) and the left one (210 px, 180 at its narrowest).
+ */
 export const STYLE = `
 .mindsdb-sidebar { position: absolute; top: 0; bottom: 0; left: 0; right: 0; display: flex; flex-direction: column; }
 .mindsdb-sidebar-head { padding: 8px; display: flex; flex-direction: column; gap: 6px;
-  border-bottom: 1px solid var(--red-ui-secondary-border-color, #ddd); }
+  border-bottom: 1px solid var(--red-ui-secondary-border-color, #dddddd); }
 .mindsdb-sidebar-head .mindsdb-sidebar-line { display: flex; gap: 4px; align-items: center; }
-.mindsdb-sidebar-head select, .mindsdb-sidebar-head input { flex: 1; margin: 0; min-width: 0; }
+.mindsdb-sidebar-head select { flex: 1; margin: 0; min-width: 0; }
+.mindsdb-sidebar-head > input { width: 100%; box-sizing: border-box; margin: 0; }
 .mindsdb-tree { flex: 1; overflow-y: auto; padding: 4px 0; font-size: 13px; }
 .mindsdb-tree-row { white-space: nowrap; cursor: pointer; padding: 2px 6px; overflow: hidden; text-overflow: ellipsis; }
-.mindsdb-tree-row:hover { background: var(--red-ui-list-item-background-hover, #eee); }
-.mindsdb-tree-row i.fa { margin-right: 4px; color: var(--red-ui-secondary-text-color, #777); }
+.mindsdb-tree-row:hover { background: var(--red-ui-list-item-background-hover, #e6e6e6); }
+.mindsdb-tree-row i.fa { margin-right: 4px; color: var(--red-ui-secondary-text-color, #888888); }
 .mindsdb-tree-caret { width: 10px; }
 .mindsdb-tree-draggable { cursor: grab; }
-.mindsdb-tree-meta { margin-left: 8px; color: var(--red-ui-tertiary-text-color, #999); font-size: 11px; }
-.mindsdb-tree-failed .mindsdb-tree-name { color: var(--red-ui-text-color-error, #c00); }
+.mindsdb-tree-meta { margin-left: 8px; color: var(--red-ui-list-item-secondary-color, #888888); font-size: 11px; }
+.mindsdb-tree-failed .mindsdb-tree-name { color: var(--red-ui-text-color-error, #ad1625); }
 .mindsdb-tree-note { font-style: italic; padding: 2px 6px; cursor: default;
-  color: var(--red-ui-secondary-text-color, #777); }
+  color: var(--red-ui-secondary-text-color, #888888); }
 .mindsdb-tree-note[data-note="more"] { cursor: pointer; font-style: normal; text-decoration: underline; }
-.mindsdb-tree-note[data-note="error"] { color: var(--red-ui-text-color-error, #c00); white-space: normal; }
-.mindsdb-sidebar-hint { padding: 6px 8px; font-size: 11px; color: var(--red-ui-tertiary-text-color, #999);
-  border-top: 1px solid var(--red-ui-secondary-border-color, #ddd); }
+.mindsdb-tree-note[data-note="error"] { color: var(--red-ui-text-color-error, #ad1625); white-space: normal; }
+.mindsdb-sidebar-hint { padding: 6px 8px; font-size: 11px; color: var(--red-ui-secondary-text-color, #888888);
+  border-top: 1px solid var(--red-ui-secondary-border-color, #dddddd); }
 `;

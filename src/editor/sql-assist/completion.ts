@@ -7,6 +7,12 @@ import { sqlSuggestions, type SqlSuggestion, type SuggestionKind } from './sugge
  * Node-RED's default editor, through one completion provider for the SQL language that answers
  * only for the editors handed to `completeSql`; Ace through the editor's own completers. Node-RED
  * 5's plain editor (a textarea, until Monaco has loaded) gets none.
+ *
+ * Which editor it is, Node-RED says in `editor.type`: 'monaco' or 'ace' in 3.1, 4.1 and 5.0, and
+ * 'basic' for 5.0's plain editor. The editors' own methods do not tell them apart: Node-RED gives
+ * the Monaco editor and the plain one Ace's getSession(), which returns the editor itself.
+ * Monaco's namespace is `window.monaco`, read when a dialog opens: Node-RED 5 loads it after the
+ * plugins (Monaco 0.55 there, 0.52 in 4.1, 0.38 in 3.1; the calls used here are the same in all).
  */
 
 interface MonacoPosition {
@@ -106,6 +112,7 @@ function registerMonaco(monaco: Monaco): void {
 interface MonacoEditor extends CodeEditor {
   getModel(): MonacoModel | null;
   onDidDispose?(listener: () => void): unknown;
+  updateOptions?(options: { inlineSuggest: { enabled: boolean } }): void;
 }
 interface AceSession {
   getValue(): string;
@@ -118,10 +125,13 @@ interface AceEditor extends CodeEditor {
 /** Adds completion to a dialog's code editor; `server` says which server node it asks (default: the dialog's). */
 export function completeSql(editor: CodeEditor, server: () => string = selectedServer): void {
   const monacoEditor = editor as MonacoEditor;
-  if (window.monaco && typeof monacoEditor.getModel === 'function') {
+  if (editor.type === 'monaco' && window.monaco) {
     const model = monacoEditor.getModel();
     if (!model) return;
     registerMonaco(window.monaco);
+    // No inline suggestions: we offer none, and with them on, Monaco 0.52 (Node-RED 4.1) threw "Model is
+    // disposed!" into the page when a dialog closed whose editor had shown our list (6 of 8 runs; none without).
+    monacoEditor.updateOptions?.({ inlineSuggest: { enabled: false } });
     const key = model.uri.toString();
     assisted.set(key, server);
     monacoEditor.onDidDispose?.(() => assisted.delete(key));
@@ -130,7 +140,7 @@ export function completeSql(editor: CodeEditor, server: () => string = selectedS
   // Ace (editorTheme.codeEditor.lib "ace"): Node-RED turns its basic autocompletion on (Ctrl+Space).
   // An editor without completers of its own asks Ace's defaults; ours (MindsDB's keywords too) take their place.
   const ace = editor as AceEditor;
-  if (typeof ace.getSession === 'function') {
+  if (editor.type === 'ace') {
     const completer: AceCompleter = {
       getCompletions(_ed, session, pos, _prefix, callback) {
         const s = session as AceSession;

@@ -32,16 +32,18 @@ function table(columns: string[], rows: unknown[][]): JQuery {
   return t;
 }
 
+// Theme variables only (the dark theme of Node-RED 5, a theme plugin's colours); each fallback is
+// that variable's value in Node-RED 4.1's light theme (test/unit/editor-colours.test.js).
 const STYLE = `
 .mindsdb-preview-row { margin-top: 6px; }
 .mindsdb-preview-status { margin-left: 8px; }
-.mindsdb-preview-failed { color: var(--red-ui-text-color-error, #c00); }
+.mindsdb-preview-failed { color: var(--red-ui-text-color-error, #ad1625); }
 .mindsdb-preview { max-height: 220px; overflow: auto; display: none;
-  border: 1px solid var(--red-ui-secondary-border-color, #ddd); }
+  border: 1px solid var(--red-ui-secondary-border-color, #dddddd); }
 .mindsdb-preview-table { border-collapse: collapse; font-size: 12px; width: 100%; }
 .mindsdb-preview-table th, .mindsdb-preview-table td { padding: 2px 6px; text-align: left; white-space: nowrap;
-  border: 1px solid var(--red-ui-secondary-border-color, #ddd); }
-.mindsdb-preview-table th { background: var(--red-ui-tertiary-background, #f3f3f3); position: sticky; top: 0; }
+  border: 1px solid var(--red-ui-secondary-border-color, #dddddd); }
+.mindsdb-preview-table th { background: var(--red-ui-tertiary-background, #f7f7f7); position: sticky; top: 0; }
 `;
 
 /**
