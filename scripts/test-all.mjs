@@ -34,12 +34,15 @@
 // PyPI (.cache/sql-parser-venv-<version>, test/support/mindsdb-sql-parser.js). Every suite runs even
 // when an earlier one failed; the exit code says whether all passed.
 //
-// The suites run in two lanes side by side (TEST_LANES=1 runs them one after another): the first
-// needs no MindsDB (unit, packed tarball, the floor with one palette check in Chromium, MQTT), the second starts real MindsDB servers and
-// browsers (e2e, dashboards, editor). The e2e lane spends much of its time waiting on MindsDB
-// (start-up, training), which the other lane uses. Each suite's output is written to
-// test-results/logs/<suite>.log and echoed with a lane prefix; the summary names the logs of the
-// suites that failed.
+// The suites run in three lanes side by side (TEST_LANES=1 runs them one after another), because
+// most of their time is spent waiting (on MindsDB's start-up and training, on Node-RED, on a
+// browser), not computing: the first lane needs no MindsDB (lint, unit, packed tarball, the floor,
+// MQTT), the second runs the real MindsDB servers (e2e, sidebar, dashboards), the third the editor in
+// Chromium and then the chaos suite with MindsDB servers of its own. Each unit leg runs its files in
+// two mocha workers (--parallel). MindsDB is installed (both lines, once) before the first suite that
+// needs it, so that no two suites install one venv at the same time. Each suite's output is written
+// to test-results/logs/<suite>.log and echoed with a lane prefix; the summary names the logs of the
+// suites that failed and repeats what failed in each.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -103,7 +106,7 @@ const suites = [
   // 4.1 on Node 22 fuzzes the full 10,000 messages per node; the other legs 2,000.
   ...LEGS.map(([pkg, nr, major], i) => [
     `unit (Node-RED ${nr}, Node ${major})`,
-    [nodes[major], mocha, '--config', 'test/.mocharc.json'],
+    [nodes[major], mocha, '--config', 'test/.mocharc.json', '--parallel', '--jobs', '2'],
     { NODE_RED_PACKAGE: pkg, ...(i === 0 ? {} : { FUZZ_PER_NODE: '2000' }) },
   ]),
   ...LEGS.map(([pkg, nr, major]) => [
@@ -132,7 +135,18 @@ const suites = [
     e2e,
     { MINDSDB_VERSION: '26.1.0', MINDSDB_URL: url26, MINDSDB_AUTH_PORT: String(authPort26) },
   ],
-  // Its own MindsDB of each line, stopped and started under load: after the e2e legs, in their lane.
+  ['browser (Node-RED 4.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], {}],
+  [
+    'browser (Node-RED 3.1, Node 22, Chromium)',
+    [node22Path, mocha, '--config', 'test/browser/.mocharc.json'],
+    { NODE_RED_PACKAGE: 'node-red-3-1' },
+  ],
+  [
+    'browser (Node-RED 5.0, Node 22, Chromium)',
+    [node22Path, mocha, '--config', 'test/browser/.mocharc.json'],
+    { NODE_RED_PACKAGE: 'node-red-5-0' },
+  ],
+  // Its own MindsDB of each line, stopped and started under load: after the browsers, in their lane.
   [
     'chaos (the outbox: 20,000 readings while MindsDB 25.14.1 and 26.1.0 of its own are stopped and started three times and Node-RED is killed twice; the shared store: two Node-RED copies on one PostgreSQL store, one killed for good, the store restarted; PostgreSQL, Mosquitto; Node 22)',
     [
@@ -145,17 +159,6 @@ const suites = [
       'test/chaos/shared-store.test.js',
     ],
     {},
-  ],
-  ['browser (Node-RED 4.1, Node 22, Chromium)', [node22Path, mocha, '--config', 'test/browser/.mocharc.json'], {}],
-  [
-    'browser (Node-RED 3.1, Node 22, Chromium)',
-    [node22Path, mocha, '--config', 'test/browser/.mocharc.json'],
-    { NODE_RED_PACKAGE: 'node-red-3-1' },
-  ],
-  [
-    'browser (Node-RED 5.0, Node 22, Chromium)',
-    [node22Path, mocha, '--config', 'test/browser/.mocharc.json'],
-    { NODE_RED_PACKAGE: 'node-red-5-0' },
   ],
   // The sidebar, completion and preview against each real MindsDB line, Node-RED 4.1 then 5.0 (Node 22).
   [
@@ -182,12 +185,32 @@ try {
   console.error(`[setup] could not install chromium: ${err.message}`);
 }
 
-/** The lanes: the first needs no MindsDB; the second runs the real servers and the browsers. */
-const isMindsDBOrBrowser = ([name]) => /^(e2e|chaos|browser|sidebar|dashboards)/.test(name);
+/** The suites that start a real MindsDB (and so wait until it is installed). */
+const needsMindsDB = ([name]) => /^(e2e|chaos|sidebar|dashboards)/.test(name);
+const laneOf = ([name]) => (/^(e2e|sidebar|dashboards)/.test(name) ? 1 : /^(browser|chaos)/.test(name) ? 2 : 0);
 const lanes =
-  Number(process.env.TEST_LANES) === 1
-    ? [suites]
-    : [suites.filter((s) => !isMindsDBOrBrowser(s)), suites.filter(isMindsDBOrBrowser)];
+  Number(process.env.TEST_LANES) === 1 ? [suites] : [0, 1, 2].map((i) => suites.filter((s) => laneOf(s) === i));
+
+/** Installs both MindsDB lines (scripts/mindsdb-local.sh install, a no-op when installed), once, one after the other. */
+let installing;
+function mindsdbInstalled(prefix) {
+  installing ??= (async () => {
+    for (const version of ['25.14.1', '26.1.0']) {
+      const code = await new Promise((resolve) => {
+        const child = spawn('bash', [path.join(root, 'scripts', 'mindsdb-local.sh'), 'install'], {
+          cwd: root,
+          stdio: ['ignore', 'inherit', 'inherit'],
+          env: { ...process.env, MINDSDB_VERSION: version },
+        });
+        child.on('error', () => resolve(1));
+        child.on('close', resolve);
+      });
+      // A failed install is reported by the suites that need it (with-mindsdb tries again and says why).
+      if (code !== 0) console.log(`${prefix}[setup] installing MindsDB ${version} failed (exit ${code})`);
+    }
+  })();
+  return installing;
+}
 const logs = path.join(root, 'test-results', 'logs');
 fs.mkdirSync(logs, { recursive: true });
 
@@ -253,22 +276,25 @@ const results = (
     lanes.map(async (lane, i) => {
       const prefix = lanes.length > 1 ? `[${i + 1}] ` : '';
       const done = [];
-      for (const suite of lane) done.push(await run(suite, prefix));
+      for (const suite of lane) {
+        if (needsMindsDB(suite)) await mindsdbInstalled(prefix);
+        done.push(await run(suite, prefix));
+      }
       return done;
     }),
   )
 ).flat();
-// CI shows only the tail of this output: repeat what each failed suite's mocha reported as failing
-// (or its last lines) so the summary alone says which test broke.
-for (const r of results.filter((x) => !x.ok)) {
-  console.log(`\n=== what failed in ${r.name}`);
-  console.log(failureReport(r.log));
-}
 console.log('\n=== summary');
 for (const r of results)
   console.log(
     `${r.ok ? 'passed' : 'FAILED'}  ${r.name}  (${r.seconds} s)${r.ok ? '' : `  log: ${path.relative(root, r.log)}`}`,
   );
+// CI shows only the output's last section (from the last "===" line): what each failed suite's mocha
+// reported as failing (or its last lines) is in it, so the summary alone says which test broke.
+for (const r of results.filter((x) => !x.ok)) {
+  console.log(`\n--- what failed in ${r.name}`);
+  console.log(failureReport(r.log));
+}
 const failed = results.filter((r) => !r.ok).length;
 console.log(
   `suites: ${results.length - failed} passed, ${failed} failed, in ${Math.round((Date.now() - started) / 60000)} min (${lanes.length} lane${lanes.length > 1 ? 's' : ''})`,
