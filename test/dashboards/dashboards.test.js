@@ -296,18 +296,28 @@ describe('the example dashboards in Chromium, against a real MindsDB', function 
 
           // The area narrows the search (msg.filter on the metadata column area): hall B's notes and all halls'.
           await page.locator('.mindsdb-area').getByRole('button', { name: 'hall B' }).click();
+          // The page still shows the first answer ("answered …") until the new question's search starts:
+          // wait for this question's own states, its search first, then its answer.
+          await page.evaluate(() => {
+            window.answerStates = [];
+          });
           await box.fill(question);
           await box.press('Enter');
           await page.waitForFunction(
-            () => /^(answered|error)/.test(document.querySelector('.mindsdb-answer')?.dataset.state || ''),
+            () => {
+              const seen = window.answerStates;
+              const searching = seen.findIndex((s) => s.startsWith('searching'));
+              return searching >= 0 && seen.slice(searching).some((s) => /^(answered|error)/.test(s));
+            },
             null,
             { timeout: 120000 },
           );
           assert.equal(await page.locator('.mindsdb-answer .answer').innerText(), `Echo: ${question}`);
+          const steps = await page.locator('.mindsdb-answer .steps').innerText();
           assert.match(
-            await page.locator('.mindsdb-answer .steps').innerText(),
+            steps,
             /3 notes found in the notes of hall B and all halls/,
-            'the agent was given the notes of the chosen area',
+            `the agent was given the notes of the chosen area, the page says: ${steps}`,
           );
           const narrowed = await tableRows(page, 'mindsdb-kb-rows');
           assert.equal(narrowed.length, 3, JSON.stringify(narrowed));
