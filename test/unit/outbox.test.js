@@ -224,6 +224,30 @@ describe('the outbox (table node)', function () {
     assert.deepEqual(keptRows(), [], 'nothing left');
   });
 
+  it('a message sent at once costs its row two writes: written as in a request already, then deleted (never marked again)', async () => {
+    await fake.listen(port);
+    await load();
+    // SQLite's total_changes() counts the rows this process's connection to the file inserted, updated or deleted.
+    const changes = () => {
+      const lease = leaseStore(path.join(dir, STORE));
+      try {
+        return lease.store.statement('SELECT total_changes() AS n').get().n;
+      } finally {
+        lease.release();
+      }
+    };
+    send([1]);
+    await waitFor(() => outs.length === 1, { timeoutMs: 10000, what: () => 'the first output' });
+    const before = changes();
+    const live = Array.from({ length: 300 }, (_, i) => i + 2);
+    send(live);
+    await waitFor(() => outs.length === 301, { timeoutMs: 15000, what: () => `300 live outputs (${outs.length})` });
+    await waitFor(() => keptRows().length === 0, { timeoutMs: 5000, what: () => 'every row deleted' });
+    assert.equal(changes() - before, 600, 'each row inserted once and deleted once, none updated');
+    assert.deepEqual(stored(), [1, ...live]);
+    assert.deepEqual(caught, []);
+  });
+
   it('survives a restart: what was kept is sent by the node when it starts again on the same user directory', async () => {
     await load();
     send([1, 2, 3]);

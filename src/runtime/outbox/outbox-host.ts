@@ -25,7 +25,10 @@ export interface OutboxHost<Target> {
   rows(): Promise<OutboxRows>;
   /** The node's rows if the store opened them already. */
   readonly opened: OutboxRows | undefined;
-  /** Sends one kept message (`live`: its input's promise, while this process still holds it). */
+  /**
+   * Sends one kept message (`live`: its input's promise, while this process still holds it; its row was
+   * written as in a request already).
+   */
   dispatch(item: OutboxItem<Target>, live?: Resolvers): void;
   /** A kept message that ends without being sent (expired, or in doubt with no way to find out). */
   endKept(item: OutboxItem<Target>, err: Error): void;

@@ -136,6 +136,8 @@ export class Outbox<Target> implements OutboxHost<Target> {
 
   dispatch(item: OutboxItem<Target>, own?: Resolvers): void {
     this.inFlight.add(item.id);
+    // A live message (its input's promise with it) was written as in a request already: not marked again.
+    if (own) this.marked.add(item.id);
     let written: Promise<void>;
     try {
       written = this.writer.write(item);
