@@ -117,7 +117,9 @@ export = function register(RED: NodeAPI): void {
       writer.useOutbox(
         startOutbox(RED, node, status, texts, ring, writer, {
           ...config,
-          window: config.batch ? config.batchSize * 8 : 8,
+          // 16 batches: twice what the server node sends at once by default (8), so the next ones are ready
+          // while the store claims and marks more (bench, replay_shared_vs_live: 0.74 with 8, 1.08 with 16)
+          window: config.batch ? config.batchSize * 16 : 8,
         }),
       );
   }
