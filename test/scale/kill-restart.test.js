@@ -36,7 +36,16 @@ const INFO_LOG = { logging: { console: { level: 'info' } } };
 
 /** Presses an inject node's button, as a user does in the editor. */
 async function pressInject(red, id) {
-  const res = await fetch(`${red.url}inject/${id}`, { method: 'POST' });
+  // The admin API answers before the flows have started: 404 (nothing injected) until the node exists.
+  const res = await waitFor(
+    async () => {
+      const r = await fetch(`${red.url}inject/${id}`, { method: 'POST' });
+      if (r.status !== 404) return r;
+      await r.arrayBuffer();
+      return undefined;
+    },
+    { timeoutMs: 15_000, what: `the inject node ${id} started` },
+  );
   assert.equal(res.status, 200, `inject ${id}: ${await res.text()}`);
 }
 

@@ -13,6 +13,7 @@ const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { selectFrom } = require('../support/sql-table');
 const { helper, node, catchNode, completeNode, flowWith, nextMessage, userDirEachCase } = require('../support/nr');
 const { URL, sql, freshSchema, dropSchema, storeOptions } = require('../support/pg-store');
+const { waitFor } = require('../support/wait');
 
 const nodes = ['mindsdb-server', 'mindsdb-sql', 'mindsdb-agent', 'mindsdb-state-store']
   .map(node)
@@ -93,8 +94,11 @@ describe('incremental mode and conversations on a shared state store (PostgreSQL
     setTimeout(() => lease.release(), 600); // fault: the other copy's run holds the position for 600 ms
     assert.deepEqual(await got, [5], 'row 4 is not sent again');
     assert.ok(Date.now() - t0 >= 550, 'it waited for the other run');
-    const [kept] = await sql(`SELECT watermark, tie_key, rows_sent, holder FROM "${schema}".incremental_position`);
-    assert.deepEqual(kept, { watermark: JSON.stringify(T(5)), tie_key: '5', rows_sent: '5', holder: null });
+    // The run lets go of the position just after its output (a commit of its own): waited for, not raced.
+    const position = async () =>
+      (await sql(`SELECT watermark, tie_key, rows_sent, holder FROM "${schema}".incremental_position`))[0];
+    await waitFor(async () => (await position()).holder === null, { what: 'the position let go' });
+    assert.deepEqual(await position(), { watermark: JSON.stringify(T(5)), tie_key: '5', rows_sent: '5', holder: null });
   });
 
   it('a run that cannot get the position within its time limit ends at Catch saying another copy runs the query', async () => {
