@@ -34,13 +34,14 @@
 // PyPI (.cache/sql-parser-venv-<version>, test/support/mindsdb-sql-parser.js). Every suite runs even
 // when an earlier one failed; the exit code says whether all passed.
 //
-// The suites run in three lanes side by side (TEST_LANES=1 runs them one after another), because
+// The suites run in two lanes side by side (TEST_LANES=1 runs them one after another), because
 // most of their time is spent waiting (on MindsDB's start-up and training, on Node-RED, on a
 // browser), not computing: the first lane needs no MindsDB (lint, unit, packed tarball, the floor,
-// MQTT), the second runs the real MindsDB servers (e2e, sidebar, dashboards), the third the editor in
-// Chromium and then the chaos suite with MindsDB servers of its own. Each unit leg runs its files in
-// two mocha workers (--parallel). MindsDB is installed (both lines, once) before the first suite that
-// needs it, so that no two suites install one venv at the same time. Each suite's output is written
+// MQTT, the editor in Chromium), the second runs the real MindsDB servers (e2e, the chaos suite with
+// servers of its own, sidebar, dashboards). Each unit leg runs its files in two mocha workers
+// (--parallel). (Three lanes took 14 min instead of about 20, but on 2 cores the load made tests
+// that wait on a browser or a timer fail now and then.) MindsDB is installed (both lines, once)
+// before the first suite that needs it. Each suite's output is written
 // to test-results/logs/<suite>.log and echoed with a lane prefix; the summary names the logs of the
 // suites that failed and repeats what failed in each.
 import { spawn } from 'node:child_process';
@@ -146,7 +147,7 @@ const suites = [
     [node22Path, mocha, '--config', 'test/browser/.mocharc.json'],
     { NODE_RED_PACKAGE: 'node-red-5-0' },
   ],
-  // Its own MindsDB of each line, stopped and started under load: after the browsers, in their lane.
+  // Its own MindsDB of each line, stopped and started under load: after the e2e legs, in their lane.
   [
     'chaos (the outbox: 20,000 readings while MindsDB 25.14.1 and 26.1.0 of its own are stopped and started three times and Node-RED is killed twice; the shared store: two Node-RED copies on one PostgreSQL store, one killed for good, the store restarted; PostgreSQL, Mosquitto; Node 22)',
     [
@@ -187,9 +188,10 @@ try {
 
 /** The suites that start a real MindsDB (and so wait until it is installed). */
 const needsMindsDB = ([name]) => /^(e2e|chaos|sidebar|dashboards)/.test(name);
-const laneOf = ([name]) => (/^(e2e|sidebar|dashboards)/.test(name) ? 1 : /^(browser|chaos)/.test(name) ? 2 : 0);
 const lanes =
-  Number(process.env.TEST_LANES) === 1 ? [suites] : [0, 1, 2].map((i) => suites.filter((s) => laneOf(s) === i));
+  Number(process.env.TEST_LANES) === 1
+    ? [suites]
+    : [suites.filter((s) => !needsMindsDB(s)), suites.filter((s) => needsMindsDB(s))];
 
 /** Installs both MindsDB lines (scripts/mindsdb-local.sh install, a no-op when installed), once, one after the other. */
 let installing;

@@ -19,6 +19,7 @@ const path = require('node:path');
 const { createFakeMindsDB } = require('../support/fake-mindsdb');
 const { root, pkg, startNodeRed, launchChromium, uiAtRest } = require('./harness');
 const { measure, below } = require('./readability');
+const { waitFor } = require('../support/wait');
 const { mindsdbOnTheLeft, sidebarOf, moveSidebarTab, overflowing, editorPage, waitForEditor } = require('./sidebars');
 
 const NODE_RED = process.env.NODE_RED_PACKAGE || 'node-red';
@@ -149,6 +150,23 @@ async function openDialog(page, id) {
   await uiAtRest(page);
 }
 
+/**
+ * The texts of the open dialog (outside Monaco), once it has drawn its rows: a dialog's form may fill in a
+ * moment after its tray is at rest (CI once measured a database dialog with no text at all). After 10 s, what
+ * is there (the caller's assertion then says how little).
+ */
+async function dialogText(page) {
+  let text = [];
+  await waitFor(
+    async () => {
+      text = outsideMonaco(await measure(page, DIALOG));
+      return text.length >= 5;
+    },
+    { timeoutMs: 10_000, intervalMs: 50, what: 'the dialog drawn' },
+  ).catch(() => undefined);
+  return text;
+}
+
 async function closeDialog(page) {
   const cancel = (await page.isVisible('#node-config-dialog-cancel'))
     ? '#node-config-dialog-cancel'
@@ -231,7 +249,7 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
     it('draws every dialog readable', async function () {
       for (const id of DIALOGS) {
         await openDialog(page, id);
-        const text = outsideMonaco(await measure(page, DIALOG));
+        const text = await dialogText(page);
         assert.ok(text.length >= 5, `${id}: ${text.length} texts measured`);
         assert.deepEqual(below(text, LEAST), [], `${id}'s dialog`);
         await closeDialog(page);
@@ -448,7 +466,7 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
           await page.waitForSelector('#mindsdb-preview-result table', { timeout: 20000 });
           await page.mouse.move(1, 1);
         }
-        const text = outsideMonaco(await measure(page, DIALOG));
+        const text = await dialogText(page);
         assert.ok(text.length >= 5, `${id}: ${text.length} texts measured`);
         assert.deepEqual(below(text, LEAST), [], `${id}'s dialog`);
         if (id === 'n_mindsdb-sql') {

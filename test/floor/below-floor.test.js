@@ -141,13 +141,20 @@ describe(`the package on Node.js ${FOUND}, below its floor`, function () {
         });
         await page.evaluate(() => RED.actions.invoke('core:manage-palette'));
         const name = `.red-ui-palette-module-name:contains("${pkg.name}")`;
-        // The entry is drawn first, its node sets' errors after.
-        await page.waitForFunction(
-          (sel) =>
-            $(sel).closest('.red-ui-editableList-item-content').find('.red-ui-palette-module-error-list li').length,
-          name,
-          { timeout: 20000 },
-        );
+        // The entry is drawn first, its node sets' errors after, and its warning sign once the tray is at rest.
+        await page
+          .waitForFunction(
+            (sel) => {
+              const entry = $(sel).closest('.red-ui-editableList-item-content');
+              return (
+                entry.find('.red-ui-palette-module-error-list li').length &&
+                entry.find('.red-ui-palette-module-errors').is(':visible')
+              );
+            },
+            name,
+            { timeout: 20000 },
+          )
+          .catch(() => undefined); // what is there by then is asserted below, each part with its own message
         const listed = await page.evaluate((sel) => {
           const entry = $(sel).closest('.red-ui-editableList-item-content');
           return {
