@@ -360,14 +360,28 @@ describe(`the editor on Node-RED ${NODE_RED_VERSION}: sidebars, themes and compl
     });
 
     it('is there again after a reload, open on its server with its tree', async function () {
+      // Node-RED saves the sidebars' state in the user settings a moment after the drop (it may post them more
+      // than once): a reload before that save would test a place that was never kept.
+      const keptInSettings = () => {
+        try {
+          const saved = JSON.parse(fs.readFileSync(path.join(red.userDir, '.config.users.json'), 'utf8'));
+          return saved._.editor.sidebar.state.secondary.top.tabs.includes('mindsdb');
+        } catch {
+          return false;
+        }
+      };
+      await waitFor(keptInSettings, {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        what: "the tab's place in the user settings",
+      });
       await page.reload();
       await waitForEditor(page);
       await page.waitForSelector(row('mindsdb'), { timeout: 20000 });
       assert.equal(await sidebarOf(page), 'red-ui-sidebar-left');
       assert.ok(await page.isVisible('#mindsdb-sidebar-tree'), 'the tab is the one shown');
       assert.equal(await page.$eval('#mindsdb-sidebar-server', (s) => s.value), 'srv');
-      const saved = JSON.parse(fs.readFileSync(path.join(red.userDir, '.config.users.json'), 'utf8'));
-      assert.ok(saved._.editor.sidebar.state.secondary.top.tabs.includes('mindsdb'), 'kept in the user settings');
+      assert.ok(keptInSettings(), 'still kept in the user settings');
     });
 
     it("fits the column at its narrowest (180 px), an error note and a knowledge base's preview too", async function () {
