@@ -113,7 +113,10 @@ describe(`the MindsDB sidebar in Chromium, against a real MindsDB ${VERSION}`, f
           await page.waitForSelector(row('sensors_pg'), { timeout: 30000 });
           assert.equal(await page.$eval('#mindsdb-sidebar-server', (s) => s.value), 'srv');
           await page.click(row('sensors_pg'));
-          // its one schema (public) opens with it
+          // Its one schema (public) opens with it. The database may hold others (the demo's shared state store keeps
+          // its tables in one): then public is a row of its own, opened here.
+          await page.waitForSelector(`${row('sensor_readings')}, ${row('public')}`, { timeout: 30000 });
+          if (!(await page.isVisible(row('sensor_readings')))) await page.click(row('public'));
           await page.waitForSelector(row('sensor_readings'), { timeout: 30000 });
           await page.click(row('sensor_readings'));
           await page.waitForSelector(`${row('humidity')}[data-kind="column"]`, { timeout: 30000 });
