@@ -41,8 +41,8 @@
 // servers of its own, sidebar, dashboards). Each unit leg runs its files in two mocha workers
 // (--parallel). (Three lanes took 14 min instead of about 20, but on 2 cores the load made tests
 // that wait on a browser or a timer fail now and then.) MindsDB is installed (both lines, once)
-// before the first suite that needs it. Each suite's output is written
-// to test-results/logs/<suite>.log and echoed with a lane prefix; the summary names the logs of the
+// before the first suite that needs it. Each suite's output is written to
+// test-results/logs/<suite>.log and echoed with a lane prefix; the summary names the logs of the
 // suites that failed and repeats what failed in each.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -191,7 +191,7 @@ const needsMindsDB = ([name]) => /^(e2e|chaos|sidebar|dashboards)/.test(name);
 const lanes =
   Number(process.env.TEST_LANES) === 1
     ? [suites]
-    : [suites.filter((s) => !needsMindsDB(s)), suites.filter((s) => needsMindsDB(s))];
+    : [suites.filter((s) => !needsMindsDB(s)), suites.filter(needsMindsDB)];
 
 /** Installs both MindsDB lines (scripts/mindsdb-local.sh install, a no-op when installed), once, one after the other. */
 let installing;
